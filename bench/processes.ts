@@ -1,0 +1,190 @@
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { BaselineMessage } from './baseline-server';
+import { applyEnv, type ServiceEnv } from './service-env';
+
+const HOST = '127.0.0.1';
+
+export interface Target {
+  name: string;
+  url: string;
+  port: number;
+  child: ChildProcess;
+  logFile: string;
+  /** The last lines the process printed. */
+  output(): string;
+}
+
+/** A port that was free on 127.0.0.1 a moment ago. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, HOST, resolve);
+  });
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * The built service (`node dist/src/main.js`) on a free loopback port, with `env` over this
+ * process's environment (the caller merges SERVICE_DEFAULTS in), ready once GET /health/ready
+ * answers 200. PUBLIC_BASE_URL names the port it got, so the relay the discovery document
+ * announces is reachable.
+ */
+export async function startService(options: {
+  name: string;
+  root: string;
+  databaseUrl: string;
+  env: ServiceEnv;
+  logFile: string;
+  readyTimeoutMs: number;
+}): Promise<Target> {
+  const main = join(options.root, 'dist/src/main.js');
+  if (!existsSync(main))
+    throw new Error(`${main} not found; run \`npm run build\` first (npm run bench does)`);
+  const port = await freePort();
+  const child = spawn(process.execPath, [main], {
+    cwd: options.root,
+    env: applyEnv(process.env, {
+      ...options.env,
+      PORT: String(port),
+      HOST,
+      DATABASE_URL: options.databaseUrl,
+      PUBLIC_BASE_URL: `http://${HOST}:${port}`,
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output = captureOutput(child, options.logFile);
+  const url = `http://${HOST}:${port}`;
+  const target: Target = { name: options.name, url, port, child, logFile: options.logFile, output };
+  try {
+    await waitForReady(target, '/health/ready', options.readyTimeoutMs);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return target;
+}
+
+/** bench/baseline-server in a child process; it picks its own port and reports it over IPC. */
+export async function startBaseline(options: { databaseUrl: string; logFile: string }): Promise<Target> {
+  const child = fork(join(__dirname, 'baseline-server.js'), [], {
+    env: { ...process.env, DATABASE_URL: options.databaseUrl },
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+  });
+  const output = captureOutput(child, options.logFile);
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('baseline did not start within 30 s')), 30_000);
+      child.once('error', reject);
+      child.once('exit', (code) => reject(new Error(`baseline exited with code ${code} before listening`)));
+      child.on('message', (message: BaselineMessage) => {
+        clearTimeout(timer);
+        if (message.type === 'listening') resolve(message.port);
+        else reject(new Error(`baseline failed: ${message.message}`));
+      });
+    });
+    return { name: 'baseline', url: `http://${HOST}:${port}`, port, child, logFile: options.logFile, output };
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+}
+
+async function waitForReady(target: Target, path: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'no answer';
+  let spawnError: Error | undefined;
+  target.child.once('error', (error) => (spawnError = error));
+  while (Date.now() < deadline) {
+    if (spawnError) throw spawnError;
+    if (hasExited(target.child)) {
+      await Promise.race([new Promise((resolve) => target.child.once('close', resolve)), sleep(500)]);
+      throw new Error(
+        `${target.name} exited (code ${target.child.exitCode}, signal ${target.child.signalCode}) before ` +
+          `GET ${path} answered 200; its last output (all in ${target.logFile}):\n${target.output()}`,
+      );
+    }
+    try {
+      const response = await fetch(`${target.url}${path}`, { signal: AbortSignal.timeout(2_000) });
+      await response.arrayBuffer();
+      if (response.status === 200) return;
+      last = `HTTP ${response.status}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(250);
+  }
+  throw new Error(
+    `${target.name}: GET ${path} did not answer 200 within ${timeoutMs / 1000} s (last: ${last}); ` +
+      `its last output (all in ${target.logFile}):\n${target.output()}`,
+  );
+}
+
+/**
+ * SIGTERM, then SIGKILL after `graceMs`. Returns a complaint when the process did not exit with
+ * code 0 on its own: the service must drain and exit cleanly on SIGTERM, as under Kubernetes.
+ */
+export async function stopProcess(child: ChildProcess, graceMs = 10_000): Promise<string | undefined> {
+  if (hasExited(child)) return `had already exited (code ${child.exitCode}, signal ${child.signalCode})`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const inTime = await Promise.race([exited.then(() => true), sleep(graceMs).then(() => false)]);
+  if (!inTime) {
+    child.kill('SIGKILL');
+    await exited;
+    return `did not exit within ${graceMs / 1000} s of SIGTERM`;
+  }
+  if (child.exitCode !== 0) {
+    const how = child.signalCode ? `signal ${child.signalCode}` : `code ${child.exitCode}`;
+    return `exited with ${how} on SIGTERM`;
+  }
+  return undefined;
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null;
+}
+
+/**
+ * The first non-loopback address of this machine on which `port` accepts connections, if any:
+ * everything started here must listen on 127.0.0.1 only.
+ */
+export async function reachableBeyondLoopback(port: number): Promise<string | undefined> {
+  const addresses = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && !a.internal)
+    .map((a) => a!.address);
+  for (const host of addresses) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect({ host, port });
+      socket.setTimeout(500);
+      socket.once('connect', () => (socket.destroy(), resolve(true)));
+      socket.once('timeout', () => (socket.destroy(), resolve(false)));
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return host;
+  }
+  return undefined;
+}
+
+/** Copies the process output to `logFile` and keeps its tail in memory for error messages. */
+function captureOutput(child: ChildProcess, logFile: string): () => string {
+  const log = createWriteStream(logFile, { flags: 'w' });
+  let recent = '';
+  const keep = (chunk: Buffer) => {
+    recent = (recent + chunk.toString('utf8')).slice(-16_384);
+  };
+  for (const stream of [child.stdout, child.stderr]) {
+    stream?.on('data', keep);
+    stream?.pipe(log, { end: false });
+  }
+  child.once('close', () => log.end());
+  return () => recent.trimEnd().split('\n').slice(-30).join('\n');
+}

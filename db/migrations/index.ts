@@ -1,0 +1,27 @@
+import { MigrationInterface } from 'typeorm';
+import { PostsAndComments1795336555785 } from './1795336555785-PostsAndComments';
+import { Groups1795335874232 } from './1795335874232-Groups';
+import { RelayPendingOperations1795335465374 } from './1795335465374-RelayPendingOperations';
+import { KeyProof1795323827066 } from './1795323827066-KeyProof';
+import { Notifications1795322749716 } from './1795322749716-Notifications';
+import { UserPins1795322481117 } from './1795322481117-UserPins';
+import { SpaceSite1795320978939 } from './1795320978939-SpaceSite';
+import { Accounts1795320135448 } from './1795320135448-Accounts';
+import { Relay1795319773790 } from './1795319773790-Relay';
+import { ReplayStore1795318209754 } from './1795318209754-ReplayStore';
+import { Spaces1795319372874 } from './1795319372874-Spaces';
+
+/** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
+export const MIGRATIONS: (new () => MigrationInterface)[] = [
+  ReplayStore1795318209754,
+  Spaces1795319372874,
+  Relay1795319773790,
+  Accounts1795320135448,
+  SpaceSite1795320978939,
+  UserPins1795322481117,
+  Notifications1795322749716,
+  KeyProof1795323827066,
+  RelayPendingOperations1795335465374,
+  Groups1795335874232,
+  PostsAndComments1795336555785,
+];

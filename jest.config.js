@@ -1,0 +1,19 @@
+// ESM-only dependencies (jose, multiformats, @ipld/dag-cbor, ...) are compiled to CommonJS by swc,
+// because Jest's module loader cannot use Node's require(esm). See docs/decisions.md.
+const esmOnly = ['jose', 'uuid', '@apidevtools', 'multiformats', '@ipld', 'cborg', 'uint8arrays'];
+const swc = ['@swc/jest', { swcrc: false, ...require('./jest.swc.js') }];
+
+module.exports = {
+  rootDir: '.',
+  testEnvironment: 'node',
+  resolver: '<rootDir>/test/support/jest-resolver.js',
+  setupFiles: ['reflect-metadata'],
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testMatch: ['<rootDir>/test/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+  transform: { '^.+\\.(t|j)s$': swc },
+  transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testTimeout: 60000,
+  maxWorkers: 2,
+};

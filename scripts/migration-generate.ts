@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { schemaDrift } from '../src/infrastructure/database/schema-drift';
+import { bootContext } from './boot-context';
+import { withScratchDatabase } from './scratch-database';
+
+const MIGRATIONS_DIR = join(process.cwd(), 'db', 'migrations');
+
+/** Writes db/migrations/<timestamp>-<Name>.ts with the SQL the entities need, and registers it. */
+async function main(): Promise<void> {
+  const name = process.argv[2];
+  if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name))
+    throw new Error('usage: npm run migration:generate -- PascalCaseName');
+  const drift = await withScratchDatabase(async (url) => {
+    const context = await bootContext(url);
+    try {
+      return await schemaDrift(context.get(DataSource));
+    } finally {
+      await context.close();
+    }
+  });
+  if (drift.up.length === 0) {
+    process.stdout.write('No changes: entities and migrations agree.\n');
+    return;
+  }
+  const timestamp = Date.now();
+  const className = `${name}${timestamp}`;
+  const statements = (queries: string[]) =>
+    queries.map((query) => `    await queryRunner.query(${JSON.stringify(query)});`).join('\n');
+  const source = `import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class ${className} implements MigrationInterface {
+  name = '${className}';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+${statements(drift.up)}
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+${statements(drift.down.reverse())}
+  }
+}
+`;
+  const file = `${timestamp}-${name}`;
+  writeFileSync(join(MIGRATIONS_DIR, `${file}.ts`), source);
+  const indexPath = join(MIGRATIONS_DIR, 'index.ts');
+  const index = readFileSync(indexPath, 'utf8')
+    .replace(
+      /(import \{ MigrationInterface \} from 'typeorm';\n)/,
+      `$1import { ${className} } from './${file}';\n`,
+    )
+    .replace(/= \[([^\]]*)\];/, (_match, list: string) => {
+      const entries = list
+        .split(',')
+        .map((entry) => entry.trim())
+        .filter(Boolean);
+      return `= [${[...entries, className].join(', ')}];`;
+    });
+  writeFileSync(indexPath, index);
+  process.stdout.write(`Wrote db/migrations/${file}.ts; run \`npm run format\`.\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${String((error as Error)?.stack ?? error)}\n`);
+  process.exit(1);
+});

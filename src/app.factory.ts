@@ -1,0 +1,74 @@
+import { INestApplication } from '@nestjs/common';
+import type { Server } from 'node:http';
+import { MAX_CREDENTIAL_TOKEN_BYTES } from './protocol/core';
+import { NestFactory } from '@nestjs/core';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import { Logger } from 'nestjs-pino';
+import { buildOpenApiDocument } from './api-docs/openapi-document';
+import { ApiArtifacts } from './api-docs/api-artifacts.service';
+import { AppModule } from './app.module';
+import { notFound } from './common/errors/api-error';
+import { AppConfig } from './config/app-config';
+import { requestIdFor } from './infrastructure/logging/logging.module';
+import { RateLimitMiddleware } from './infrastructure/rate-limit/rate-limit.middleware';
+
+export const MAX_BODY_BYTES = '1mb';
+/**
+ * A 16-deep delegated credential is ~220 KB in X-Credential (each level embeds its parent), and the
+ * protocol caps a credential token at 256 KiB; Node's default header limit is 16 KiB.
+ */
+export const MAX_HEADER_BYTES = MAX_CREDENTIAL_TOKEN_BYTES + 64 * 1024;
+
+/** Creates the HTTP application for a validated config (DATABASE_URL must be set). */
+export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  return configureApp(app);
+}
+
+/**
+ * HTTP-level settings that are not providers: body parsing, header hygiene and the generated
+ * artifacts. Anything that tests must also get belongs here or in a module, never only in main.ts.
+ */
+export async function configureApp(app: NestExpressApplication): Promise<NestExpressApplication> {
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  // Read by Node for every new connection (http.Server options.maxHeaderSize).
+  (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
+  app.set('etag', false);
+  // Data responses are never cached; the static artifacts override this (api-spec.md "Limits").
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    requestIdFor(request, response);
+    response.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  // Every request is charged per IP before its body is parsed; refusals reach the global filter.
+  const rateLimit = app.get(RateLimitMiddleware);
+  app.use((request: Request, response: Response, next: NextFunction) => {
+    rateLimit.use(request, response, next).catch(next);
+  });
+  // A path whose percent-encoding does not decode names nothing: the one 404 (a malformed id),
+  // not the 400 Express would give when such a segment lands in a route parameter.
+  app.use((request: Request, _response: Response, next: NextFunction) => {
+    next(decodes(request.path) ? undefined : notFound());
+  });
+  // Parser errors (malformed JSON, body over 1 MiB) reach the global exception filter.
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+  app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
+  await app.init();
+  return app;
+}
+
+function decodes(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type { AppConfig };

@@ -1,0 +1,50 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ApiDocsModule } from './api-docs/api-docs.module';
+import { CommonModule } from './common/common.module';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './infrastructure/database/database.module';
+import { KeyProofModule } from './key-proof/key-proof.module';
+import { HealthModule } from './infrastructure/health/health.module';
+import { LoggingModule } from './infrastructure/logging/logging.module';
+import { AuthModule } from './protocol/auth/auth.module';
+import { RelayModule } from './protocol/relay/relay.module';
+import { RateLimitModule } from './infrastructure/rate-limit/rate-limit.module';
+import { RedisModule } from './infrastructure/redis/redis.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { SpacesModule } from './spaces/spaces.module';
+import { MembershipsModule } from './memberships/memberships.module';
+import { PostsModule } from './posts/posts.module';
+import { CommentsModule } from './comments/comments.module';
+import { UsersModule } from './users/users.module';
+import { CredentialsModule } from './protocol/credentials/credentials.module';
+
+@Module({})
+export class AppModule {
+  /** The whole service for one validated configuration (main.ts and the e2e tests both boot this). */
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        LoggingModule,
+        RedisModule,
+        RateLimitModule,
+        CommonModule,
+        DatabaseModule,
+        HealthModule,
+        ApiDocsModule,
+        AuthModule,
+        RelayModule,
+        NotificationsModule,
+        SpacesModule,
+        MembershipsModule,
+        PostsModule,
+        CommentsModule,
+        UsersModule,
+        CredentialsModule,
+        KeyProofModule,
+      ],
+    };
+  }
+}

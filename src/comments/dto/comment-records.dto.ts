@@ -1,0 +1,86 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
+
+/** api-spec.md "Author": `did` always; the others present only when set. */
+export class CommentAuthor {
+  @ApiProperty({ example: 'did:plat:2346789acdefhknrtvz2346789acdef' })
+  did: string;
+
+  @ApiPropertyOptional()
+  displayName?: string;
+
+  @ApiPropertyOptional({ description: 'the author’s handle' })
+  username?: string;
+
+  @ApiPropertyOptional()
+  avatarUrl?: string;
+}
+
+export class CommentViewer {
+  @ApiProperty({ description: 'whether the caller has upvoted this comment' })
+  upvoted: boolean;
+}
+
+/** A comment as the create route answers it: the listing shape minus `activityAt`. */
+export class CreatedComment {
+  @ApiProperty({ example: 'comment_0190f6a8c5a87b3c9d1e2f3a4b5c6d7e' })
+  id: string;
+
+  @ApiProperty({ example: 'post_0190f6a8c5a87b3c9d1e2f3a4b5c6d7e' })
+  postId: string;
+
+  @ApiPropertyOptional({ description: 'the root comment this one replies to; absent on a root' })
+  parentCommentId?: string;
+
+  @ApiProperty({ type: CommentAuthor, nullable: true, description: 'null on a deleted comment' })
+  author: CommentAuthor | null;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'markdown; null for a deleted comment or one carrying only attachments',
+  })
+  body: string | null;
+
+  @ApiProperty({ type: [Object], description: 'media objects, always present' })
+  attachments: unknown[];
+
+  @ApiProperty({ format: 'date-time' })
+  publishedAt: string;
+
+  @ApiProperty({ minimum: 0 })
+  upvoteCount: number;
+
+  @ApiProperty({ minimum: 0, description: 'always 0 on a reply' })
+  replyCount: number;
+
+  @ApiProperty({ type: CommentViewer })
+  viewer: CommentViewer;
+}
+
+/** api-spec.md "Comment". */
+export class CommentItem extends CreatedComment {
+  @ApiProperty({
+    format: 'date-time',
+    description: 'on a root, the later of its publication and latest reply; on a reply, its publishedAt',
+  })
+  activityAt: string;
+}
+
+export class CommentListing extends PageEnvelope {
+  @ApiProperty({ type: [CommentItem] })
+  items: CommentItem[];
+}
+
+export class CommentDeletion {
+  @ApiProperty({ enum: [true] })
+  deleted: true;
+}
+
+export class CommentUpvoteState {
+  @ApiProperty()
+  upvoted: boolean;
+
+  @ApiProperty({ minimum: 0 })
+  upvoteCount: number;
+}

@@ -1,0 +1,56 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Post } from '../../posts/entities/post.entity';
+
+/**
+ * A comment on a post (api-spec.md "Comment"). Threads are one level deep: a reply's
+ * `parentCommentId` is always a root. `activityAt` orders roots by their latest reply; on a reply it
+ * is its own publication. A deleted comment keeps its row (its replies stay) with a null body.
+ */
+@Entity({ name: 'comments' })
+@Index('idx_comments_roots', ['postId', 'activityAt', 'id'], { where: '"parent_comment_id" IS NULL' })
+@Index('idx_comments_replies', ['parentCommentId', 'publishedAt', 'id'])
+export class Comment {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'post_id', type: 'uuid' })
+  postId: string;
+
+  @ManyToOne(() => Post, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'post_id' })
+  post?: Post;
+
+  /** The post's space, repeated so `/v1/spaces/{space}/comments/{id}` resolves without a join. */
+  @Column({ name: 'space_id', type: 'uuid' })
+  spaceId: string;
+
+  @Column({ name: 'parent_comment_id', type: 'uuid', nullable: true })
+  parentCommentId: string | null;
+
+  @Column({ name: 'author_did', type: 'varchar', length: 64 })
+  authorDid: string;
+
+  @Column({ type: 'text', nullable: true })
+  body: string | null;
+
+  @Column({ name: 'attachment_ids', type: 'jsonb', default: () => "'[]'" })
+  attachmentIds: string[];
+
+  @Column({ name: 'upvote_count', type: 'integer', default: 0 })
+  upvoteCount: number;
+
+  @Column({ name: 'reply_count', type: 'integer', default: 0 })
+  replyCount: number;
+
+  @Column({ name: 'published_at', type: 'timestamptz', precision: 3 })
+  publishedAt: Date;
+
+  @Column({ name: 'activity_at', type: 'timestamptz', precision: 3 })
+  activityAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+
+  @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
+  deletedAt: Date | null;
+}

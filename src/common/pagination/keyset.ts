@@ -1,0 +1,92 @@
+import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { invalidRequest } from '../errors/api-error';
+import { CursorCodec, KeysetValue } from './cursor-codec';
+import { PaginationQueryDto } from './pagination-query.dto';
+
+export interface KeysetColumn {
+  /** SQL expression as written in the query, e.g. `space.lastActivityAt`. Never nullable. */
+  expression: string;
+  direction: 'ASC' | 'DESC';
+}
+
+export interface KeysetOptions<Row> {
+  /** Name mixed into the cursor MAC, unique per listing. */
+  listing: string;
+  /** Sort key, ending with a unique column so the order is total. Timestamps must be ms precision. */
+  columns: KeysetColumn[];
+  /** The keyset values of a fetched row, in `columns` order. */
+  keyOf: (row: Row) => KeysetValue[];
+  page: PaginationQueryDto;
+  cursors: CursorCodec;
+}
+
+export interface KeysetPage<Row> {
+  rows: Row[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+}
+
+/**
+ * Keyset pagination (design.md §7) over a query builder: seeks past the cursor position with an
+ * index-friendly row comparison and reads `limit + 1` rows to learn whether another page exists.
+ * The cost of a page does not depend on its depth.
+ */
+export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>(
+  query: SelectQueryBuilder<Entity>,
+  options: KeysetOptions<Row>,
+  read: (query: SelectQueryBuilder<Entity>) => Promise<Row[]> = (q) =>
+    q.getMany() as Promise<unknown> as Promise<Row[]>,
+): Promise<KeysetPage<Row>> {
+  const { page, columns, listing, cursors } = options;
+  if (page.after && page.before) throw invalidRequest('Pass either after or before, not both');
+  const backward = Boolean(page.before);
+  const cursor = page.after ?? page.before;
+  if (cursor) {
+    const values = cursors.decode(listing, cursor);
+    if (values.length !== columns.length) throw invalidRequest('Invalid cursor');
+    applySeek(query, columns, values, backward);
+  }
+  columns.forEach((column, index) => {
+    const direction = backward ? flip(column.direction) : column.direction;
+    if (index === 0) query.orderBy(column.expression, direction);
+    else query.addOrderBy(column.expression, direction);
+  });
+  query.limit(page.limit + 1);
+  const fetched = await read(query);
+  const hasMore = fetched.length > page.limit;
+  const rows = fetched.slice(0, page.limit);
+  if (backward) rows.reverse();
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  const encode = (row: Row | undefined) => (row ? cursors.encode(listing, options.keyOf(row)) : null);
+  return backward
+    ? { rows, nextCursor: encode(last), previousCursor: hasMore ? encode(first) : null }
+    : { rows, nextCursor: hasMore ? encode(last) : null, previousCursor: cursor ? encode(first) : null };
+}
+
+function applySeek<Entity extends ObjectLiteral>(
+  query: SelectQueryBuilder<Entity>,
+  columns: KeysetColumn[],
+  values: KeysetValue[],
+  backward: boolean,
+): void {
+  const params = Object.fromEntries(values.map((value, index) => [`keyset_${index}`, value]));
+  const comparator = (direction: 'ASC' | 'DESC') => ((direction === 'ASC') !== backward ? '>' : '<');
+  const uniform = columns.every((column) => column.direction === columns[0].direction);
+  if (uniform) {
+    // A row comparison lets PostgreSQL seek a composite index directly.
+    const left = columns.map((column) => column.expression).join(', ');
+    const right = columns.map((_, index) => `:keyset_${index}`).join(', ');
+    query.andWhere(`(${left}) ${comparator(columns[0].direction)} (${right})`, params);
+    return;
+  }
+  const branches = columns.map((column, index) => {
+    const equalPrefix = columns.slice(0, index).map((previous, j) => `${previous.expression} = :keyset_${j}`);
+    return [...equalPrefix, `${column.expression} ${comparator(column.direction)} :keyset_${index}`].join(
+      ' AND ',
+    );
+  });
+  query.andWhere(`(${branches.map((branch) => `(${branch})`).join(' OR ')})`, params);
+}
+
+const flip = (direction: 'ASC' | 'DESC'): 'ASC' | 'DESC' => (direction === 'ASC' ? 'DESC' : 'ASC');

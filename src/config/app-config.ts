@@ -1,0 +1,248 @@
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  Min,
+  MinLength,
+  validateSync,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }) =>
+  typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
+
+/**
+ * Every setting the service reads from the environment, validated once at boot.
+ * Field names equal the environment variable names; README.md lists them with their defaults.
+ */
+export class AppConfig {
+  @IsIn(['development', 'production', 'test'])
+  NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  /** Public origin of this API, e.g. https://api.example.com (no trailing slash). */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PUBLIC_BASE_URL?: string;
+
+  /** Host that request proofs and credentials must name; defaults to the host of PUBLIC_BASE_URL. */
+  @IsOptional()
+  @Matches(/^[a-z0-9.-]+(:\d+)?$/i, { message: 'PUBLIC_HOST must be a host name with an optional port' })
+  PUBLIC_HOST?: string;
+
+  /**
+   * Parent domain of the spaces' public web sites: a space's public host is `<domain>.<this>`
+   * (post `canonicalUri`, feed `space.url`).
+   */
+  @Matches(/^[a-z0-9.-]+(:\d+)?$/i, {
+    message: 'SPACES_WEB_DOMAIN must be a host name with an optional port',
+  })
+  SPACES_WEB_DOMAIN = 'plat.community';
+
+  /**
+   * Base URL of the relay announced by GET /v1/protocol and the origin identity's PlatRelay entry;
+   * default `<PUBLIC_BASE_URL>/relay`, the embedded relay (design.md §1).
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  RELAY_URL?: string;
+
+  /** Ed25519 seed of the service's origin identity, base64url (32 bytes, 43 characters, no padding). */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/, {
+    message: 'ORIGIN_KEY must be a base64url-encoded 32-byte Ed25519 seed (43 characters)',
+  })
+  ORIGIN_KEY?: string;
+
+  /** Where the protocol specification lives, announced as `specUrl` by GET /v1/protocol. */
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  PROTOCOL_SPEC_URL = 'https://protocol.dfos.com/spec';
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString()
+  EMBEDDED_POSTGRES_DIR = '.data/postgres';
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(65535)
+  EMBEDDED_POSTGRES_PORT = 54320;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DATABASE_POOL_SIZE = 10;
+
+  @IsOptional()
+  @IsString()
+  @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })
+  REDIS_URL?: string;
+
+  /** Milliseconds a Redis command may take before the request is refused with 503. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  REDIS_TIMEOUT_MS = 200;
+
+  @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  TRUST_PROXY = false;
+
+  /** Benchmark baseline only: charges no budget and sends no RateLimit-* header. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  RATE_LIMIT_DISABLED = false;
+
+  /** Length of every rate-limit window, in milliseconds (api-spec.md "Limits": 60 seconds). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_WINDOW_MS = 60000;
+
+  /** Per IP, all requests (scope `global`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_IP_ALL = 120;
+
+  /** Per IP, reads: GET and HEAD, the OpenAPI spec and llms.txt included (scope `query`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_IP_READS = 80;
+
+  /** Per IP, upvotes: PUT and DELETE on `…/upvote` (scope `action`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_IP_UPVOTES = 100;
+
+  /** Per IP, posts and comments, media mints and POST /users (scope `create`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_IP_POSTS = 30;
+
+  /** Per IP, POST /v1/key-proof/present (scope `sensitive`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_IP_KEY_PROOF = 10;
+
+  /** Per IP, requests with an Authorization header to a route that verifies it, before verification. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_POP_CAPTURE = 120;
+
+  /** Per grant (credential CID or DID of a bare identity proof), all requests (scope `authenticated`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_GRANT_ALL = 600;
+
+  /** Per grant, reads (scope `query`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_GRANT_READS = 300;
+
+  /** Per grant, upvotes (scope `action`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_GRANT_UPVOTES = 100;
+
+  /** Per grant, posts and comments, media mints and POST /users (scope `create`). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  RATE_LIMIT_GRANT_POSTS = 30;
+
+  /** IPv6 clients are counted per network of this prefix length (128: per address). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(32)
+  @Max(128)
+  RATE_LIMIT_IPV6_PREFIX = 64;
+
+  /** Prefix of the rate-limit keys in Redis; replicas sharing budgets must use the same one. */
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, {
+    message: 'RATE_LIMIT_REDIS_PREFIX must be 1 to 64 of [A-Za-z0-9:_.-]',
+  })
+  RATE_LIMIT_REDIS_PREFIX = 'plat:rl:';
+
+  /** HMAC key for pagination cursors; must be shared by every replica. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  CURSOR_SECRET?: string;
+
+  /** Milliseconds to wait for in-flight requests on SIGTERM before exiting anyway. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  SHUTDOWN_TIMEOUT_MS = 25000;
+
+  get publicBaseUrl(): string {
+    return (this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`).replace(/\/+$/, '');
+  }
+
+  /** The relay base URL (no trailing slash): RELAY_URL, else the embedded relay under PUBLIC_BASE_URL. */
+  get relayUrl(): string {
+    return (this.RELAY_URL ?? `${this.publicBaseUrl}/relay`).replace(/\/+$/, '');
+  }
+
+  get publicHost(): string {
+    return this.PUBLIC_HOST ?? new URL(this.publicBaseUrl).host;
+  }
+}
+
+export class ConfigValidationError extends Error {}
+
+/** The embedded database and per-process secrets are development defaults only. */
+const PRODUCTION_REQUIRED = ['DATABASE_URL', 'CURSOR_SECRET'] as const;
+
+/** Builds the typed config from an environment, throwing one readable error that lists every bad value. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
+  );
+  const config = plainToInstance(AppConfig, present, { exposeDefaultValues: true });
+  // whitelist strips every variable that is not a setting (PATH, HOME, ...).
+  const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
+  if (errors.length > 0) {
+    const lines = errors.flatMap((error) =>
+      Object.values(error.constraints ?? {}).map((message) => `  - ${error.property}: ${message}`),
+    );
+    throw new ConfigValidationError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const missing = config.NODE_ENV === 'production' ? PRODUCTION_REQUIRED.filter((key) => !config[key]) : [];
+  if (missing.length > 0) {
+    throw new ConfigValidationError(
+      `Invalid configuration:\n${missing.map((key) => `  - ${key}: required in production`).join('\n')}`,
+    );
+  }
+  return config;
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { baseDataSourceOptions } from './data-source-options';
+import { runMigrationsExclusively } from './migrate';
+
+@Module({
+  imports: [
+    TypeOrmModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => {
+        if (!config.DATABASE_URL)
+          throw new Error('DATABASE_URL is not set (main.ts starts the embedded database)');
+        return {
+          ...baseDataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
+          autoLoadEntities: true,
+        };
+      },
+      // Migrations run before any module can use the connection.
+      dataSourceFactory: async (options?: DataSourceOptions) => {
+        const dataSource = await new DataSource(options!).initialize();
+        await runMigrationsExclusively(dataSource);
+        return dataSource;
+      },
+    }),
+  ],
+})
+export class DatabaseModule {}

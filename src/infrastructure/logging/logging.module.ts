@@ -1,0 +1,45 @@
+import { Module } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from '../../config/app-config';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+type WithRequestId = IncomingMessage & { id?: string | number | object };
+
+/**
+ * A caller's X-Request-Id when it is sane, else a fresh one; echoed on the response. Assigned by
+ * the first middleware (see app.factory.ts) so even requests refused by the body parser carry it.
+ */
+export function requestIdFor(request: WithRequestId, response: ServerResponse): string {
+  if (typeof request.id === 'string') return request.id;
+  const given = request.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  response.setHeader('X-Request-Id', id);
+  request.id = id;
+  return id;
+}
+
+/** Structured JSON logs (pino) with the request id on every line; credentials never logged. */
+@Module({
+  imports: [
+    LoggerModule.forRootAsync({
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) => ({
+        pinoHttp: {
+          level: config.LOG_LEVEL,
+          genReqId: (request: IncomingMessage, response: ServerResponse) => requestIdFor(request, response),
+          redact: {
+            paths: ['req.headers.authorization', 'req.headers["x-credential"]', 'req.headers.cookie'],
+            censor: '[redacted]',
+          },
+          autoLogging: { ignore: (request: IncomingMessage) => request.url?.startsWith('/health/') ?? false },
+          customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
+            error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+        },
+      }),
+    }),
+  ],
+})
+export class LoggingModule {}

@@ -1,0 +1,47 @@
+import { Clock } from '../../common/clock/clock';
+import { RateLimitRecord, RateLimitStore, recordOf } from './rate-limit-store';
+
+interface Window {
+  start: number;
+  ttl: number;
+  hits: number;
+}
+
+/** Counters in this process (no REDIS_URL): one replica's view, lost on restart. */
+export class MemoryRateLimitStore implements RateLimitStore {
+  private readonly windows = new Map<string, Window>();
+  private lastSweep: number;
+
+  constructor(
+    private readonly clock: Clock,
+    /** Closed windows are dropped at most this often (the longest window is a good value). */
+    private readonly sweepEveryMs: number,
+  ) {
+    this.lastSweep = clock.now().getTime();
+  }
+
+  async increment(key: string, ttl: number, limit: number): Promise<RateLimitRecord> {
+    const now = this.clock.now().getTime();
+    this.sweep(now);
+    let window = this.windows.get(key);
+    if (!window || now >= window.start + window.ttl) {
+      window = { start: now, ttl, hits: 0 };
+      this.windows.set(key, window);
+    }
+    window.hits += 1;
+    return recordOf(window.hits, window.start, now, ttl, limit);
+  }
+
+  /** Number of open windows (tests). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < this.sweepEveryMs) return;
+    this.lastSweep = now;
+    for (const [key, window] of this.windows) {
+      if (now >= window.start + window.ttl) this.windows.delete(key);
+    }
+  }
+}

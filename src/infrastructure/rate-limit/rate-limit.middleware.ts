@@ -1,0 +1,34 @@
+import { Injectable, NestMiddleware } from '@nestjs/common';
+import type { NextFunction, Request, Response } from 'express';
+import { ApiError } from '../../common/errors/api-error';
+import { RateLimiter } from './rate-limiter.service';
+
+const PLAIN_TEXT: Record<number, string> = {
+  429: 'Too many requests\n',
+  503: 'Service temporarily unavailable\n',
+};
+
+/**
+ * Per-IP stage for every request, before routing, so unknown routes are charged too (a guard
+ * never runs for a path no route matches). Errors go to the global filter, except on the OpenAPI
+ * and llms.txt artifacts, which are served outside the error envelope and refuse in plain text.
+ */
+@Injectable()
+export class RateLimitMiddleware implements NestMiddleware {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+    try {
+      await this.limiter.chargeIp(request, response);
+    } catch (error) {
+      if (!(error instanceof ApiError) || !this.limiter.stateOf(request).artifact) throw error;
+      for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
+      response.status(error.getStatus());
+      response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+      response.setHeader('Cache-Control', 'no-store');
+      response.end(request.method === 'HEAD' ? undefined : PLAIN_TEXT[error.getStatus()]);
+      return;
+    }
+    next();
+  }
+}

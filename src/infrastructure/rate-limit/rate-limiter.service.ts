@@ -1,0 +1,170 @@
+import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { ApiError, serviceUnavailable } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/app-config';
+import { Budget, BudgetTable } from './budgets';
+import { classify, Classification, routedPath } from './classify';
+import { clientIp } from './client-ip';
+import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
+
+/** One budget charged for a request, as it stood after the charge. */
+interface Charge {
+  budget: Budget;
+  remaining: number;
+  msToExpire: number;
+  exceeded: boolean;
+}
+
+interface RequestState extends Classification {
+  ip: string;
+  /** Charges shown in RateLimit-* headers, every stage so far. */
+  advertised: Charge[];
+}
+
+const HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
+
+/**
+ * Charges the budgets of design.md §6 in three stages:
+ * 1. per IP, before routing (RateLimitMiddleware): the all-requests budget and the class budget;
+ * 2. `pop-capture`, per IP, before a request proof is verified (AuthenticationHooks);
+ * 3. per grant, once the proof verified (AuthenticationHooks).
+ * Budgets are keyed by tracker only, never by route, so they span the whole API. Every budget of
+ * a stage is charged (in parallel, one Redis round trip with auto-pipelining) even when one of
+ * them refuses; a refused request does not reach the next stage.
+ */
+@Injectable()
+export class RateLimiter {
+  private readonly logger = new Logger('RateLimit');
+  private readonly states = new WeakMap<Request, RequestState>();
+  private lastFailureLog = 0;
+  readonly enabled: boolean;
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly budgets: BudgetTable,
+    @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+  ) {
+    this.enabled = !config.RATE_LIMIT_DISABLED;
+  }
+
+  /** What the limiter made of a request: exempt, class, artifact, client IP. */
+  stateOf(request: Request): RequestState {
+    let state = this.states.get(request);
+    if (!state) {
+      const classification = classify(request.method, routedPath(request.originalUrl ?? request.url));
+      const ip = clientIp(
+        request.socket?.remoteAddress,
+        request.headers['x-forwarded-for'],
+        this.config.TRUST_PROXY,
+        this.config.RATE_LIMIT_IPV6_PREFIX,
+      );
+      state = { ...classification, ip, advertised: [] };
+      this.states.set(request, state);
+    }
+    return state;
+  }
+
+  /** Stage 1: every request but health probes, whether or not a route matches. */
+  async chargeIp(request: Request, response: Response): Promise<void> {
+    if (!this.enabled) return;
+    const state = this.stateOf(request);
+    if (state.exempt) return;
+    await this.charge(response, state, this.budgets.perIp(state.requestClass), state.ip);
+  }
+
+  /** Stage 2: an Authorization header presented to a route that verifies one, before verifying it. */
+  async chargeProofCapture(request: Request, response: Response): Promise<void> {
+    if (!this.enabled || request.headers.authorization === undefined) return;
+    const state = this.stateOf(request);
+    if (state.exempt) return;
+    await this.charge(response, state, [this.budgets.popCapture], state.ip);
+  }
+
+  /** Stage 3: the grant (credential CID, or DID of a bare identity proof) of a verified proof. */
+  async chargeGrant(request: Request, response: Response, grant: string): Promise<void> {
+    if (!this.enabled) return;
+    const state = this.stateOf(request);
+    if (state.exempt) return;
+    await this.charge(response, state, this.budgets.perGrant(state.requestClass), grant);
+  }
+
+  private async charge(response: Response, state: RequestState, budgets: Budget[], tracker: string) {
+    let charges: Charge[];
+    try {
+      const records = await Promise.all(
+        budgets.map((budget) =>
+          this.store.increment(
+            `${budget.name}:${tracker}`,
+            budget.ttl,
+            budget.limit,
+            budget.ttl,
+            budget.name,
+          ),
+        ),
+      );
+      charges = records.map((record, index) => ({
+        budget: budgets[index],
+        remaining: Math.max(0, budgets[index].limit - record.totalHits),
+        msToExpire: record.msToExpire,
+        exceeded: record.isBlocked,
+      }));
+    } catch (error) {
+      this.reportStoreFailure(error);
+      clearHeaders(response);
+      throw serviceUnavailable('Rate limits cannot be checked right now; retry later');
+    }
+    state.advertised.push(...charges.filter((charge) => charge.budget.advertised));
+    // Of several exhausted budgets, the one that stays closed longest: retrying earlier is futile.
+    // Budgets are listed most specific first, so a tie names the class budget.
+    let blocking: Charge | undefined;
+    for (const charge of charges) {
+      if (charge.exceeded && (!blocking || charge.msToExpire > blocking.msToExpire)) blocking = charge;
+    }
+    if (blocking) throw refusal(response, blocking);
+    setHeaders(response, nearestToRunningOut(state.advertised));
+  }
+
+  private reportStoreFailure(error: unknown): void {
+    const now = Date.now();
+    if (now - this.lastFailureLog < 10_000) return;
+    this.lastFailureLog = now;
+    this.logger.warn(`Rate-limit store failed, answering 503: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** The budget with the lowest remaining; of equals, the one that resets last. */
+function nearestToRunningOut(charges: Charge[]): Charge {
+  return charges.reduce((nearest, charge) =>
+    charge.remaining < nearest.remaining ||
+    (charge.remaining === nearest.remaining && charge.msToExpire > nearest.msToExpire)
+      ? charge
+      : nearest,
+  );
+}
+
+function setHeaders(response: Response, charge: Charge): void {
+  response.setHeader('RateLimit-Limit', String(charge.budget.limit));
+  response.setHeader('RateLimit-Remaining', String(charge.remaining));
+  response.setHeader('RateLimit-Reset', String(Math.ceil(charge.msToExpire / 1000)));
+}
+
+function clearHeaders(response: Response): void {
+  for (const name of HEADERS) response.removeHeader(name);
+}
+
+/**
+ * 429 `{code, message, scope, retryAfterMs}` with Retry-After in whole seconds, rounded up. The
+ * RateLimit-* headers then describe the refusing budget (so they agree with Retry-After), except
+ * for `pop-capture`, whose 429 carries Retry-After only.
+ */
+function refusal(response: Response, blocking: Charge): ApiError {
+  const retryAfterMs = blocking.msToExpire;
+  if (blocking.budget.advertised) setHeaders(response, blocking);
+  else clearHeaders(response);
+  return new ApiError(
+    HttpStatus.TOO_MANY_REQUESTS,
+    'Too many requests',
+    { scope: blocking.budget.scope, retryAfterMs },
+    { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+  );
+}

@@ -1,0 +1,73 @@
+import { Logger } from '@nestjs/common';
+import Redis, { RedisOptions } from 'ioredis';
+import { AppConfig } from '../../config/app-config';
+
+/**
+ * The replica's Redis connections (REDIS_URL): one command connection shared by the rate limiter,
+ * the replay store and the identity-invalidation publisher, and subscriber connections for pub/sub
+ * (a subscribed connection can run no other command).
+ *
+ * The command connection never queues: while Redis is unreachable a command fails at once, and
+ * every command fails after REDIS_TIMEOUT_MS, so callers answer 503 instead of waiting (never fail
+ * open). It keeps reconnecting in the background; boot does not fail because Redis is down.
+ */
+export class SharedRedis {
+  private readonly logger = new Logger('Redis');
+  private readonly subscribers: Redis[] = [];
+  /** Null without REDIS_URL: every store then keeps its state in this process or the database. */
+  readonly commands: Redis | null;
+
+  constructor(private readonly config: AppConfig) {
+    this.commands = config.REDIS_URL
+      ? new Redis(config.REDIS_URL, {
+          ...this.baseOptions(),
+          lazyConnect: true,
+          enableOfflineQueue: false,
+          enableReadyCheck: false,
+          maxRetriesPerRequest: 0,
+          commandTimeout: config.REDIS_TIMEOUT_MS,
+          enableAutoPipelining: true,
+          retryStrategy: (attempt) => Math.min(attempt * 100, 2000),
+        })
+      : null;
+    // Failures surface per command (503); the connection keeps retrying.
+    this.commands?.on('error', () => undefined);
+  }
+
+  /**
+   * Connects the command connection, waiting at most `patienceMs`: a Redis that refuses or does not
+   * answer does not stop the boot.
+   */
+  async connect(patienceMs = 5000): Promise<void> {
+    if (!this.commands) return;
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, patienceMs);
+    });
+    const connecting = this.commands
+      .connect()
+      .catch((error: Error) => this.logger.warn(`Redis not reachable at boot: ${error.message}`));
+    await Promise.race([connecting, patience]);
+    clearTimeout(timer);
+  }
+
+  /** A connection of its own for SUBSCRIBE; it keeps its offline queue so it re-subscribes after a reconnect. */
+  subscriber(): Redis | null {
+    if (!this.config.REDIS_URL) return null;
+    const subscriber = new Redis(this.config.REDIS_URL, this.baseOptions());
+    subscriber.on('error', () => undefined);
+    this.subscribers.push(subscriber);
+    return subscriber;
+  }
+
+  async close(): Promise<void> {
+    for (const subscriber of this.subscribers) subscriber.disconnect();
+    if (!this.commands) return;
+    if (this.commands.status === 'ready') await this.commands.quit().catch(() => undefined);
+    this.commands.disconnect();
+  }
+
+  private baseOptions(): RedisOptions {
+    return { connectTimeout: Math.max(this.config.REDIS_TIMEOUT_MS, 1000) };
+  }
+}

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { RelayModule } from '../protocol/relay/relay.module';
+import { UsersModule } from '../users/users.module';
+import { KeyProofCeremony } from './key-proof-ceremony.entity';
+import { KeyProofController } from './key-proof.controller';
+import { KeyProofService } from './key-proof.service';
+import { KeyProofsController } from './key-proofs.controller';
+
+/** The key-proof ceremony: owner side (`/key-proofs`) and the anonymous key-proof routes. */
+@Module({
+  imports: [TypeOrmModule.forFeature([KeyProofCeremony]), RelayModule, UsersModule],
+  controllers: [KeyProofController, KeyProofsController],
+  providers: [KeyProofService],
+})
+export class KeyProofModule {}

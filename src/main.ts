@@ -1,0 +1,67 @@
+import 'reflect-metadata';
+import { createApp } from './app.factory';
+import { ConfigValidationError, loadConfig } from './config/app-config';
+import type { EmbeddedDatabase } from './infrastructure/database/embedded-postgres';
+import { ShutdownState } from './infrastructure/health/shutdown-state';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  let embedded: EmbeddedDatabase | undefined;
+  if (!config.DATABASE_URL) {
+    // Development default: a PostgreSQL of our own, kept under EMBEDDED_POSTGRES_DIR across restarts.
+    const { startEmbeddedPostgres } = await loadEmbeddedPostgres();
+    const database = await startEmbeddedPostgres({
+      dataDir: config.EMBEDDED_POSTGRES_DIR,
+      port: config.EMBEDDED_POSTGRES_PORT,
+      database: 'plat',
+    });
+    config.DATABASE_URL = database.url;
+    embedded = database;
+  }
+
+  const app = await createApp(config);
+  await app.listen(config.PORT, config.HOST);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.get(ShutdownState).draining = true;
+    const forceExit = setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS).unref();
+    try {
+      // Stops accepting connections and waits for in-flight requests, then runs shutdown hooks.
+      await app.close();
+      await embedded?.stop();
+      clearTimeout(forceExit);
+      process.stdout.write(`${JSON.stringify({ level: 30, msg: `stopped on ${signal}` })}\n`);
+      process.exit(0);
+    } catch (error) {
+      process.stderr.write(`shutdown failed: ${String(error)}\n`);
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Loaded only when needed: the package installs its own SIGTERM/SIGINT handlers on import, which
+ * would exit before in-flight requests drain. We stop the cluster ourselves, so those handlers go.
+ */
+async function loadEmbeddedPostgres() {
+  const before = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
+  const module = await import('./infrastructure/database/embedded-postgres.js');
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    for (const listener of process.listeners(signal)) {
+      if (!before[signal].includes(listener)) process.removeListener(signal, listener);
+    }
+  }
+  return module;
+}
+
+main().catch((error: unknown) => {
+  const message =
+    error instanceof ConfigValidationError ? error.message : String((error as Error)?.stack ?? error);
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+});

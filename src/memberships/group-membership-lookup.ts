@@ -1,0 +1,19 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { GroupMembership } from './entities/group-membership.entity';
+
+/** Which groups a person is in, for other modules (topic access by groups, design.md §9). */
+@Injectable()
+export class GroupMembershipLookup {
+  constructor(@InjectRepository(GroupMembership) private readonly members: Repository<GroupMembership>) {}
+
+  /**
+   * Whether `did` is in at least one of `groupIds` (uuids) of the space. Callers check that the
+   * person is an active member of the space first: group rows outlive space membership.
+   */
+  async inAnyGroup(spaceId: string, did: string, groupIds: readonly string[]): Promise<boolean> {
+    if (groupIds.length === 0) return false;
+    return this.members.exists({ where: { spaceId, memberDid: did, groupId: In([...groupIds]) } });
+  }
+}

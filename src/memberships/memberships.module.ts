@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SpacesModule } from '../spaces/spaces.module';
+import { GroupMembership } from './entities/group-membership.entity';
+import { SpaceGroup } from './entities/space-group.entity';
+import { GroupCounts } from './group-counts';
+import { GroupMembershipLookup } from './group-membership-lookup';
+import { GroupsController } from './groups.controller';
+import { GroupsService } from './groups.service';
+import { MembershipsController } from './memberships.controller';
+import { MembershipsService } from './memberships.service';
+
+/**
+ * Groups of spaces (design.md §9 administration; each group has its own DID) and the
+ * credential-gated membership reads (/v1/memberships, /v1/membership/{space},
+ * /v1/group-memberships, /v1/group-membership/{group}). Space memberships are read through
+ * SpacesModule's SpaceMembershipReads; OriginIdentities comes from the global relay module.
+ */
+@Module({
+  imports: [SpacesModule, TypeOrmModule.forFeature([SpaceGroup, GroupMembership])],
+  controllers: [GroupsController, MembershipsController],
+  providers: [GroupsService, MembershipsService, GroupCounts, GroupMembershipLookup],
+  exports: [GroupMembershipLookup],
+})
+export class MembershipsModule {}

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { invalidRequest, notFound } from '../common/errors/api-error';
+import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { Space } from '../spaces/entities/space.entity';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { ActiveMembership, SpaceMembershipReads } from '../spaces/space-membership-reads';
+import {
+  GroupMembershipItem,
+  GroupMembershipListing,
+  SpaceMembershipItem,
+  SpaceMembershipListing,
+} from './dto/membership-records.dto';
+import { GroupMembershipsQuery, MembershipsQuery } from './dto/membership-requests.dto';
+import { GroupMembership } from './entities/group-membership.entity';
+import { SpaceGroup } from './entities/space-group.entity';
+import { GroupCounts } from './group-counts';
+
+const GROUP_LISTING = 'group-memberships';
+const DID_PATTERN = /^did:plat:[2346789acdefhknrtvz]{31}$/;
+
+/**
+ * The credential-gated membership reads (api-spec.md "Membership records", "Credential-gated
+ * reads"): the acting person's active memberships of live spaces, public or private, and their
+ * groups inside those spaces. Never anyone else's.
+ */
+@Injectable()
+export class MembershipsService {
+  constructor(
+    @InjectRepository(GroupMembership) private readonly members: Repository<GroupMembership>,
+    @InjectRepository(SpaceGroup) private readonly groups: Repository<SpaceGroup>,
+    private readonly spaces: SpaceMembershipReads,
+    private readonly directory: SpaceDirectory,
+    private readonly counts: GroupCounts,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  /** GET /v1/memberships: joinedAt ascending, space id as tiebreak; totalCount under the filter. */
+  async list(principal: RequestPrincipal, query: MembershipsQuery): Promise<SpaceMembershipListing> {
+    const roles = query.role ?? null;
+    const [page, totalCount] = await Promise.all([
+      this.spaces.listActive(principal.did, roles, query),
+      this.spaces.countActive(principal.did, roles),
+    ]);
+    const groupCounts = await this.counts.groupCounts(
+      principal.did,
+      page.rows.map((row) => row.space.id),
+    );
+    return {
+      items: page.rows.map((row) => this.spaceItem(row, groupCounts.get(row.space.id) ?? 0)),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+      totalCount,
+    };
+  }
+
+  /** GET /v1/membership/{space}: the one 404 when not a member or no such space. */
+  async get(principal: RequestPrincipal, reference: string): Promise<SpaceMembershipItem> {
+    const membership = await this.spaces.activeIn(principal.did, reference);
+    if (!membership) throw notFound();
+    const groupCounts = await this.counts.groupCounts(principal.did, [membership.space.id]);
+    return this.spaceItem(membership, groupCounts.get(membership.space.id) ?? 0);
+  }
+
+  /**
+   * GET /v1/group-memberships: the person's groups inside live spaces where they are still an
+   * active member (with a role among `role`), joinedAt (into the group) ascending, group id as
+   * tiebreak. `space` scopes to one space; an unknown or unjoined one lists nothing.
+   */
+  async listGroups(
+    principal: RequestPrincipal,
+    query: GroupMembershipsQuery,
+  ): Promise<GroupMembershipListing> {
+    const roles = query.role && query.role.length > 0 ? query.role : null;
+    let spaceId: string | null = null;
+    if (query.space !== undefined) {
+      const space = await this.directory.findByReference(query.space);
+      if (!space) {
+        // Nothing to list, but the pagination input is still checked as on any other page.
+        if (query.after && query.before) throw invalidRequest('Pass either after or before, not both');
+        const cursor = query.after ?? query.before;
+        if (cursor) this.cursors.decode(GROUP_LISTING, cursor);
+        return { items: [], nextCursor: null, previousCursor: null, totalCount: 0 };
+      }
+      spaceId = space.id;
+    }
+    const filtered = () => {
+      const builder = this.members
+        .createQueryBuilder('gm')
+        .innerJoinAndSelect('gm.group', 'group')
+        .where('gm.memberDid = :did', { did: principal.did })
+        .andWhere(
+          this.spaces.activeMembershipCondition(
+            '"gm"."space_id"',
+            '"gm"."member_did"',
+            roles ? 'roles' : undefined,
+          ),
+          roles ? { roles } : {},
+        );
+      if (spaceId) builder.andWhere('gm.spaceId = :spaceId', { spaceId });
+      return builder;
+    };
+    const [page, totalCount] = await Promise.all([
+      paginateKeyset(filtered(), {
+        listing: GROUP_LISTING,
+        columns: [
+          { expression: 'gm.joinedAt', direction: 'ASC' },
+          { expression: 'gm.groupId', direction: 'ASC' },
+        ],
+        keyOf: (row: GroupMembership) => [row.joinedAt.toISOString(), row.groupId],
+        page: query,
+        cursors: this.cursors,
+      }),
+      filtered().getCount(),
+    ]);
+    return {
+      items: await this.groupItems(principal.did, page.rows),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+      totalCount,
+    };
+  }
+
+  /** GET /v1/group-membership/{group}: `{group}` is the entity id or the DID; the one 404 on a miss. */
+  async getGroup(principal: RequestPrincipal, reference: string): Promise<GroupMembershipItem> {
+    const id = parseEntityId('group', reference);
+    const group = id
+      ? await this.groups.findOneBy({ id })
+      : DID_PATTERN.test(reference)
+        ? await this.groups.findOneBy({ did: reference })
+        : null;
+    const membership = group
+      ? await this.members.findOneBy({ groupId: group.id, memberDid: principal.did })
+      : null;
+    if (!group || !membership) throw notFound();
+    membership.group = group;
+    const [item] = await this.groupItems(principal.did, [membership]);
+    if (!item) throw notFound();
+    return item;
+  }
+
+  /** Items for group memberships; rows whose space the person is no longer active in are dropped. */
+  private async groupItems(did: string, rows: GroupMembership[]): Promise<GroupMembershipItem[]> {
+    const spaceIds = [...new Set(rows.map((row) => row.spaceId))];
+    const [spaces, roles, memberCounts] = await Promise.all([
+      this.directory.findMemberSpaces(did, spaceIds),
+      this.spaces.rolesIn(did, spaceIds),
+      this.counts.memberCounts(rows.map((row) => row.groupId)),
+    ]);
+    const spaceById = new Map<string, Space>(spaces.map((space) => [space.id, space]));
+    return rows.flatMap((row) => {
+      const space = spaceById.get(row.spaceId);
+      const role = roles.get(row.spaceId);
+      if (!space || !role || !row.group) return [];
+      const group = row.group;
+      return [
+        {
+          group: {
+            id: formatEntityId('group', group.id),
+            did: group.did,
+            name: group.name,
+            description: group.description,
+            avatarUrl: null,
+            color: group.color,
+            memberCount: memberCounts.get(group.id) ?? 0,
+            spaceId: formatEntityId('space', space.id),
+            spaceDid: space.did,
+          },
+          role,
+          joinedAt: row.joinedAt.toISOString(),
+        },
+      ];
+    });
+  }
+
+  private spaceItem(membership: ActiveMembership, groupCount: number): SpaceMembershipItem {
+    return {
+      space: this.spaces.spaceBlock(membership.space),
+      role: membership.role,
+      groupCount,
+      joinedAt: membership.joinedAt.toISOString(),
+    };
+  }
+}

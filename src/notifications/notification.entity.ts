@@ -1,0 +1,80 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Space } from '../spaces/entities/space.entity';
+
+/** Who a notification kind goes to; the read side hides a row once its audience no longer holds. */
+export type NotificationAudience = 'members' | 'admins' | 'member' | 'applicant';
+
+/** A person as notifications show them (snapshot of the display name when the activity happened). */
+export interface StoredPerson {
+  did: string;
+  displayName: string | null;
+}
+
+/** `scope` of the Notification record: what the latest activity of the group is about. */
+export interface StoredScope {
+  type: string;
+  preview: { id: string; title: string; createdBy: StoredPerson; createdAt: string };
+}
+
+/**
+ * One notification of one recipient. While unread, later activity of the same group (recipient,
+ * group key: type and space, plus the post for post kinds) updates this row instead of adding one:
+ * `people` gathers the distinct people involved (most recent first), `scope` shows the latest
+ * activity. Once read, the next activity starts a new row.
+ */
+@Entity({ name: 'notifications' })
+@Index('uq_notifications_unread_group', ['recipientDid', 'groupKey'], {
+  unique: true,
+  where: `"read_state" = 'unread'`,
+})
+@Index('idx_notifications_recipient_activity', ['recipientDid', 'lastActivityAt', 'id'])
+@Index('idx_notifications_recipient_space', ['recipientDid', 'spaceId', 'lastActivityAt'])
+export class Notification {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'recipient_did', type: 'varchar', length: 64 })
+  recipientDid: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  type: string;
+
+  @Column({ name: 'space_id', type: 'uuid' })
+  spaceId: string;
+
+  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'space_id' })
+  space?: Space;
+
+  @Column({ type: 'varchar', length: 16 })
+  audience: NotificationAudience;
+
+  @Column({ name: 'group_key', type: 'varchar', length: 200 })
+  groupKey: string;
+
+  @Column({ type: 'jsonb' })
+  scope: StoredScope;
+
+  /** `identity` (people) or `post` (posts): what the group's `people` count. */
+  @Column({ name: 'aggregation_type', type: 'varchar', length: 16 })
+  aggregationType: 'identity' | 'post';
+
+  /** Distinct people of the group, most recent first. */
+  @Column({ type: 'jsonb', default: () => "'[]'" })
+  people: StoredPerson[];
+
+  @Column({ name: 'read_state', type: 'varchar', length: 8 })
+  readState: 'unread' | 'read';
+
+  @Column({ name: 'first_activity_at', type: 'timestamptz', precision: 3 })
+  firstActivityAt: Date;
+
+  @Column({ name: 'last_activity_at', type: 'timestamptz', precision: 3 })
+  lastActivityAt: Date;
+
+  @Column({ name: 'last_read_at', type: 'timestamptz', precision: 3, nullable: true })
+  lastReadAt: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
+  createdAt: Date;
+}

@@ -1,0 +1,73 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdentityProof } from '../common/auth/access.decorators';
+import { Principal } from '../common/auth/principal.decorator';
+import type { RequestPrincipal } from '../common/auth/request-authenticator';
+import {
+  MarkAllReadRequest,
+  MarkAllReadResult,
+  NotificationPage,
+  NotificationRecord,
+  NotificationsQuery,
+  NotificationStatusRecord,
+  SpaceNotificationCounts,
+} from './dto/notification-records.dto';
+import { NotificationsService } from './notifications.service';
+
+/** The caller's own notifications (legacy namespace; pull-based). */
+@ApiTags('notifications (legacy)')
+@Controller()
+export class NotificationsController {
+  constructor(private readonly notifications: NotificationsService) {}
+
+  @Get('notifications')
+  @IdentityProof()
+  @ApiOperation({ summary: 'The caller’s notifications, most recent activity first' })
+  @ApiOkResponse({ type: NotificationPage })
+  listNotifications(
+    @Principal() principal: RequestPrincipal,
+    @Query() query: NotificationsQuery,
+  ): Promise<NotificationPage> {
+    return this.notifications.list(principal.did, query);
+  }
+
+  @Get('notifications/status')
+  @IdentityProof()
+  @ApiOperation({ summary: 'Latest activity and unread count, for frequent polling' })
+  @ApiOkResponse({ type: NotificationStatusRecord })
+  getNotificationStatus(@Principal() principal: RequestPrincipal): Promise<NotificationStatusRecord> {
+    return this.notifications.status(principal.did);
+  }
+
+  @Post('notifications/mark-all-read')
+  @HttpCode(200)
+  @IdentityProof()
+  @ApiOperation({ summary: 'Mark every notification of the caller read, or those of one space' })
+  @ApiOkResponse({ type: MarkAllReadResult })
+  markAllNotificationsRead(
+    @Principal() principal: RequestPrincipal,
+    @Body() body: MarkAllReadRequest,
+  ): Promise<MarkAllReadResult> {
+    return this.notifications.markAllRead(principal.did, body.spaceDID);
+  }
+
+  @Post('notifications/:id/mark-read')
+  @HttpCode(200)
+  @IdentityProof()
+  @ApiOperation({ summary: 'Mark one of the caller’s notifications read (idempotent)' })
+  @ApiOkResponse({ type: NotificationRecord })
+  markNotificationRead(
+    @Principal() principal: RequestPrincipal,
+    @Param('id') id: string,
+  ): Promise<NotificationRecord> {
+    return this.notifications.markRead(principal.did, id);
+  }
+
+  @Get('spaces/notifications')
+  @IdentityProof()
+  @ApiOperation({ summary: 'Unread notification counts per space' })
+  @ApiOkResponse({ type: SpaceNotificationCounts })
+  listSpaceNotificationCounts(@Principal() principal: RequestPrincipal): Promise<SpaceNotificationCounts> {
+    return this.notifications.spaceCounts(principal.did);
+  }
+}

@@ -1,0 +1,235 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { notFound } from '../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import {
+  MarkAllReadResult,
+  NotificationPage,
+  NotificationRecord,
+  NotificationsQuery,
+  NotificationStatusRecord,
+  SpaceNotificationCounts,
+} from './dto/notification-records.dto';
+import { SpaceMembership } from '../spaces/entities/space-membership.entity';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { UsersService } from '../users/users.service';
+import { Notification, StoredPerson, StoredScope } from './notification.entity';
+import { planOf } from './notification-kinds';
+import type { SpaceEvent } from './space-events';
+
+/** People shown in an aggregation (the most recent ones); `totalCount` counts them all. */
+export const AGGREGATION_SAMPLE = 5;
+
+/**
+ * A notification is visible while its recipient still sees what it is about: the space is live
+ * and the recipient an active member (an admin, for the admins-only kinds); an applicant's
+ * decision stays visible to the applicant unless banned. Everything else is hidden (and 404).
+ */
+const VISIBLE = `(
+  (m.status = 'active' AND (n.audience <> 'admins' OR m.role IN ('owner', 'admin')))
+  OR (n.audience = 'applicant' AND (m.status IS NULL OR m.status <> 'banned'))
+)`;
+
+/** Raw-SQL form: the visible notifications of `$1`. */
+const VISIBLE_FROM = `
+  FROM notifications n
+  JOIN spaces s ON s.id = n.space_id AND s.deleted_at IS NULL
+  LEFT JOIN space_memberships m ON m.space_id = n.space_id AND m.member_did = n.recipient_did
+  WHERE n.recipient_did = $1 AND ${VISIBLE}`;
+
+@Injectable()
+export class NotificationsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Notification) private readonly notifications: Repository<Notification>,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+    private readonly spaces: SpaceDirectory,
+    private readonly users: UsersService,
+  ) {}
+
+  /**
+   * Turns one committed space event into notifications: one row per recipient, or, while the
+   * recipient's notification of the same group is unread, an update of it (the person moves to the
+   * front of `people`, the preview becomes this activity, lastActivityAt moves forward).
+   */
+  async record(event: SpaceEvent): Promise<void> {
+    const plan = planOf(event);
+    const recipients = await this.recipientsOf(event.spaceId, plan.audience, plan.recipientDid, plan.actor);
+    if (recipients.length === 0) return;
+    const names = await this.displayNames([plan.person, plan.actor]);
+    const personOf = (did: string): StoredPerson => ({ did, displayName: names.get(did) ?? null });
+    const now = this.clock.now();
+    const scope: StoredScope = {
+      type: plan.scopeType,
+      preview: {
+        id: plan.previewId,
+        title: plan.title((did) => names.get(did) ?? did),
+        createdBy: personOf(plan.actor),
+        createdAt: now.toISOString(),
+      },
+    };
+    await this.dataSource.query(
+      `INSERT INTO notifications AS n (id, recipient_did, type, space_id, audience, group_key, scope,
+         aggregation_type, people, read_state, first_activity_at, last_activity_at, last_read_at, created_at)
+       SELECT r.id, r.did, $3, $4, $5, $6, $7::jsonb, 'identity', jsonb_build_array($8::jsonb), 'unread', $9, $9, NULL, $9
+       FROM unnest($1::uuid[], $2::varchar[]) AS r(id, did)
+       ON CONFLICT (recipient_did, group_key) WHERE read_state = 'unread' DO UPDATE SET
+         scope = EXCLUDED.scope,
+         people = EXCLUDED.people || COALESCE(
+           (SELECT jsonb_agg(p.value ORDER BY p.ord)
+              FROM jsonb_array_elements(n.people) WITH ORDINALITY AS p(value, ord)
+             WHERE p.value->>'did' <> EXCLUDED.people->0->>'did'),
+           '[]'::jsonb),
+         last_activity_at = GREATEST(n.last_activity_at, EXCLUDED.last_activity_at)`,
+      [
+        recipients.map(() => newUuid()),
+        recipients,
+        event.kind,
+        event.spaceId,
+        plan.audience,
+        `${event.kind}:${event.spaceId}`,
+        JSON.stringify(scope),
+        JSON.stringify(personOf(plan.person)),
+        now,
+      ],
+    );
+  }
+
+  /** The caller's visible notifications, most recent activity first (keyset), with their count. */
+  async list(did: string, query: NotificationsQuery): Promise<NotificationPage> {
+    const builder = this.visible(did);
+    if (query.spaceDID) builder.andWhere('s.did = :spaceDid', { spaceDid: query.spaceDID });
+    const totalCount = await builder.clone().getCount();
+    const page = await paginateKeyset(builder, {
+      listing: 'notifications',
+      columns: [
+        { expression: 'n.lastActivityAt', direction: 'DESC' },
+        { expression: 'n.id', direction: 'DESC' },
+      ],
+      keyOf: (row) => [row.lastActivityAt.toISOString(), row.id],
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: page.rows.map(toNotificationRecord),
+      totalCount,
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  async status(did: string): Promise<NotificationStatusRecord> {
+    const [latest] = (await this.dataSource.query(
+      `SELECT n.id, n.last_activity_at ${VISIBLE_FROM} ORDER BY n.last_activity_at DESC, n.id DESC LIMIT 1`,
+      [did],
+    )) as { id: string; last_activity_at: Date }[];
+    const [{ unread }] = (await this.dataSource.query(
+      `SELECT count(*)::int AS unread ${VISIBLE_FROM} AND n.read_state = 'unread'`,
+      [did],
+    )) as { unread: number }[];
+    return {
+      lastActivityAt: latest ? latest.last_activity_at.toISOString() : null,
+      lastNotificationId: latest ? formatEntityId('notification', latest.id) : null,
+      unreadCount: unread,
+    };
+  }
+
+  /** Marks one of the caller's visible notifications read; reading it again changes nothing. */
+  async markRead(did: string, wireId: string): Promise<NotificationRecord> {
+    const id = parseEntityId('notification', wireId);
+    if (!id) throw notFound();
+    const found = await this.visible(did).andWhere('n.id = :id', { id }).getOne();
+    if (!found) throw notFound();
+    if (found.readState === 'unread') {
+      const now = this.clock.now();
+      await this.notifications.update({ id, readState: 'unread' }, { readState: 'read', lastReadAt: now });
+      found.readState = 'read';
+      found.lastReadAt = now;
+    }
+    return toNotificationRecord(found);
+  }
+
+  /** Marks every unread visible notification of the caller read, or only those of one space. */
+  async markAllRead(did: string, spaceDid: string | undefined): Promise<MarkAllReadResult> {
+    const rows = (await this.dataSource.query(
+      `UPDATE notifications SET read_state = 'read', last_read_at = $3
+        WHERE id IN (SELECT n.id ${VISIBLE_FROM} AND n.read_state = 'unread' AND ($2::varchar IS NULL OR s.did = $2))
+        RETURNING id`,
+      [did, spaceDid ?? null, this.clock.now()],
+    )) as [unknown[], number];
+    return { markedCount: rows[1] };
+  }
+
+  /** Spaces with unread notifications of the caller, most recently notified first. */
+  async spaceCounts(did: string): Promise<SpaceNotificationCounts> {
+    const rows = (await this.dataSource.query(
+      `SELECT s.id, s.did, s.display_name,
+              count(*) FILTER (WHERE n.read_state = 'unread')::int AS unread,
+              max(n.last_activity_at) AS last
+         ${VISIBLE_FROM}
+        GROUP BY s.id, s.did, s.display_name
+       HAVING count(*) FILTER (WHERE n.read_state = 'unread') > 0
+        ORDER BY last DESC, s.id DESC`,
+      [did],
+    )) as { id: string; did: string; display_name: string | null; unread: number; last: Date }[];
+    return {
+      items: rows.map((row) => ({
+        space: { id: formatEntityId('space', row.id), did: row.did, displayName: row.display_name },
+        unreadCount: row.unread,
+        lastNotifiedAt: row.last.toISOString(),
+      })),
+      totalUnreadCount: rows.reduce((sum, row) => sum + row.unread, 0),
+    };
+  }
+
+  private visible(did: string): SelectQueryBuilder<Notification> {
+    return this.notifications
+      .createQueryBuilder('n')
+      .innerJoinAndSelect('n.space', 's', 's.deletedAt IS NULL')
+      .leftJoin(SpaceMembership, 'm', 'm.spaceId = n.spaceId AND m.memberDid = n.recipientDid')
+      .where('n.recipientDid = :did', { did })
+      .andWhere(VISIBLE);
+  }
+
+  private async recipientsOf(
+    spaceId: string,
+    audience: string,
+    recipientDid: string | null,
+    actorDid: string,
+  ): Promise<string[]> {
+    if (recipientDid) return recipientDid === actorDid ? [] : [recipientDid];
+    return this.spaces.activeMemberDids(spaceId, { adminsOnly: audience === 'admins', except: actorDid });
+  }
+
+  private displayNames(dids: string[]): Promise<Map<string, string>> {
+    return this.users.displayNamesOf(dids);
+  }
+}
+
+export function toNotificationRecord(row: Notification): NotificationRecord {
+  const space = row.space!;
+  return {
+    id: formatEntityId('notification', row.id),
+    type: row.type,
+    space: { id: formatEntityId('space', space.id), did: space.did, displayName: space.displayName },
+    readState: row.readState,
+    scope: row.scope,
+    aggregation:
+      row.people.length > 1
+        ? {
+            type: row.aggregationType,
+            items: row.people.slice(0, AGGREGATION_SAMPLE),
+            totalCount: row.people.length,
+          }
+        : null,
+    firstActivityAt: row.firstActivityAt.toISOString(),
+    lastActivityAt: row.lastActivityAt.toISOString(),
+    lastReadAt: row.lastReadAt ? row.lastReadAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,76 @@
+import { Column, DeleteDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Space } from '../../spaces/entities/space.entity';
+import { SpaceTopic } from '../../spaces/entities/space-topic.entity';
+
+/**
+ * A post of a space (api-spec.md "Post card", "Full post"). Who reads it is its topic's `access`
+ * (design.md §9). `format` follows the title: long-post with one, short-post without. Counters are
+ * kept on the row (updated in the transaction that changes upvotes or comments) so listings never
+ * count. `content_id`/`head_cid` track the post's content chain while it is public.
+ */
+@Entity({ name: 'posts' })
+@Index('idx_posts_space_recent', ['spaceId', 'publishedAt', 'id'], { where: '"deleted_at" IS NULL' })
+@Index('idx_posts_topic_recent', ['topicId', 'publishedAt', 'id'], { where: '"deleted_at" IS NULL' })
+@Index('idx_posts_author', ['authorDid', 'publishedAt'])
+export class Post {
+  @PrimaryColumn({ type: 'uuid' })
+  id: string;
+
+  @Column({ name: 'space_id', type: 'uuid' })
+  spaceId: string;
+
+  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'space_id' })
+  space?: Space;
+
+  @Column({ name: 'topic_id', type: 'uuid' })
+  topicId: string;
+
+  @ManyToOne(() => SpaceTopic, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'topic_id' })
+  topic?: SpaceTopic;
+
+  @Column({ name: 'author_did', type: 'varchar', length: 64 })
+  authorDid: string;
+
+  @Column({ type: 'varchar', length: 300, nullable: true })
+  title: string | null;
+
+  @Column({ type: 'text' })
+  body: string;
+
+  /** Server-generated from the title or the body's start; mutable (api-spec.md "Mutable aliases"). */
+  @Column({ type: 'varchar', length: 100 })
+  slug: string;
+
+  /** Ordered media uuids (at most 10; 4 on a short post). */
+  @Column({ name: 'attachment_ids', type: 'jsonb', default: () => "'[]'" })
+  attachmentIds: string[];
+
+  @Column({ name: 'upvote_count', type: 'integer', default: 0 })
+  upvoteCount: number;
+
+  @Column({ name: 'comment_count', type: 'integer', default: 0 })
+  commentCount: number;
+
+  @Column({ name: 'is_pinned', type: 'boolean', default: false })
+  isPinned: boolean;
+
+  @Column({ name: 'published_at', type: 'timestamptz', precision: 3 })
+  publishedAt: Date;
+
+  @Column({ name: 'updated_at', type: 'timestamptz', precision: 3 })
+  updatedAt: Date;
+
+  @DeleteDateColumn({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
+  deletedAt: Date | null;
+
+  @Column({ name: 'content_id', type: 'varchar', length: 64, nullable: true })
+  contentId: string | null;
+
+  @Column({ name: 'head_cid', type: 'varchar', length: 128, nullable: true })
+  headCid: string | null;
+
+  @Column({ name: 'document_cid', type: 'varchar', length: 128, nullable: true })
+  documentCid: string | null;
+}

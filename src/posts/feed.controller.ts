@@ -1,0 +1,23 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Gated } from '../common/auth/access.decorators';
+import { Principal } from '../common/auth/principal.decorator';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { FeedListing } from './dto/post-records.dto';
+import { FeedService } from './feed.service';
+
+/** The granting person's feed across their spaces (api-spec.md "Credential-gated reads"). */
+@ApiTags('posts')
+@Controller('v1/feed')
+export class FeedController {
+  constructor(private readonly feed: FeedService) {}
+
+  @Get()
+  @Gated(['read:posts'])
+  @ApiOperation({ summary: 'Post cards newest first across the spaces the person is an active member of' })
+  @ApiOkResponse({ type: FeedListing })
+  list(@Principal() principal: RequestPrincipal, @Query() query: PaginationQueryDto): Promise<FeedListing> {
+    return this.feed.feed(principal, query);
+  }
+}

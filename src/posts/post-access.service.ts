@@ -1,0 +1,118 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Scope } from '../common/auth/route-access';
+import { notFound } from '../common/errors/api-error';
+import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
+import { GroupMembershipLookup } from '../memberships/group-membership-lookup';
+import { SpaceTopic } from '../spaces/entities/space-topic.entity';
+import { SpaceGrantAccess, SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { Post } from './entities/post.entity';
+
+/** Why a post's content is withheld (api-spec.md "Post response union"). */
+export type GatedReason = 'signIn' | 'spaceMembers' | 'restricted';
+
+/** What a viewer may do with a topic's posts: read them, or see them gated for a reason. */
+export type TopicVerdict = { readable: true } | { readable: false; reason: GatedReason };
+
+/** A post the caller may read, with the view it was read through. */
+export interface ReadablePost {
+  view: SpaceReadView;
+  post: Post;
+  topic: SpaceTopic;
+}
+
+/**
+ * Who reads and writes which posts, for posts and comments alike (design.md §9, api-spec.md
+ * "Authentication" items 6–8 through SpaceGrantAccess):
+ * - a post's readability is its topic's `access`: `public` for anyone; `signedIn` and `members`
+ *   for the member view (a non-member, covering grant or not, reads the anonymous projection, item
+ *   6); `groups` for members of one of the groups, and for the space's owners and admins;
+ * - the anonymous view sees `signedIn` posts gated `signIn`, `members` posts `spaceMembers` and
+ *   group posts `restricted`; a member outside the groups sees them `restricted`;
+ * - a writer posts only in a topic they can read; any other topic is the 404 (api-spec "Writes" 2).
+ */
+@Injectable()
+export class PostAccess {
+  constructor(
+    private readonly grants: SpaceGrantAccess,
+    private readonly directory: SpaceDirectory,
+    private readonly groups: GroupMembershipLookup,
+    @InjectRepository(Post) private readonly posts: Repository<Post>,
+    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
+  ) {}
+
+  /** The live topics of the view's space whose posts this view reads in full (listings, feed). */
+  async readableTopics(view: SpaceReadView): Promise<SpaceTopic[]> {
+    const topics = await this.topics.find({
+      where:
+        view.kind === 'member'
+          ? { spaceId: view.space.id }
+          : { spaceId: view.space.id, accessKind: 'public' },
+    });
+    const verdicts = await Promise.all(topics.map((topic) => this.verdict(view, topic)));
+    return topics.filter((_, index) => verdicts[index].readable);
+  }
+
+  /** The space as this caller reads it (404 for a hidden space). */
+  readView(principal: RequestPrincipal | null | undefined, spaceRef: string, scope: Scope = 'read:posts') {
+    return this.grants.forRead(principal, spaceRef, scope);
+  }
+
+  /** The space as this caller writes to it (403/404 per api-spec "Authentication" item 8). */
+  writer(principal: RequestPrincipal, spaceRef: string, scope: Scope): Promise<SpaceWriter> {
+    return this.grants.forWrite(principal, spaceRef, scope);
+  }
+
+  async verdict(view: SpaceReadView, topic: SpaceTopic): Promise<TopicVerdict> {
+    switch (topic.accessKind) {
+      case 'public':
+        return { readable: true };
+      case 'signedIn':
+        return view.kind === 'member' ? { readable: true } : { readable: false, reason: 'signIn' };
+      case 'members':
+        return view.kind === 'member' ? { readable: true } : { readable: false, reason: 'spaceMembers' };
+      default:
+        if (view.kind !== 'member') return { readable: false, reason: 'restricted' };
+        if (view.role === 'owner' || view.role === 'admin') return { readable: true };
+        return (await this.groups.inAnyGroup(view.space.id, view.did, topic.accessGroupIds))
+          ? { readable: true }
+          : { readable: false, reason: 'restricted' };
+    }
+  }
+
+  /** A live topic of the writer's space that the writer can read, else the 404. */
+  async writableTopic(writer: SpaceWriter, topicId: string): Promise<SpaceTopic> {
+    const topic = await this.directory.findTopic(writer.space.id, topicId);
+    if (!topic) throw notFound();
+    const view: SpaceReadView = { kind: 'member', space: writer.space, did: writer.did, role: writer.role };
+    if (!(await this.verdict(view, topic)).readable) throw notFound();
+    return topic;
+  }
+
+  /** A live post of the space by its `post_…` id, else the 404 (another space's id included). */
+  async postInSpace(spaceId: string, postId: string): Promise<Post> {
+    const uuid = parseEntityId('post', postId);
+    const post = uuid ? await this.posts.findOne({ where: { id: uuid, spaceId } }) : null;
+    if (!post) throw notFound();
+    return post;
+  }
+
+  /**
+   * A post this caller may read in full (comments hang on it), else the 404: a gated post does
+   * not reveal whether it exists to someone who cannot read it.
+   */
+  async readablePost(
+    principal: RequestPrincipal | null | undefined,
+    spaceRef: string,
+    postId: string,
+  ): Promise<ReadablePost> {
+    const view = await this.readView(principal, spaceRef);
+    const post = await this.postInSpace(view.space.id, postId);
+    const topic = await this.directory.findTopic(view.space.id, formatEntityId('topic', post.topicId));
+    if (!topic || !(await this.verdict(view, topic)).readable) throw notFound();
+    return { view, post, topic };
+  }
+}

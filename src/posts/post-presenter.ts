@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { formatEntityId } from '../common/ids/entity-id';
+import { Space } from '../spaces/entities/space.entity';
+import { SpaceTopic } from '../spaces/entities/space-topic.entity';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { AccountSummary, AuthorDirectory } from '../users/author-directory';
+import { AuthorRecord, FullPost, LinkCardRecord, PostCard, SpaceCallToAction } from './dto/post-records.dto';
+import { Post } from './entities/post.entity';
+import { PostUpvote } from './entities/post-upvote.entity';
+import { EntityLinkResolver } from './entity-links';
+import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from './rendering/post-text';
+
+/**
+ * Maps posts to the wire (api-spec.md "Post card", "Full post", "Space call-to-action"). A page of
+ * cards costs one query for its authors and, on a member projection, one for the viewer's upvotes.
+ */
+@Injectable()
+export class PostPresenter {
+  constructor(
+    private readonly authors: AuthorDirectory,
+    private readonly directory: SpaceDirectory,
+    private readonly entityLinks: EntityLinkResolver,
+    @InjectRepository(PostUpvote) private readonly upvotes: Repository<PostUpvote>,
+  ) {}
+
+  /** Cards of a page; `viewerDid` (member projection) adds `viewer` to every card. */
+  async cards(posts: Post[], spaceOf: (post: Post) => Space, viewerDid: string | null): Promise<PostCard[]> {
+    const [authors, upvoted] = await Promise.all([
+      this.authors.summariesOf(posts.map((post) => post.authorDid)),
+      viewerDid ? this.upvotedBy(viewerDid, posts) : Promise.resolve(null),
+    ]);
+    return posts.map((post) =>
+      this.card(
+        post,
+        spaceOf(post),
+        authors.get(post.authorDid) ?? null,
+        upvoted ? upvoted.has(post.id) : null,
+      ),
+    );
+  }
+
+  /** The full post as read by this viewer (null: the anonymous projection, no `viewer`). */
+  async full(post: Post, space: Space, topic: SpaceTopic, viewerDid: string | null): Promise<FullPost> {
+    const [authors, upvoted] = await Promise.all([
+      this.authors.summariesOf([post.authorDid]),
+      viewerDid ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
+    ]);
+    const card = this.card(
+      post,
+      space,
+      authors.get(post.authorDid) ?? null,
+      upvoted ? upvoted.has(post.id) : null,
+    );
+    const { body, folded } = applyFold(post.body);
+    const links = bareUrlsOf(body).map((url, sortOrder): LinkCardRecord => ({
+      url,
+      title: null,
+      description: null,
+      siteName: null,
+      sortOrder,
+    }));
+    const entityLinks = await this.entityLinks.resolve(body);
+    return {
+      ...card,
+      body,
+      attachments: [],
+      bodyMedia: [],
+      topics: [{ id: formatEntityId('topic', topic.id), name: topic.name }],
+      ...(folded ? { folded: true } : {}),
+      ...(links.length > 0 ? { links } : {}),
+      ...(entityLinks.length > 0 ? { entityLinks } : {}),
+    };
+  }
+
+  callToAction(space: Space): SpaceCallToAction {
+    return {
+      displayName: space.displayName,
+      description: space.description,
+      avatarUrl: null,
+      domain: space.domain,
+      joinMode: space.joinMode,
+      subscribeEnabled: space.subscribeEnabled,
+      memberCountSummary: this.directory.memberCountSummary(space),
+    };
+  }
+
+  /** The public permalink: the space's public web address plus `/post/{slug}-{id}`. */
+  canonicalUri(space: Space, post: Pick<Post, 'id' | 'slug'>): string {
+    return `${this.directory.publicUrl(space)}/post/${post.slug}-${formatEntityId('post', post.id)}`;
+  }
+
+  private card(post: Post, space: Space, account: AccountSummary | null, upvoted: boolean | null): PostCard {
+    return {
+      id: formatEntityId('post', post.id),
+      slug: post.slug,
+      format: post.title ? 'long-post' : 'short-post',
+      title: post.title,
+      displayTitle: displayTitleOf(post.title, post.body),
+      excerpt: excerptOf(post.body),
+      author: account ? toAuthor(account) : null,
+      upvoteCount: Math.max(0, post.upvoteCount),
+      commentCount: Math.max(0, post.commentCount),
+      isPinned: false,
+      publishedAt: post.publishedAt.toISOString(),
+      updatedAt: post.updatedAt.toISOString(),
+      canonicalUri: this.canonicalUri(space, post),
+      ...(post.contentId && post.headCid
+        ? { protocol: { contentId: post.contentId, headOpCid: post.headCid } }
+        : {}),
+      ...(upvoted === null ? {} : { viewer: { upvoted } }),
+    };
+  }
+
+  private async upvotedBy(did: string, posts: Post[]): Promise<Set<string>> {
+    if (posts.length === 0) return new Set();
+    const rows = await this.upvotes.find({
+      where: { voterDid: did, postId: In(posts.map((post) => post.id)) },
+      select: { postId: true, voterDid: true },
+    });
+    return new Set(rows.map((row) => row.postId));
+  }
+}
+
+function toAuthor(account: AccountSummary): AuthorRecord {
+  return {
+    did: account.did,
+    ...(account.displayName ? { displayName: account.displayName } : {}),
+    username: account.handle,
+  };
+}

@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MembershipsModule } from '../memberships/memberships.module';
+import { SpaceMembership } from '../spaces/entities/space-membership.entity';
+import { SpaceTopic } from '../spaces/entities/space-topic.entity';
+import { Space } from '../spaces/entities/space.entity';
+import { SpacesModule } from '../spaces/spaces.module';
+import { UsersModule } from '../users/users.module';
+import { Post } from './entities/post.entity';
+import { PostUpvote } from './entities/post-upvote.entity';
+import { FeedController } from './feed.controller';
+import { EntityLinkResolver } from './entity-links';
+import { FeedService } from './feed.service';
+import { PostAccess } from './post-access.service';
+import { PostPresenter } from './post-presenter';
+import { PostContentChain } from './post-content-chain';
+import { PostUpvotesService } from './post-upvotes.service';
+import { PrivatePostCount } from './private-post-count';
+import { PostsController } from './posts.controller';
+import { PostsService } from './posts.service';
+
+/**
+ * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
+ * and upvotes (api-spec.md "Optional-auth reads", "Credential-gated reads", "Writes").
+ * `PostAccess` is exported: comments read and write through it.
+ */
+@Module({
+  imports: [
+    SpacesModule,
+    MembershipsModule,
+    UsersModule,
+    TypeOrmModule.forFeature([Post, PostUpvote, Space, SpaceTopic, SpaceMembership]),
+  ],
+  controllers: [PostsController, FeedController],
+  providers: [
+    PrivatePostCount,
+    PostContentChain,
+    PostAccess,
+    PostPresenter,
+    EntityLinkResolver,
+    PostsService,
+    PostUpvotesService,
+    FeedService,
+  ],
+  exports: [PostAccess, PostPresenter],
+})
+export class PostsModule {}

@@ -1,0 +1,275 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, SelectQueryBuilder } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Clock } from '../common/clock/clock';
+import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { SpaceTopic } from '../spaces/entities/space-topic.entity';
+import { SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { DeletedPostResponse, FullPost, PostListing, PostResponse } from './dto/post-records.dto';
+import { CreatePostRequest, POST_LIMITS, PostListingQuery, UpdatePostRequest } from './dto/post-requests.dto';
+import { Post } from './entities/post.entity';
+import { PostAccess } from './post-access.service';
+import { PostContentChain } from './post-content-chain';
+import { PostPresenter } from './post-presenter';
+import { attachmentTokensOf, slugOf } from './rendering/post-text';
+
+/** What a listing reads of a post: everything a card shows, never the attachment list or chain bookkeeping. */
+export const CARD_COLUMNS: (keyof Post)[] = [
+  'id',
+  'spaceId',
+  'topicId',
+  'authorDid',
+  'title',
+  'body',
+  'slug',
+  'upvoteCount',
+  'commentCount',
+  'isPinned',
+  'publishedAt',
+  'updatedAt',
+  'contentId',
+  'headCid',
+];
+
+/**
+ * The posts of a space (api-spec.md "Optional-auth reads", "Writes"): the listing (anonymous
+ * public projection or the member view), the single post union, and the author's writes.
+ */
+@Injectable()
+export class PostsService {
+  constructor(
+    @InjectRepository(Post) private readonly posts: Repository<Post>,
+    private readonly access: PostAccess,
+    private readonly directory: SpaceDirectory,
+    private readonly presenter: PostPresenter,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+    private readonly chain: PostContentChain,
+  ) {}
+
+  /**
+   * GET /v1/spaces/{space}/posts: posts of the topics this view reads in full (anonymous: public
+   * topics), newest (or oldest) first by (publishedAt, id); totalCount under the filters. A topic
+   * filter naming anything outside those topics lists nothing.
+   */
+  async list(
+    principal: RequestPrincipal | null,
+    spaceRef: string,
+    query: PostListingQuery,
+  ): Promise<PostListing> {
+    const view = await this.access.readView(principal, spaceRef);
+    let topicIds = (await this.access.readableTopics(view)).map((topic) => topic.id);
+    if (query.topic !== undefined) {
+      const wanted = parseEntityId('topic', query.topic);
+      topicIds = wanted && topicIds.includes(wanted) ? [wanted] : [];
+    }
+    const builder = this.filtered(view.space.id, topicIds, query);
+    const direction = query.sort === 'oldest' ? 'ASC' : 'DESC';
+    const [page, totalCount] = await Promise.all([
+      paginateKeyset(builder.clone(), {
+        listing: `space-posts:${direction}`,
+        columns: [
+          { expression: 'post.publishedAt', direction },
+          { expression: 'post.id', direction },
+        ],
+        keyOf: (post) => [post.publishedAt.toISOString(), post.id],
+        page: query,
+        cursors: this.cursors,
+      }),
+      builder.clone().getCount(),
+    ]);
+    const items = await this.presenter.cards(page.rows, () => view.space, viewerOf(view));
+    return { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor, totalCount };
+  }
+
+  /** GET /v1/spaces/{space}/posts/{postId}: eligible with the full post, or gated with a reason. */
+  async get(principal: RequestPrincipal | null, spaceRef: string, postId: string): Promise<PostResponse> {
+    const view = await this.access.readView(principal, spaceRef);
+    const post = await this.access.postInSpace(view.space.id, postId);
+    const topic = await this.topicOf(post);
+    const verdict = await this.access.verdict(view, topic);
+    const space = this.presenter.callToAction(view.space);
+    if (!verdict.readable) return { state: 'gated', reason: verdict.reason, space };
+    return {
+      state: 'eligible',
+      post: await this.presenter.full(post, view.space, topic, viewerOf(view)),
+      space,
+    };
+  }
+
+  /** POST /v1/spaces/{space}/posts: 201 with the full post at the author's own fold. */
+  async create(principal: RequestPrincipal, spaceRef: string, request: CreatePostRequest): Promise<FullPost> {
+    const writer = await this.access.writer(principal, spaceRef, 'write:posts');
+    const topic = await this.access.writableTopic(writer, request.topic);
+    const title = request.title ?? null;
+    checkContent(title, request.body, request.attachments ?? [], request.attachments !== undefined);
+    const now = this.clock.now();
+    const post = this.posts.create({
+      id: newUuid(),
+      spaceId: writer.space.id,
+      topicId: topic.id,
+      authorDid: writer.did,
+      title,
+      body: request.body,
+      slug: slugOf(title, request.body),
+      attachmentIds: [],
+      upvoteCount: 0,
+      commentCount: 0,
+      isPinned: false,
+      publishedAt: now,
+      updatedAt: now,
+      deletedAt: null,
+      contentId: null,
+      headCid: null,
+      documentCid: null,
+    });
+    await this.posts.insert(post);
+    await this.directory.recordActivity(writer.space.id, now);
+    await this.publish(post, false);
+    return this.presenter.full(post, writer.space, topic, writer.did);
+  }
+
+  /** PATCH /v1/spaces/{space}/posts/{postId}: the author's own post; omitted members untouched. */
+  async update(
+    principal: RequestPrincipal,
+    spaceRef: string,
+    postId: string,
+    request: UpdatePostRequest,
+  ): Promise<FullPost> {
+    const { title: newTitle, body: newBody, topic: newTopic, attachments } = request;
+    if (
+      newTitle === undefined &&
+      newBody === undefined &&
+      newTopic === undefined &&
+      attachments === undefined
+    ) {
+      throw invalidRequest('Invalid request', [
+        { path: '', message: 'Name at least one of title, body, topic, attachments' },
+      ]);
+    }
+    const writer = await this.access.writer(principal, spaceRef, 'write:posts');
+    const { post, topic: currentTopic } = await this.ownPost(writer, postId);
+    const topic = newTopic === undefined ? currentTopic : await this.access.writableTopic(writer, newTopic);
+    const title = newTitle === undefined ? post.title : newTitle;
+    const body = newBody ?? post.body;
+    checkContent(title, body, attachments ?? post.attachmentIds, attachments !== undefined);
+    const formatChanged = !title !== !post.title;
+    const now = this.clock.now();
+    Object.assign(post, { title, body, topicId: topic.id, slug: slugOf(title, body), updatedAt: now });
+    await this.posts.update(
+      { id: post.id },
+      { title, body, topicId: topic.id, slug: post.slug, attachmentIds: post.attachmentIds, updatedAt: now },
+    );
+    await this.directory.recordActivity(writer.space.id, now);
+    await this.publish(post, formatChanged);
+    return this.presenter.full(post, writer.space, topic, writer.did);
+  }
+
+  /** DELETE /v1/spaces/{space}/posts/{postId}: soft delete; the post is 404 from then on. */
+  async remove(principal: RequestPrincipal, spaceRef: string, postId: string): Promise<DeletedPostResponse> {
+    const writer = await this.access.writer(principal, spaceRef, 'write:posts');
+    const { post } = await this.ownPost(writer, postId);
+    await this.posts.update({ id: post.id }, { deletedAt: this.clock.now() });
+    await this.chain.sync(post.id);
+    return { deleted: true };
+  }
+
+  /** Syncs the post's content chain after a write and takes the stored chain position onto `post`. */
+  private async publish(post: Post, formatChanged: boolean): Promise<void> {
+    await this.chain.sync(post.id, formatChanged);
+    const stored = await this.posts.findOne({
+      where: { id: post.id },
+      select: { id: true, contentId: true, headCid: true, documentCid: true },
+    });
+    if (stored) Object.assign(post, { contentId: stored.contentId, headCid: stored.headCid });
+  }
+
+  /**
+   * The writer's own live post (in a live topic). Someone else's post is 403 when the writer can
+   * read it (api-spec.md "Rules for writes" 8, admins included) and the one 404 when they cannot.
+   */
+  private async ownPost(writer: SpaceWriter, postId: string): Promise<{ post: Post; topic: SpaceTopic }> {
+    const post = await this.access.postInSpace(writer.space.id, postId);
+    const topic = await this.topicOf(post);
+    if (post.authorDid !== writer.did) {
+      const view: SpaceReadView = { kind: 'member', space: writer.space, did: writer.did, role: writer.role };
+      if (!(await this.access.verdict(view, topic)).readable) throw notFound();
+      throw forbidden('Only the author changes or deletes a post');
+    }
+    return { post, topic };
+  }
+
+  /** The post's live topic; a post of a deleted topic is the one 404. */
+  private async topicOf(post: Post): Promise<SpaceTopic> {
+    const topic = await this.directory.findTopic(post.spaceId, formatEntityId('topic', post.topicId));
+    if (!topic) throw notFound();
+    return topic;
+  }
+
+  /** The listing's filtered rows (card columns only), before the keyset is applied. */
+  private filtered(spaceId: string, topicIds: string[], query: PostListingQuery): SelectQueryBuilder<Post> {
+    const builder = this.posts
+      .createQueryBuilder('post')
+      .select(CARD_COLUMNS.map((column) => `post.${column}`))
+      .where('post.spaceId = :spaceId', { spaceId });
+    if (topicIds.length === 0) builder.andWhere('FALSE');
+    else builder.andWhere('post.topicId IN (:...topicIds)', { topicIds });
+    if (query.format === 'long-post') builder.andWhere('post.title IS NOT NULL');
+    if (query.format === 'short-post') builder.andWhere('post.title IS NULL');
+    if (query.publishedAfter !== undefined) {
+      builder.andWhere('post.publishedAt > :publishedAfter', {
+        publishedAfter: new Date(query.publishedAfter),
+      });
+    }
+    if (query.publishedBefore !== undefined) {
+      builder.andWhere('post.publishedAt < :publishedBefore', {
+        publishedBefore: new Date(query.publishedBefore),
+      });
+    }
+    return builder;
+  }
+}
+
+/** The member projection carries `viewer`; the anonymous one never does. */
+export function viewerOf(view: SpaceReadView): string | null {
+  return view.kind === 'member' ? view.did : null;
+}
+
+/**
+ * Content rules of a post (api-spec.md "Rules for writes" 1, 3; "Limits"): at most 4 attachments on
+ * a short post, no inline images in a short post, attachments must be media of the space. No media
+ * exist yet (there is no media module), so every attachment and every inline token is refused.
+ */
+function checkContent(
+  title: string | null,
+  body: string,
+  attachments: string[],
+  attachmentsGiven: boolean,
+): void {
+  const details: ValidationDetail[] = [];
+  const tokens = attachmentTokensOf(body);
+  if (!title && attachments.length > POST_LIMITS.shortPostAttachments) {
+    details.push({
+      path: 'attachments',
+      message: `a short post has at most ${POST_LIMITS.shortPostAttachments} attachments`,
+    });
+  }
+  if (!title && tokens.length > 0) {
+    details.push({ path: 'body', message: 'short posts refuse inline images (attachment:// tokens)' });
+  } else {
+    for (const token of tokens) {
+      details.push({ path: 'body', message: `attachment://${token} is not an attached media of this space` });
+    }
+  }
+  if (attachmentsGiven) {
+    attachments.forEach((id, index) =>
+      details.push({ path: `attachments.${index}`, message: `${id} is not a media of this space` }),
+    );
+  }
+  if (details.length > 0) throw invalidRequest('Invalid request', details);
+}

@@ -1,0 +1,40 @@
+import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RequestAuthenticator } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { CredentialVerifier } from './credential-verifier';
+import { IdentityDirectory, RevocationLookup } from './identity-directory';
+import { ProofAuthenticator } from './proof-authenticator';
+import { ReplayReleaseInterceptor } from './replay-release.interceptor';
+import { SharedRedis } from '../../infrastructure/redis/shared-redis';
+import { ReplayEntry } from './replay-entry.entity';
+import { IdentityStateService } from '../relay/identity-state.service';
+import { RevocationService } from '../relay/revocation.service';
+import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-store';
+
+/**
+ * Request proofs and credentials (design.md §3–§4) behind the route access guard. The identity
+ * directory and revocation lookup are the relay module's cached services.
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature([ReplayEntry])],
+  providers: [
+    CredentialVerifier,
+    // The relay module (global) holds identity chains and revocations.
+    { provide: IdentityDirectory, useExisting: IdentityStateService },
+    { provide: RevocationLookup, useExisting: RevocationService },
+    { provide: RequestAuthenticator, useClass: ProofAuthenticator },
+    { provide: APP_INTERCEPTOR, useClass: ReplayReleaseInterceptor },
+    {
+      provide: ReplayStore,
+      inject: [SharedRedis, getDataSourceToken(), Clock],
+      useFactory: (redis: SharedRedis, dataSource: DataSource, clock: Clock) =>
+        redis.commands ? new RedisReplayStore(redis.commands) : new PostgresReplayStore(dataSource, clock),
+    },
+  ],
+  exports: [RequestAuthenticator, CredentialVerifier, IdentityDirectory, RevocationLookup],
+})
+export class AuthModule {}

@@ -1,0 +1,15 @@
+/** An identity chain the service created for one of its own entities (a space, a group). */
+export interface IssuedIdentity {
+  did: string;
+  headCid: string;
+}
+
+/**
+ * Creates identity chains signed by the service's origin key (design.md §1: spaces and groups get
+ * identity chains signed by the origin key) and ingests them into the embedded relay.
+ */
+export abstract class OriginIdentities {
+  abstract createIdentity(): Promise<IssuedIdentity>;
+  /** The current head of such a chain (e.g. for a space's `protocol.headOpCid`). */
+  abstract headOf(did: string): Promise<string | null>;
+}

@@ -1,0 +1,44 @@
+import { Global, Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentPublisher } from '../publishing/content-publisher';
+import { OriginIdentities } from '../publishing/origin-identities';
+import { RELAY_ENTITIES } from './entities';
+import { IdentityCacheBus } from './identity-cache-bus';
+import { IdentityStateService } from './identity-state.service';
+import { OriginIdentityService } from './origin-identity.service';
+import { ProtocolDiscoveryController } from './protocol-discovery.controller';
+import { RelayController } from './relay.controller';
+import { RelayIngestService } from './relay-ingest.service';
+import { RelayApiService } from './relay-api.service';
+import { RevocationService } from './revocation.service';
+
+/**
+ * The embedded relay (design.md §1) and the services other modules build on: identity state (cached,
+ * invalidated on ingest), revocations, ingest, and the service's origin identity. Global, so feature
+ * modules inject these without importing the module. The origin identity also answers the
+ * publishing ports (OriginIdentities, ContentPublisher).
+ */
+@Global()
+@Module({
+  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES)],
+  controllers: [RelayController, ProtocolDiscoveryController],
+  providers: [
+    IdentityCacheBus,
+    IdentityStateService,
+    RevocationService,
+    RelayIngestService,
+    OriginIdentityService,
+    RelayApiService,
+    { provide: OriginIdentities, useExisting: OriginIdentityService },
+    { provide: ContentPublisher, useExisting: OriginIdentityService },
+  ],
+  exports: [
+    IdentityStateService,
+    RevocationService,
+    RelayIngestService,
+    OriginIdentityService,
+    OriginIdentities,
+    ContentPublisher,
+  ],
+})
+export class RelayModule {}

@@ -1,0 +1,298 @@
+import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
+import { ApiProperty } from '@nestjs/swagger';
+import {
+  APPLICATION_STATUSES,
+  ApplicationStatus,
+  DomainStatus,
+  JOIN_MODE_OVERRIDES,
+  JOIN_MODES,
+  JoinModeOverride,
+  MEMBER_ROLES,
+  SITE_MODES,
+} from '../space-rules';
+
+const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
+
+export class ApplicationQuestionRecord {
+  @ApiProperty()
+  question: string;
+
+  @ApiProperty()
+  isRequired: boolean;
+}
+
+/** The legacy space record: what members and admins manage. */
+export class SpaceRecord {
+  @ApiProperty({ example: 'space_0190f1a2b3c4d5e6f708192a3b4c5d6e' })
+  id: string;
+
+  @ApiProperty({ pattern: DID })
+  did: string;
+
+  @ApiProperty({ description: 'claimed subdomain, else space-<32 hex>' })
+  domain: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  displayName: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'media id' })
+  avatarId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'media id of the header image' })
+  bannerId: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'media id' })
+  backgroundId: string | null;
+
+  @ApiProperty({ type: [ProfileLinkDto] })
+  links: ProfileLinkDto[];
+
+  @ApiProperty()
+  isPublic: boolean;
+
+  @ApiProperty({ enum: JOIN_MODES, description: 'open enum' })
+  joinMode: string;
+
+  @ApiProperty({ enum: SITE_MODES, description: 'open enum' })
+  siteMode: string;
+
+  @ApiProperty()
+  subscribeEnabled: boolean;
+
+  @ApiProperty({ type: String, nullable: true })
+  category: string | null;
+
+  @ApiProperty()
+  discoveryOptIn: boolean;
+
+  @ApiProperty({ type: String, nullable: true })
+  verifiedDomain: string | null;
+
+  @ApiProperty({ type: [ApplicationQuestionRecord] })
+  applicationQuestions: ApplicationQuestionRecord[];
+
+  @ApiProperty({ minimum: 0, description: 'active members' })
+  memberCount: number;
+
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    enum: MEMBER_ROLES,
+    description: 'the caller’s role; null when not a member',
+  })
+  role: string | null;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  lastActivityAt: string | null;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}
+
+export class DomainStatusRecord {
+  @ApiProperty({ enum: ['available', 'taken', 'invalid'] })
+  status: DomainStatus;
+}
+
+/** Invite record (api-spec.md "Legacy namespaces: records"). */
+export class InviteRecord {
+  @ApiProperty({ example: 'space_invite_0190f1a2b3c4d5e6f708192a3b4c5d6e' })
+  inviteId: string;
+
+  @ApiProperty({ description: 'URL-safe code for GET /spaces/invites/{code} and POST /spaces/join/{code}' })
+  inviteCode: string;
+
+  @ApiProperty()
+  spaceId: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+
+  @ApiProperty({ minimum: 0 })
+  usesRemaining: number;
+
+  @ApiProperty({ minimum: 1, maximum: 1000 })
+  maxUses: number;
+
+  @ApiProperty({ enum: JOIN_MODE_OVERRIDES })
+  joinModeOverride: JoinModeOverride;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class InviteMediaRecord {
+  @ApiProperty()
+  url: string;
+
+  @ApiProperty({ type: Number, nullable: true })
+  width: number | null;
+
+  @ApiProperty({ type: Number, nullable: true })
+  height: number | null;
+}
+
+export class InviteUserStatusRecord {
+  @ApiProperty({ description: 'false for an anonymous caller' })
+  isMember: boolean;
+}
+
+/** Invite preview (api-spec.md "Legacy namespaces: records"); served to anyone holding the code. */
+export class InvitePreviewRecord {
+  @ApiProperty()
+  spaceId: string;
+
+  @ApiProperty({ pattern: DID })
+  spaceDID: string;
+
+  @ApiProperty()
+  domain: string;
+
+  @ApiProperty({ type: String, nullable: true })
+  displayName: string | null;
+
+  @ApiProperty({ type: String, nullable: true })
+  description: string | null;
+
+  @ApiProperty({ type: InviteMediaRecord, nullable: true })
+  avatar: InviteMediaRecord | null;
+
+  @ApiProperty({ type: InviteMediaRecord, nullable: true })
+  banner: InviteMediaRecord | null;
+
+  @ApiProperty({ minimum: 0 })
+  memberCount: number;
+
+  @ApiProperty()
+  isPublic: boolean;
+
+  @ApiProperty({ enum: ['instant', 'application'], description: 'how this invite admits' })
+  effectiveJoinMode: string;
+
+  @ApiProperty({
+    type: [ApplicationQuestionRecord],
+    nullable: true,
+    description: 'when the invite admits through an application and questions are configured',
+  })
+  applicationQuestions: ApplicationQuestionRecord[] | null;
+
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+
+  @ApiProperty({ type: InviteUserStatusRecord })
+  userStatus: InviteUserStatusRecord;
+}
+
+/** What a join did: the caller is a member now, or their application is pending. */
+export class JoinResultRecord {
+  @ApiProperty()
+  spaceId: string;
+
+  @ApiProperty({ enum: ['member', 'pending'] })
+  status: 'member' | 'pending';
+
+  @ApiProperty({ type: String, nullable: true, enum: MEMBER_ROLES })
+  role: string | null;
+
+  @ApiProperty({ type: String, nullable: true, description: 'the pending application' })
+  applicationId: string | null;
+}
+
+export class ApplicationResponseRecord {
+  @ApiProperty()
+  question: string;
+
+  @ApiProperty()
+  response: string;
+}
+
+/** Application status (api-spec.md "Legacy namespaces: records"), with what the admins decide on. */
+export class ApplicationRecord {
+  @ApiProperty({ example: 'application_0190f1a2b3c4d5e6f708192a3b4c5d6e' })
+  applicationId: string;
+
+  @ApiProperty()
+  spaceId: string;
+
+  @ApiProperty({ pattern: DID })
+  applicantDid: string;
+
+  @ApiProperty({ enum: APPLICATION_STATUSES })
+  status: ApplicationStatus;
+
+  @ApiProperty({ type: [ApplicationResponseRecord] })
+  responses: ApplicationResponseRecord[];
+
+  @ApiProperty({ format: 'date-time' })
+  submittedAt: string;
+
+  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  decidedAt: string | null;
+}
+
+export class ApplicationSettingsRecord {
+  @ApiProperty({ type: [ApplicationQuestionRecord], maxItems: 5 })
+  questions: ApplicationQuestionRecord[];
+}
+
+export class MemberRecord {
+  @ApiProperty({ pattern: DID })
+  did: string;
+
+  @ApiProperty({ enum: MEMBER_ROLES, description: 'open enum' })
+  role: string;
+
+  @ApiProperty({ format: 'date-time' })
+  joinedAt: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'personal status message' })
+  statusMessage: string | null;
+}
+
+export class BanRecord {
+  @ApiProperty({ pattern: DID })
+  did: string;
+
+  @ApiProperty({ format: 'date-time' })
+  bannedAt: string;
+
+  @ApiProperty({ type: String, nullable: true, pattern: DID })
+  bannedBy: string | null;
+}
+
+/** Viewer relationship (api-spec.md "Legacy namespaces: records"). */
+export class ViewerRecord {
+  @ApiProperty({ type: String, nullable: true, enum: ['member', 'pending'] })
+  status: 'member' | 'pending' | null;
+
+  @ApiProperty({ type: String, nullable: true, enum: MEMBER_ROLES })
+  role: string | null;
+
+  @ApiProperty({ description: 'an application would be accepted now' })
+  canApply: boolean;
+
+  @ApiProperty()
+  isBanned: boolean;
+}
+
+export class MemberPage extends PageEnvelope {
+  @ApiProperty({ type: [MemberRecord] })
+  items: MemberRecord[];
+}
+
+export class BanPage extends PageEnvelope {
+  @ApiProperty({ type: [BanRecord] })
+  items: BanRecord[];
+}
+
+export class ApplicationPage extends PageEnvelope {
+  @ApiProperty({ type: [ApplicationRecord] })
+  items: ApplicationRecord[];
+}

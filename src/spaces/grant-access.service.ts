@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Scope } from '../common/auth/route-access';
+import { forbidden, notFound } from '../common/errors/api-error';
+import { grantCoversSpace } from '../protocol/auth/credential-grant';
+import { Space } from './entities/space.entity';
+import { SpaceDirectory } from './space-directory';
+import { MemberRole } from './space-rules';
+
+/** How one caller reads a space on a credential-aware route. */
+export type SpaceReadView =
+  { kind: 'anonymous'; space: Space } | { kind: 'member'; space: Space; did: string; role: MemberRole };
+
+export interface SpaceWriter {
+  space: Space;
+  did: string;
+  role: MemberRole;
+}
+
+/**
+ * The credential rules of api-spec.md "Authentication" for space-scoped routes (posts, comments,
+ * upvotes, media), in one place:
+ * - item 6: a grant that does not cover the space, or covers it for someone no longer an active
+ *   member, reads exactly the anonymous projection (never 403);
+ * - item 7: a space without a public profile resolves only for a covering grant of an active member;
+ *   everyone else, a broken or revoked credential included, gets the 404 of a missing space;
+ * - item 8: a write on a public space by a grant not covering it, or by a non-member, is 403; on a
+ *   space without a public profile both are that same 404.
+ * A bare identity proof covers every space for its own signer; a credential covers the spaces its
+ * attenuations name with the scope. (Broken credentials never reach here: the guard drops them.)
+ */
+@Injectable()
+export class SpaceGrantAccess {
+  constructor(private readonly directory: SpaceDirectory) {}
+
+  async forRead(
+    principal: RequestPrincipal | null | undefined,
+    reference: string,
+    scope: Scope = 'read:posts',
+  ): Promise<SpaceReadView> {
+    const space = await this.directory.findByReference(reference);
+    if (!space) throw notFound();
+    const role =
+      principal && this.covers(principal, space, scope)
+        ? await this.directory.roleOf(space.id, principal.did)
+        : null;
+    if (principal && role) return { kind: 'member', space, did: principal.did, role };
+    if (!space.isPublic) throw notFound();
+    return { kind: 'anonymous', space };
+  }
+
+  async forWrite(principal: RequestPrincipal, reference: string, scope: Scope): Promise<SpaceWriter> {
+    const space = await this.directory.findByReference(reference);
+    if (!space) throw notFound();
+    const role = this.covers(principal, space, scope)
+      ? await this.directory.roleOf(space.id, principal.did)
+      : null;
+    if (role) return { space, did: principal.did, role };
+    if (!space.isPublic) throw notFound();
+    throw forbidden('The grant does not cover this space, or the caller is not a member');
+  }
+
+  private covers(principal: RequestPrincipal, space: Space, scope: Scope): boolean {
+    return !principal.credential || grantCoversSpace(principal.credential, space.did, scope);
+  }
+}

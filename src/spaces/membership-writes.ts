@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, IsNull } from 'typeorm';
+import { Clock } from '../common/clock/clock';
+import { forbidden } from '../common/errors/api-error';
+import { SpaceEvents } from '../notifications/space-events';
+import { SpaceApplication } from './entities/space-application.entity';
+import { SpaceInvite } from './entities/space-invite.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { Space } from './entities/space.entity';
+import { MembershipStatus } from './space-rules';
+
+/**
+ * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the
+ * space's row lock (SpaceAccess.lock) for the whole transaction.
+ */
+@Injectable()
+export class MembershipWrites {
+  constructor(
+    private readonly clock: Clock,
+    private readonly events: SpaceEvents,
+  ) {}
+
+  /**
+   * Makes the person an active member (role member) unless they already are; a banned person is
+   * refused. Joins are activity. Returns the active membership.
+   */
+  async admit(manager: EntityManager, spaceId: string, did: string): Promise<SpaceMembership> {
+    const repository = manager.getRepository(SpaceMembership);
+    const existing = await repository.findOne({ where: { spaceId, memberDid: did } });
+    if (existing?.status === 'active') return existing;
+    if (existing?.status === 'banned') throw forbidden('Banned from this space');
+    const now = this.clock.now();
+    const membership =
+      existing ??
+      repository.create({ spaceId, memberDid: did, bannedAt: null, bannedByDid: null, statusMessage: null });
+    Object.assign(membership, { role: 'member', status: 'active', joinedAt: now, statusMessage: null });
+    await repository.save(membership);
+    await this.refreshCount(manager, spaceId, now);
+    this.events.publish(manager, { kind: 'notify.member.joined', spaceId, memberDid: did });
+    return membership;
+  }
+
+  /** Ends an active membership (left or removed): the person's invites stop admitting. */
+  async end(manager: EntityManager, membership: SpaceMembership, status: MembershipStatus): Promise<void> {
+    membership.status = status;
+    await manager.getRepository(SpaceMembership).save(membership);
+    await this.revokeInvitesOf(manager, membership.spaceId, membership.memberDid);
+    await this.refreshCount(manager, membership.spaceId);
+  }
+
+  /**
+   * Bans a person whatever their standing (a member, a former member, a stranger): the row turns
+   * banned, their invites stop admitting and their pending applications are rejected.
+   */
+  async ban(manager: EntityManager, spaceId: string, did: string, byDid: string): Promise<SpaceMembership> {
+    const repository = manager.getRepository(SpaceMembership);
+    const now = this.clock.now();
+    const membership =
+      (await repository.findOne({ where: { spaceId, memberDid: did } })) ??
+      repository.create({ spaceId, memberDid: did, joinedAt: null, statusMessage: null });
+    Object.assign(membership, { role: 'member', status: 'banned', bannedAt: now, bannedByDid: byDid });
+    await repository.save(membership);
+    await this.revokeInvitesOf(manager, spaceId, did);
+    await manager
+      .getRepository(SpaceApplication)
+      .update(
+        { spaceId, applicantDid: did, status: 'pending' },
+        { status: 'rejected', decidedAt: now, decidedByDid: byDid },
+      );
+    await this.refreshCount(manager, spaceId);
+    this.events.publish(manager, { kind: 'notify.member.banned', spaceId, memberDid: did, byDid });
+    return membership;
+  }
+
+  /** Revokes the person's current invite in the space (role lost, left, kicked, banned). */
+  async revokeInvitesOf(manager: EntityManager, spaceId: string, did: string): Promise<void> {
+    await manager
+      .getRepository(SpaceInvite)
+      .update({ spaceId, creatorDid: did, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
+  }
+
+  /** Recounts active members (exact under the row lock) and, for a join, records the activity. */
+  async refreshCount(manager: EntityManager, spaceId: string, activityAt?: Date): Promise<void> {
+    const query = manager
+      .createQueryBuilder()
+      .update(Space)
+      .set({
+        memberCount: () =>
+          `(SELECT count(*) FROM "space_memberships" WHERE "space_id" = :spaceId AND "status" = 'active')`,
+        ...(activityAt
+          ? { lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :activityAt), :activityAt)' }
+          : {}),
+      })
+      .where('id = :spaceId', { spaceId })
+      .updateEntity(false);
+    if (activityAt) query.setParameter('activityAt', activityAt);
+    await query.execute();
+  }
+}

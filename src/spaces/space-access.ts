@@ -1,0 +1,93 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { forbidden, invalidRequest, notFound } from '../common/errors/api-error';
+import { parseEntityId } from '../common/ids/entity-id';
+import { SpaceApplication } from './entities/space-application.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { Space } from './entities/space.entity';
+import { isAdminRole } from './space-rules';
+
+/** A space as one caller reaches it. */
+export interface SpaceContext {
+  space: Space;
+  /** The caller's membership row in any state, or null. */
+  membership: SpaceMembership | null;
+  did: string;
+}
+
+export const isActive = (context: SpaceContext): boolean => context.membership?.status === 'active';
+export const isAdmin = (context: SpaceContext): boolean =>
+  isActive(context) && isAdminRole(context.membership?.role);
+export const roleOf = (context: SpaceContext): string | null =>
+  isActive(context) ? context.membership!.role : null;
+
+/**
+ * Who reaches which space on the legacy routes. A space is reachable when it is live and either
+ * has a public profile, or the caller is an active member, or the caller (not banned) has applied
+ * to it. Everything else, malformed ids included, is the one 404.
+ */
+@Injectable()
+export class SpaceAccess {
+  constructor(
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
+  ) {}
+
+  async resolve(pathId: string, did: string): Promise<SpaceContext> {
+    const id = parseEntityId('space', pathId);
+    if (!id) throw notFound();
+    const space = await this.spaces.findOne({ where: { id } });
+    if (!space) throw notFound();
+    return this.reach(space, did);
+  }
+
+  /** The context of a loaded live space, or the 404 when the caller may not reach it. */
+  async reach(space: Space, did: string): Promise<SpaceContext> {
+    const membership = await this.memberships.findOne({ where: { spaceId: space.id, memberDid: did } });
+    const context = { space, membership, did };
+    if (space.isPublic || isActive(context)) return context;
+    if (membership?.status !== 'banned') {
+      const applied = await this.applications.exists({ where: { spaceId: space.id, applicantDid: did } });
+      if (applied) return context;
+    }
+    throw notFound();
+  }
+
+  async resolveMember(pathId: string, did: string): Promise<SpaceContext> {
+    const context = await this.resolve(pathId, did);
+    if (!isActive(context)) throw forbidden('Members only');
+    return context;
+  }
+
+  async resolveAdmin(pathId: string, did: string): Promise<SpaceContext> {
+    const context = await this.resolve(pathId, did);
+    if (!isAdmin(context)) throw forbidden('Admins only');
+    return context;
+  }
+
+  /**
+   * Locks the space row for the rest of the transaction. Every change to a space's memberships,
+   * invites and applications holds this lock, so counts and invite uses stay exact under concurrency.
+   */
+  async lock(manager: EntityManager, spaceId: string): Promise<Space> {
+    const space = await manager
+      .getRepository(Space)
+      .createQueryBuilder('space')
+      .setLock('pessimistic_write')
+      .where('space.id = :spaceId', { spaceId })
+      .getOne();
+    if (!space) throw notFound();
+    return space;
+  }
+}
+
+/** A body that repeats a path value must repeat it exactly (400 otherwise, nothing stored). */
+export function assertRepeats(field: string, bodyValue: string | undefined, pathValue: string): void {
+  if (bodyValue !== undefined && bodyValue !== pathValue) {
+    throw invalidRequest('Invalid request', [
+      { path: field, message: `${field} must equal the one in the path` },
+    ]);
+  }
+}

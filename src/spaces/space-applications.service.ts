@@ -1,0 +1,261 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Clock } from '../common/clock/clock';
+import { conflict, forbidden, invalidRequest, notFound } from '../common/errors/api-error';
+import { ValidationDetail } from '../common/errors/api-error';
+import { newUuid, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { SpaceEvents } from '../notifications/space-events';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { Page } from '../common/pagination/page';
+import {
+  ApplicationResponseInput,
+  ApplicationSettingsRequest,
+  ApplicationsQuery,
+  ApplyRequest,
+  DecideApplicationRequest,
+} from './dto/space-requests.dto';
+import { ApplicationRecord, ApplicationSettingsRecord } from './dto/space-records.dto';
+import { SpaceApplication, StoredApplicationResponse } from './entities/space-application.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { Space, StoredApplicationQuestion } from './entities/space.entity';
+import { MembershipWrites } from './membership-writes';
+import { assertRepeats, isAdmin, SpaceAccess } from './space-access';
+import { toApplicationRecord } from './space-records';
+
+/** Applications to join (pending → approved | rejected) and the questions they answer. */
+@Injectable()
+export class SpaceApplicationsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
+    private readonly access: SpaceAccess,
+    private readonly writes: MembershipWrites,
+    private readonly cursors: CursorCodec,
+    private readonly clock: Clock,
+    private readonly events: SpaceEvents,
+  ) {}
+
+  /** Applies to a space whose join mode is application. */
+  async apply(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: ApplyRequest,
+  ): Promise<ApplicationRecord> {
+    assertRepeats('id', request.id, pathId);
+    const context = await this.access.resolve(pathId, principal.did);
+    if (context.space.joinMode !== 'application') throw forbidden('This space does not take applications');
+    return this.dataSource.transaction(async (manager) => {
+      const space = await this.access.lock(manager, context.space.id);
+      const pending = await this.submit(manager, space, principal.did, request.responses ?? [], null);
+      if (pending.existing) throw conflict('An application is already pending');
+      return toApplicationRecord(pending.application);
+    });
+  }
+
+  /**
+   * Files a pending application under the space's row lock. A banned person is refused, a member
+   * is a conflict; an application already pending is returned as `existing`.
+   */
+  async submit(
+    manager: EntityManager,
+    space: Space,
+    did: string,
+    responses: ApplicationResponseInput[],
+    inviteId: string | null,
+  ): Promise<{ application: SpaceApplication; existing: boolean }> {
+    const membership = await manager
+      .getRepository(SpaceMembership)
+      .findOne({ where: { spaceId: space.id, memberDid: did } });
+    if (membership?.status === 'banned') throw forbidden('Banned from this space');
+    if (membership?.status === 'active') throw conflict('Already a member');
+    const repository = manager.getRepository(SpaceApplication);
+    const pending = await repository.findOne({
+      where: { spaceId: space.id, applicantDid: did, status: 'pending' },
+    });
+    if (pending) return { application: pending, existing: true };
+    const answers = checkResponses(space.applicationQuestions, responses);
+    const application = repository.create({
+      id: newUuid(),
+      spaceId: space.id,
+      applicantDid: did,
+      status: 'pending',
+      responses: answers,
+      inviteId,
+      submittedAt: this.clock.now(),
+      decidedAt: null,
+      decidedByDid: null,
+    });
+    await repository.insert(application);
+    this.events.publish(manager, {
+      kind: 'notify.application.submitted',
+      spaceId: space.id,
+      applicantDid: did,
+      applicationId: application.id,
+    });
+    return { application, existing: false };
+  }
+
+  /** The caller's latest application to the space. */
+  async mine(principal: RequestPrincipal, pathId: string): Promise<ApplicationRecord> {
+    const context = await this.access.resolve(pathId, principal.did);
+    const application = await this.applications.findOne({
+      where: { spaceId: context.space.id, applicantDid: principal.did },
+      order: { submittedAt: 'DESC', id: 'DESC' },
+    });
+    if (!application) throw notFound();
+    return toApplicationRecord(application);
+  }
+
+  /** Admins: applications in one state (pending by default), oldest first. */
+  async list(
+    principal: RequestPrincipal,
+    pathId: string,
+    query: ApplicationsQuery,
+  ): Promise<Page<ApplicationRecord>> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const status = query.status ?? 'pending';
+    const builder = this.applications
+      .createQueryBuilder('application')
+      .where('application.spaceId = :spaceId', { spaceId: context.space.id })
+      .andWhere('application.status = :status', { status });
+    const page = await paginateKeyset(builder, {
+      listing: `legacy-space-applications:${status}`,
+      columns: [
+        { expression: 'application.submittedAt', direction: 'ASC' },
+        { expression: 'application.id', direction: 'ASC' },
+      ],
+      keyOf: (row) => [row.submittedAt.toISOString(), row.id],
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: page.rows.map(toApplicationRecord),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  approve(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: DecideApplicationRequest,
+  ): Promise<ApplicationRecord> {
+    return this.decide(principal, pathId, request, 'approved');
+  }
+
+  reject(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: DecideApplicationRequest,
+  ): Promise<ApplicationRecord> {
+    return this.decide(principal, pathId, request, 'rejected');
+  }
+
+  async settings(principal: RequestPrincipal, pathId: string): Promise<ApplicationSettingsRecord> {
+    const context = await this.access.resolve(pathId, principal.did);
+    return { questions: context.space.applicationQuestions.map(copyQuestion) };
+  }
+
+  async updateSettings(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: ApplicationSettingsRequest,
+  ): Promise<ApplicationSettingsRecord> {
+    assertRepeats('id', request.id, pathId);
+    const seen = new Set<string>();
+    const duplicates: ValidationDetail[] = [];
+    request.questions.forEach((question, index) => {
+      if (seen.has(question.question))
+        duplicates.push({ path: `questions.${index}.question`, message: 'question appears twice' });
+      seen.add(question.question);
+    });
+    if (duplicates.length > 0) throw invalidRequest('Invalid request', duplicates);
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const questions = request.questions.map(copyQuestion);
+    await this.spaces.update({ id: context.space.id }, { applicationQuestions: questions });
+    return { questions: questions.map(copyQuestion) };
+  }
+
+  /**
+   * Admins decide a pending application: approved makes the applicant a member, rejected lets them
+   * reapply. Repeating the same decision answers the same record; the other decision is a conflict.
+   */
+  private async decide(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: DecideApplicationRequest,
+    decision: 'approved' | 'rejected',
+  ): Promise<ApplicationRecord> {
+    assertRepeats('applicationId', request.applicationId, pathId);
+    const id = parseEntityId('application', pathId);
+    if (!id) throw notFound();
+    const found = await this.applications.findOne({ where: { id } });
+    if (!found) throw notFound();
+    const space = await this.spaces.findOne({ where: { id: found.spaceId } });
+    if (!space) throw notFound();
+    const context = await this.access.reach(space, principal.did);
+    if (!isAdmin(context)) throw forbidden('Admins only');
+    return this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, space.id);
+      const repository = manager.getRepository(SpaceApplication);
+      const application = await repository.findOneOrFail({ where: { id } });
+      if (application.status === decision) return toApplicationRecord(application);
+      if (application.status !== 'pending') throw conflict(`Application already ${application.status}`);
+      if (decision === 'approved') {
+        const membership = await manager
+          .getRepository(SpaceMembership)
+          .findOne({ where: { spaceId: space.id, memberDid: application.applicantDid } });
+        if (membership?.status === 'banned') throw conflict('Applicant is banned');
+        await this.writes.admit(manager, space.id, application.applicantDid);
+      }
+      application.status = decision;
+      application.decidedAt = this.clock.now();
+      application.decidedByDid = principal.did;
+      await repository.save(application);
+      this.events.publish(manager, {
+        kind: decision === 'approved' ? 'notify.application.approved' : 'notify.application.rejected',
+        spaceId: space.id,
+        applicantDid: application.applicantDid,
+        applicationId: application.id,
+        byDid: principal.did,
+      });
+      return toApplicationRecord(application);
+    });
+  }
+}
+
+const copyQuestion = (question: StoredApplicationQuestion): StoredApplicationQuestion => ({
+  question: question.question,
+  isRequired: question.isRequired,
+});
+
+/**
+ * Responses must answer configured questions, each at most once, and every required question
+ * with some text. Answers are stored in the order of the questions.
+ */
+export function checkResponses(
+  questions: StoredApplicationQuestion[],
+  responses: ApplicationResponseInput[],
+): StoredApplicationResponse[] {
+  const details: ValidationDetail[] = [];
+  const byQuestion = new Map<string, string>();
+  responses.forEach((response, index) => {
+    const path = `responses.${index}.question`;
+    if (!questions.some((q) => q.question === response.question))
+      details.push({ path, message: 'question is not one of the space’s application questions' });
+    else if (byQuestion.has(response.question)) details.push({ path, message: 'question is answered twice' });
+    else byQuestion.set(response.question, response.response);
+  });
+  for (const question of questions) {
+    if (question.isRequired && !byQuestion.get(question.question))
+      details.push({ path: 'responses', message: `a response to "${question.question}" is required` });
+  }
+  if (details.length > 0) throw invalidRequest('Invalid request', details);
+  return questions
+    .filter((question) => byQuestion.has(question.question))
+    .map((question) => ({ question: question.question, response: byQuestion.get(question.question)! }));
+}

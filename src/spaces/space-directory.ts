@@ -1,0 +1,135 @@
+import { AppConfig } from '../config/app-config';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { parseEntityId } from '../common/ids/entity-id';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { SpaceTopic } from './entities/space-topic.entity';
+import { Space } from './entities/space.entity';
+import { memberCountSummary } from './public-records';
+import {
+  DEFAULT_DOMAIN_PATTERN,
+  DOMAIN_PATTERN,
+  isAdminRole,
+  isProtocolDid,
+  MemberRole,
+} from './space-rules';
+
+/**
+ * Read-side lookups over spaces and memberships for the modules built on them (public reads,
+ * posts, events, memberships). Deleted spaces are never returned.
+ */
+@Injectable()
+export class SpaceDirectory {
+  constructor(
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
+    private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * A live space by subdomain, space entity id or DID, public or not; null for anything else. The
+   * normalized `space-<32 hex>` form names the space's id, so it keeps resolving after a claim.
+   */
+  async findByReference(reference: string): Promise<Space | null> {
+    if (isProtocolDid(reference)) return this.spaces.findOne({ where: { did: reference } });
+    const id =
+      parseEntityId('space', reference) ??
+      (DEFAULT_DOMAIN_PATTERN.test(reference) ? parseEntityId('space', `space_${reference.slice(6)}`) : null);
+    if (id) return this.spaces.findOne({ where: { id } });
+    if (DOMAIN_PATTERN.test(reference)) return this.spaces.findOne({ where: { domain: reference } });
+    return null;
+  }
+
+  /** A live space with a public profile (api-spec.md: without one it equals a missing space). */
+  async findPublicByReference(reference: string): Promise<Space | null> {
+    const space = await this.findByReference(reference);
+    return space?.isPublic ? space : null;
+  }
+
+  /** A live space by its uuid (the database id, not the wire id). */
+  findById(spaceId: string): Promise<Space | null> {
+    return this.spaces.findOne({ where: { id: spaceId } });
+  }
+
+  /** The live spaces among `spaceIds` (uuids) where the person is an active member, public or not. */
+  findMemberSpaces(did: string, spaceIds: string[]): Promise<Space[]> {
+    if (spaceIds.length === 0) return Promise.resolve([]);
+    return this.spaces
+      .createQueryBuilder('space')
+      .innerJoin(
+        SpaceMembership,
+        'membership',
+        'membership.spaceId = space.id AND membership.memberDid = :did AND membership.status = :active',
+        { did, active: 'active' },
+      )
+      .where('space.id IN (:...spaceIds)', { spaceIds })
+      .getMany();
+  }
+
+  /** DIDs of a space's active members (only owners and admins when `adminsOnly`), minus `except`. */
+  async activeMemberDids(
+    spaceId: string,
+    options: { adminsOnly?: boolean; except?: string } = {},
+  ): Promise<string[]> {
+    const query = this.memberships
+      .createQueryBuilder('membership')
+      .select('membership.memberDid', 'did')
+      .where('membership.spaceId = :spaceId AND membership.status = :active', { spaceId, active: 'active' });
+    if (options.adminsOnly) query.andWhere('membership.role IN (:...roles)', { roles: ['owner', 'admin'] });
+    if (options.except) query.andWhere('membership.memberDid <> :except', { except: options.except });
+    const rows = await query.getRawMany<{ did: string }>();
+    return rows.map((row) => row.did);
+  }
+
+  /** The person's membership row in any state (active, left, removed, banned, invited), or null. */
+  membershipOf(spaceId: string, did: string): Promise<SpaceMembership | null> {
+    return this.memberships.findOne({ where: { spaceId, memberDid: did } });
+  }
+
+  async isActiveMember(spaceId: string, did: string): Promise<boolean> {
+    return (await this.roleOf(spaceId, did)) !== null;
+  }
+
+  /** The role of an active member (owner, admin, member), else null. */
+  async roleOf(spaceId: string, did: string): Promise<MemberRole | null> {
+    const membership = await this.membershipOf(spaceId, did);
+    return membership?.status === 'active' ? membership.role : null;
+  }
+
+  /** Owners and admins. */
+  async isAdmin(spaceId: string, did: string): Promise<boolean> {
+    return isAdminRole(await this.roleOf(spaceId, did));
+  }
+
+  /** Moves `lastActivityAt` forward (never back) for activity such as a new post. */
+  async recordActivity(spaceId: string, at: Date): Promise<void> {
+    await this.spaces
+      .createQueryBuilder()
+      .update(Space)
+      .set({ lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :at), :at)' })
+      .where('id = :spaceId', { spaceId })
+      .setParameter('at', at)
+      .updateEntity(false)
+      .execute();
+  }
+
+  /**
+   * A live topic of the space by its wire id (`topic_<32 hex>`), whatever its access; null for a
+   * deleted, unknown, malformed or other space's topic. Its `accessKind` says who reads its posts.
+   */
+  async findTopic(spaceId: string, topicId: string): Promise<SpaceTopic | null> {
+    const id = parseEntityId('topic', topicId);
+    return id ? this.topics.findOne({ where: { id, spaceId } }) : null;
+  }
+
+  /** The space's public web address (api-spec.md: post `canonicalUri`, feed `space.url`). */
+  publicUrl(space: Space): string {
+    return `https://${space.domain}.${this.config.SPACES_WEB_DOMAIN}`;
+  }
+
+  memberCountSummary(space: Space): string {
+    return memberCountSummary(space);
+  }
+}

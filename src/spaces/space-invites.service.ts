@@ -1,0 +1,174 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomBytes } from 'node:crypto';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Clock } from '../common/clock/clock';
+import { forbidden, notFound } from '../common/errors/api-error';
+import { formatEntityId, newUuid } from '../common/ids/entity-id';
+import { CreateInviteRequest, JoinByCodeRequest } from './dto/space-requests.dto';
+import { InvitePreviewRecord, InviteRecord, JoinResultRecord } from './dto/space-records.dto';
+import { SpaceInvite } from './entities/space-invite.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { Space } from './entities/space.entity';
+import { MembershipWrites } from './membership-writes';
+import { SpaceApplicationsService } from './space-applications.service';
+import { assertRepeats, SpaceAccess } from './space-access';
+import { toInviteRecord } from './space-records';
+import { effectiveJoinMode, LIMITS } from './space-rules';
+
+const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
+
+/** Invite links: one current invite per admin; a code admits while unrevoked, unexpired, with uses left. */
+@Injectable()
+export class SpaceInvitesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    @InjectRepository(SpaceInvite) private readonly invites: Repository<SpaceInvite>,
+    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    private readonly access: SpaceAccess,
+    private readonly writes: MembershipWrites,
+    private readonly applications: SpaceApplicationsService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A fresh invite for the calling admin; their previous code stops admitting at once. */
+  async create(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: CreateInviteRequest,
+  ): Promise<InviteRecord> {
+    assertRepeats('id', request.id, pathId);
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const now = this.clock.now();
+    const minutes = request.expiresInMinutes ?? LIMITS.inviteExpiresInMinutes;
+    const invite = this.invites.create({
+      id: newUuid(),
+      spaceId: context.space.id,
+      creatorDid: principal.did,
+      code: randomBytes(16).toString('base64url'),
+      maxUses: request.maxUses ?? LIMITS.inviteMaxUses,
+      uses: 0,
+      joinModeOverride: request.joinModeOverride ?? 'instant',
+      expiresAt: new Date(now.getTime() + minutes * 60_000),
+      revokedAt: null,
+      createdAt: now,
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      await this.writes.revokeInvitesOf(manager, context.space.id, principal.did);
+      await manager.getRepository(SpaceInvite).insert(invite);
+    });
+    return toInviteRecord(invite);
+  }
+
+  /** The calling admin's invite while it still admits. */
+  async mine(principal: RequestPrincipal, pathId: string): Promise<InviteRecord> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const invite = await this.invites.findOne({
+      where: { spaceId: context.space.id, creatorDid: principal.did, revokedAt: IsNull() },
+    });
+    if (!invite || !this.admits(invite)) throw notFound();
+    return toInviteRecord(invite);
+  }
+
+  /** Revokes the calling admin's invite; nothing to revoke is fine too. */
+  async revokeMine(principal: RequestPrincipal, pathId: string): Promise<void> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    await this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      await this.writes.revokeInvitesOf(manager, context.space.id, principal.did);
+    });
+  }
+
+  /** What a code leads to, for anyone holding it; a code that does not admit is the 404. */
+  async preview(code: string, principal: RequestPrincipal | null): Promise<InvitePreviewRecord> {
+    const { invite, space } = await this.admitting(code);
+    const effective = effectiveJoinMode(invite.joinModeOverride, space.joinMode);
+    const membership = principal
+      ? await this.memberships.findOne({ where: { spaceId: space.id, memberDid: principal.did } })
+      : null;
+    const questions = space.applicationQuestions.map((q) => ({
+      question: q.question,
+      isRequired: q.isRequired,
+    }));
+    return {
+      spaceId: formatEntityId('space', space.id),
+      spaceDID: space.did,
+      domain: space.domain,
+      displayName: space.displayName,
+      description: space.description,
+      avatar: null,
+      banner: null,
+      memberCount: space.memberCount,
+      isPublic: space.isPublic,
+      effectiveJoinMode: effective,
+      applicationQuestions: effective === 'application' && questions.length > 0 ? questions : null,
+      expiresAt: invite.expiresAt.toISOString(),
+      userStatus: { isMember: membership?.status === 'active' },
+    };
+  }
+
+  /**
+   * Joins through a code: at once (instant), or by filing an application with `responses`. A member
+   * joining again, or an applicant already pending, gets the same answer without using the code up.
+   */
+  async join(
+    principal: RequestPrincipal,
+    code: string,
+    request: JoinByCodeRequest,
+  ): Promise<JoinResultRecord> {
+    assertRepeats('code', request.code, code);
+    const found = await this.admitting(code);
+    return this.dataSource.transaction(async (manager) => {
+      const space = await this.access.lock(manager, found.space.id);
+      const inviteRepository = manager.getRepository(SpaceInvite);
+      const invite = await inviteRepository.findOne({ where: { id: found.invite.id } });
+      if (!invite || !this.admits(invite)) throw notFound();
+      const spaceId = formatEntityId('space', space.id);
+      const membership = await manager
+        .getRepository(SpaceMembership)
+        .findOne({ where: { spaceId: space.id, memberDid: principal.did } });
+      if (membership?.status === 'banned') throw forbidden('Banned from this space');
+      if (membership?.status === 'active')
+        return { spaceId, status: 'member', role: membership.role, applicationId: null };
+      if (effectiveJoinMode(invite.joinModeOverride, space.joinMode) === 'instant') {
+        const admitted = await this.writes.admit(manager, space.id, principal.did);
+        await inviteRepository.increment({ id: invite.id }, 'uses', 1);
+        return { spaceId, status: 'member', role: admitted.role, applicationId: null };
+      }
+      const { application, existing } = await this.applications.submit(
+        manager,
+        space,
+        principal.did,
+        request.responses ?? [],
+        invite.id,
+      );
+      if (!existing) await inviteRepository.increment({ id: invite.id }, 'uses', 1);
+      return {
+        spaceId,
+        status: 'pending',
+        role: null,
+        applicationId: formatEntityId('application', application.id),
+      };
+    });
+  }
+
+  private async admitting(code: string): Promise<{ invite: SpaceInvite; space: Space }> {
+    if (!CODE_PATTERN.test(code)) throw notFound();
+    const invite = await this.invites.findOne({ where: { code } });
+    if (!invite || !this.admits(invite)) throw notFound();
+    const space = await this.spaces.findOne({ where: { id: invite.spaceId } });
+    if (!space) throw notFound();
+    return { invite, space };
+  }
+
+  private admits(invite: SpaceInvite): boolean {
+    return (
+      invite.revokedAt === null &&
+      invite.uses < invite.maxUses &&
+      invite.expiresAt.getTime() > this.clock.now().getTime()
+    );
+  }
+}

@@ -1,0 +1,268 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { conflict, forbidden, notFound } from '../common/errors/api-error';
+import { formatEntityId } from '../common/ids/entity-id';
+import { SpaceEvents } from '../notifications/space-events';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { Page } from '../common/pagination/page';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from './dto/space-requests.dto';
+import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from './dto/space-records.dto';
+import { SpaceApplication } from './entities/space-application.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { MembershipWrites } from './membership-writes';
+import { assertRepeats, isActive, SpaceAccess, SpaceContext } from './space-access';
+import { toBanRecord, toMemberRecord } from './space-records';
+import { isProtocolDid } from './space-rules';
+
+/** Joining open spaces, leaving, and the admins' member management (roles, kicks, bans). */
+@Injectable()
+export class SpaceMembersService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
+    private readonly access: SpaceAccess,
+    private readonly writes: MembershipWrites,
+    private readonly cursors: CursorCodec,
+    private readonly events: SpaceEvents,
+  ) {}
+
+  /** Joins a public space whose join mode is open; joining again answers the same. */
+  async join(principal: RequestPrincipal, pathId: string, request: SpaceIdBody): Promise<JoinResultRecord> {
+    assertRepeats('id', request.id, pathId);
+    const context = await this.access.resolve(pathId, principal.did);
+    if (context.membership?.status === 'banned') throw forbidden('Banned from this space');
+    if (!isActive(context) && !(context.space.isPublic && context.space.joinMode === 'open'))
+      throw forbidden('This space is not open to join');
+    const membership = await this.dataSource.transaction(async (manager) => {
+      const space = await this.access.lock(manager, context.space.id);
+      if (!(space.isPublic && space.joinMode === 'open')) {
+        const current = await manager
+          .getRepository(SpaceMembership)
+          .findOne({ where: { spaceId: space.id, memberDid: principal.did } });
+        if (current?.status === 'active') return current;
+        throw forbidden('This space is not open to join');
+      }
+      return this.writes.admit(manager, space.id, principal.did);
+    });
+    return {
+      spaceId: formatEntityId('space', context.space.id),
+      status: 'member',
+      role: membership.role,
+      applicationId: null,
+    };
+  }
+
+  /** Leaves the space; the owner cannot leave (the space would have no owner). */
+  async leave(principal: RequestPrincipal, pathId: string): Promise<void> {
+    const context = await this.access.resolve(pathId, principal.did);
+    if (!isActive(context)) throw notFound();
+    if (context.membership!.role === 'owner') throw conflict('The owner cannot leave the space');
+    await this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      const membership = await this.activeMembership(
+        manager.getRepository(SpaceMembership),
+        context,
+        principal.did,
+      );
+      await this.writes.end(manager, membership, 'left');
+    });
+  }
+
+  /** Active members with their roles, earliest joined first. */
+  async members(
+    principal: RequestPrincipal,
+    pathId: string,
+    query: PaginationQueryDto,
+  ): Promise<Page<MemberRecord>> {
+    const context = await this.access.resolveMember(pathId, principal.did);
+    const builder = this.memberships
+      .createQueryBuilder('membership')
+      .where('membership.spaceId = :spaceId', { spaceId: context.space.id })
+      .andWhere(`membership.status = 'active'`);
+    const page = await paginateKeyset(builder, {
+      listing: 'legacy-space-members',
+      columns: [
+        { expression: 'membership.joinedAt', direction: 'ASC' },
+        { expression: 'membership.memberDid', direction: 'ASC' },
+      ],
+      keyOf: (row) => [row.joinedAt!.toISOString(), row.memberDid],
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: page.rows.map(toMemberRecord),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** Promotes to admin or demotes to member; the owner's role never changes. */
+  async changeRole(
+    principal: RequestPrincipal,
+    pathId: string,
+    memberDid: string,
+    request: ChangeRoleRequest,
+  ): Promise<MemberRecord> {
+    assertRepeats('id', request.id, pathId);
+    assertRepeats('memberId', request.memberId, memberDid);
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    return this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      const repository = manager.getRepository(SpaceMembership);
+      const target = await this.activeMembership(repository, context, memberDid);
+      if (target.role === 'owner') throw forbidden('The owner’s role cannot change');
+      if (target.role !== request.role) {
+        target.role = request.role;
+        await repository.save(target);
+        if (request.role === 'member')
+          await this.writes.revokeInvitesOf(manager, context.space.id, memberDid);
+        this.events.publish(manager, {
+          kind: 'notify.member.role_changed',
+          spaceId: context.space.id,
+          memberDid,
+          role: request.role,
+          byDid: principal.did,
+        });
+      }
+      return toMemberRecord(target);
+    });
+  }
+
+  /** Removes a member, who may come back; admins cannot kick the owner or themselves. */
+  async kick(principal: RequestPrincipal, pathId: string, memberDid: string): Promise<void> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    await this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      const target = await this.activeMembership(manager.getRepository(SpaceMembership), context, memberDid);
+      this.assertModeratable(target.role, memberDid, principal.did);
+      await this.writes.end(manager, target, 'removed');
+      this.events.publish(manager, {
+        kind: 'notify.member.kicked',
+        spaceId: context.space.id,
+        memberDid,
+        byDid: principal.did,
+      });
+    });
+  }
+
+  /** Bans a person (member or not) from the space; banning again answers the same record. */
+  async ban(
+    principal: RequestPrincipal,
+    pathId: string,
+    memberDid: string,
+    request: BanRequest,
+  ): Promise<BanRecord> {
+    assertRepeats('id', request.id, pathId);
+    assertRepeats('memberId', request.memberId, memberDid);
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    if (!isProtocolDid(memberDid)) throw notFound();
+    return this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      const current = await manager
+        .getRepository(SpaceMembership)
+        .findOne({ where: { spaceId: context.space.id, memberDid } });
+      if (current?.status === 'banned') return toBanRecord(current);
+      this.assertModeratable(current?.status === 'active' ? current.role : null, memberDid, principal.did);
+      return toBanRecord(await this.writes.ban(manager, context.space.id, memberDid, principal.did));
+    });
+  }
+
+  /** Admins: banned people, most recently banned first. */
+  async bans(
+    principal: RequestPrincipal,
+    pathId: string,
+    query: PaginationQueryDto,
+  ): Promise<Page<BanRecord>> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const builder = this.memberships
+      .createQueryBuilder('membership')
+      .where('membership.spaceId = :spaceId', { spaceId: context.space.id })
+      .andWhere(`membership.status = 'banned'`);
+    const page = await paginateKeyset(builder, {
+      listing: 'legacy-space-bans',
+      columns: [
+        { expression: 'membership.bannedAt', direction: 'DESC' },
+        { expression: 'membership.memberDid', direction: 'DESC' },
+      ],
+      keyOf: (row) => [row.bannedAt!.toISOString(), row.memberDid],
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: page.rows.map(toBanRecord),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** Lifts a ban: the person may join again through an invite, an open space or an application. */
+  async unban(principal: RequestPrincipal, pathId: string, memberDid: string): Promise<void> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    if (!isProtocolDid(memberDid)) throw notFound();
+    await this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      const repository = manager.getRepository(SpaceMembership);
+      const target = await repository.findOne({ where: { spaceId: context.space.id, memberDid } });
+      if (target?.status !== 'banned') throw notFound();
+      Object.assign(target, { status: 'removed', bannedAt: null, bannedByDid: null });
+      await repository.save(target);
+    });
+  }
+
+  /** The caller's relationship to the space. */
+  async viewer(principal: RequestPrincipal, pathId: string): Promise<ViewerRecord> {
+    const context = await this.access.resolve(pathId, principal.did);
+    const member = isActive(context);
+    const isBanned = context.membership?.status === 'banned';
+    const pending =
+      !member &&
+      (await this.applications.exists({
+        where: { spaceId: context.space.id, applicantDid: principal.did, status: 'pending' },
+      }));
+    return {
+      status: member ? 'member' : pending ? 'pending' : null,
+      role: member ? context.membership!.role : null,
+      canApply: !member && !pending && !isBanned && context.space.joinMode === 'application',
+      isBanned,
+    };
+  }
+
+  /** Sets (or with null or empty text, clears) the caller's personal status message in the space. */
+  async setStatus(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: PersonalStatusRequest,
+  ): Promise<MemberRecord> {
+    assertRepeats('id', request.id, pathId);
+    const context = await this.access.resolveMember(pathId, principal.did);
+    const membership = context.membership!;
+    membership.statusMessage = request.status || null;
+    await this.memberships.update(
+      { spaceId: membership.spaceId, memberDid: membership.memberDid },
+      { statusMessage: membership.statusMessage },
+    );
+    return toMemberRecord(membership);
+  }
+
+  private async activeMembership(
+    repository: Repository<SpaceMembership>,
+    context: SpaceContext,
+    did: string,
+  ): Promise<SpaceMembership> {
+    if (!isProtocolDid(did) && did !== context.did) throw notFound();
+    const membership = await repository.findOne({ where: { spaceId: context.space.id, memberDid: did } });
+    if (membership?.status !== 'active') throw notFound();
+    return membership;
+  }
+
+  /** Nobody moderates the owner, and an admin does not kick or ban themselves (they leave). */
+  private assertModeratable(role: string | null, targetDid: string, callerDid: string): void {
+    if (role === 'owner') throw forbidden('The owner cannot be removed');
+    if (targetDid === callerDid) throw forbidden('Admins cannot remove themselves; leave instead');
+  }
+}

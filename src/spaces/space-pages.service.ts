@@ -1,0 +1,192 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, In, Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { conflict, notFound } from '../common/errors/api-error';
+import { newUuid, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { Page } from '../common/pagination/page';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { isUniqueViolation } from './db-errors';
+import { PageAdminRecord, PublicPage, PublicPageItem } from './dto/public-space-records.dto';
+import { PageRequest } from './dto/site-requests.dto';
+import { SpacePage } from './entities/space-page.entity';
+import { User } from '../users/user.entity';
+import { mentionedIdentities, renderMentions } from './page-mentions';
+import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-records';
+import { SpaceAccess } from './space-access';
+import { SpaceDirectory } from './space-directory';
+import { SLUG_PATTERN, slugFromTitle } from './space-rules';
+
+const PAGE_ORDER = [
+  { expression: 'page.sortOrder', direction: 'ASC' as const },
+  { expression: 'page.id', direction: 'ASC' as const },
+];
+const pageKey = (page: SpacePage) => [page.sortOrder, page.id];
+/** Tries at a free generated slug (`title`, `title-2`, …) before giving up with 409. */
+const SLUG_ATTEMPTS = 20;
+
+/**
+ * Pages of a space's site: the admins' writes (design.md §9) and the anonymous reads, which show
+ * only enabled pages of spaces with a public profile.
+ */
+@Injectable()
+export class SpacePagesService {
+  constructor(
+    @InjectRepository(SpacePage) private readonly pages: Repository<SpacePage>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly directory: SpaceDirectory,
+    private readonly access: SpaceAccess,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicPageItem>> {
+    const space = await this.directory.findPublicByReference(reference);
+    if (!space) throw notFound();
+    const builder = this.pages
+      .createQueryBuilder('page')
+      .where('page.spaceId = :spaceId', { spaceId: space.id })
+      .andWhere('page.enabled');
+    const page = await paginateKeyset(builder, {
+      listing: 'public-space-pages',
+      columns: PAGE_ORDER,
+      keyOf: pageKey,
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: page.rows.map(toPublicPageItem),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** An enabled page by id or slug; disabled, unknown, malformed and other spaces' pages are 404. */
+  async getPublic(reference: string, pageReference: string): Promise<PublicPage> {
+    const space = await this.directory.findPublicByReference(reference);
+    if (!space) throw notFound();
+    const id = parseEntityId('page', pageReference);
+    const page = id
+      ? await this.pages.findOne({ where: { id, spaceId: space.id } })
+      : SLUG_PATTERN.test(pageReference)
+        ? await this.pages.findOne({ where: { slug: pageReference, spaceId: space.id } })
+        : null;
+    if (!page?.enabled) throw notFound();
+    return { ...toPublicPage(page), body: await this.publicBody(page.body) };
+  }
+
+  /**
+   * The body as anyone may read it: mentions of people without a public profile become `@name`
+   * text (api-spec.md "Page"). The users table is read directly: UsersModule imports this module.
+   */
+  private async publicBody(body: string): Promise<string> {
+    const mentioned = mentionedIdentities(body);
+    if (mentioned.length === 0) return body;
+    const visible = await this.dataSource
+      .getRepository(User)
+      .find({ where: { id: In(mentioned), isPublic: true }, select: { id: true } });
+    return renderMentions(body, new Set(visible.map((user) => user.id)));
+  }
+
+  /** Every page of the space, disabled ones included (admins). */
+  async listForAdmin(
+    principal: RequestPrincipal,
+    pathId: string,
+    query: PaginationQueryDto,
+  ): Promise<Page<PageAdminRecord>> {
+    const { space } = await this.access.resolveAdmin(pathId, principal.did);
+    const builder = this.pages
+      .createQueryBuilder('page')
+      .where('page.spaceId = :spaceId', { spaceId: space.id });
+    const page = await paginateKeyset(builder, {
+      listing: 'admin-space-pages',
+      columns: PAGE_ORDER,
+      keyOf: pageKey,
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: page.rows.map(toPageAdminRecord),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** A new page; without a slug one is made from the title (`-2`, `-3`, … when taken). */
+  async create(principal: RequestPrincipal, pathId: string, request: PageRequest): Promise<PageAdminRecord> {
+    const { space } = await this.access.resolveAdmin(pathId, principal.did);
+    const page = this.pages.create({
+      id: newUuid(),
+      spaceId: space.id,
+      title: request.title,
+      body: request.body,
+      coverMediaId: request.coverId ? parseEntityId('media', request.coverId) : null,
+      sortOrder: request.sortOrder ?? 0,
+      enabled: request.enabled ?? true,
+    });
+    if (request.slug !== undefined) {
+      page.slug = request.slug;
+      await this.saveUnique(page);
+    } else {
+      await this.saveWithGeneratedSlug(page, slugFromTitle(request.title));
+    }
+    return toPageAdminRecord(await this.pages.findOneByOrFail({ id: page.id }));
+  }
+
+  /** Replaces title and body; slug, cover, sortOrder and enabled when sent (null clears the cover). */
+  async update(
+    principal: RequestPrincipal,
+    pathId: string,
+    pageId: string,
+    request: PageRequest,
+  ): Promise<PageAdminRecord> {
+    const page = await this.adminPage(principal, pathId, pageId);
+    page.title = request.title;
+    page.body = request.body;
+    if (request.slug !== undefined) page.slug = request.slug;
+    if (request.coverId !== undefined) {
+      page.coverMediaId = request.coverId ? parseEntityId('media', request.coverId) : null;
+    }
+    if (request.sortOrder !== undefined) page.sortOrder = request.sortOrder;
+    if (request.enabled !== undefined) page.enabled = request.enabled;
+    await this.saveUnique(page);
+    return toPageAdminRecord(await this.pages.findOneByOrFail({ id: page.id }));
+  }
+
+  async remove(principal: RequestPrincipal, pathId: string, pageId: string): Promise<void> {
+    const page = await this.adminPage(principal, pathId, pageId);
+    await this.pages.delete({ id: page.id });
+  }
+
+  private async adminPage(principal: RequestPrincipal, pathId: string, pageId: string): Promise<SpacePage> {
+    const { space } = await this.access.resolveAdmin(pathId, principal.did);
+    const id = parseEntityId('page', pageId);
+    const page = id ? await this.pages.findOne({ where: { id, spaceId: space.id } }) : null;
+    if (!page) throw notFound();
+    return page;
+  }
+
+  private async saveWithGeneratedSlug(page: SpacePage, base: string): Promise<void> {
+    for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
+      page.slug = attempt === 1 ? base : `${base}-${attempt}`;
+      if (await this.pages.exists({ where: { spaceId: page.spaceId, slug: page.slug } })) continue;
+      try {
+        await this.pages.insert(page);
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    throw conflict('No free slug for this title: send one');
+  }
+
+  private async saveUnique(page: SpacePage): Promise<void> {
+    try {
+      await this.pages.save(page);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Slug taken');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import { formatEntityId } from '../common/ids/entity-id';
+import {
+  ApplicationRecord,
+  BanRecord,
+  InviteRecord,
+  MemberRecord,
+  SpaceRecord,
+} from './dto/space-records.dto';
+import { SpaceApplication } from './entities/space-application.entity';
+import { SpaceInvite } from './entities/space-invite.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { Space } from './entities/space.entity';
+
+const mediaId = (uuid: string | null) => (uuid ? formatEntityId('media', uuid) : null);
+const iso = (date: Date) => date.toISOString();
+
+/** Entities to the legacy records, field by field. */
+export function toSpaceRecord(space: Space, role: string | null): SpaceRecord {
+  return {
+    id: formatEntityId('space', space.id),
+    did: space.did,
+    domain: space.domain,
+    displayName: space.displayName,
+    description: space.description,
+    avatarId: mediaId(space.avatarMediaId),
+    bannerId: mediaId(space.headerMediaId),
+    backgroundId: mediaId(space.backgroundMediaId),
+    links: space.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
+    isPublic: space.isPublic,
+    joinMode: space.joinMode,
+    siteMode: space.siteMode,
+    subscribeEnabled: space.subscribeEnabled,
+    category: space.category,
+    discoveryOptIn: space.discoveryOptIn,
+    verifiedDomain: space.verifiedDomain,
+    applicationQuestions: space.applicationQuestions.map((q) => ({
+      question: q.question,
+      isRequired: q.isRequired,
+    })),
+    memberCount: space.memberCount,
+    role,
+    lastActivityAt: space.lastActivityAt ? iso(space.lastActivityAt) : null,
+    createdAt: iso(space.createdAt),
+    updatedAt: iso(space.updatedAt),
+  };
+}
+
+export function toInviteRecord(invite: SpaceInvite): InviteRecord {
+  return {
+    inviteId: formatEntityId('space_invite', invite.id),
+    inviteCode: invite.code,
+    spaceId: formatEntityId('space', invite.spaceId),
+    expiresAt: iso(invite.expiresAt),
+    usesRemaining: Math.max(0, invite.maxUses - invite.uses),
+    maxUses: invite.maxUses,
+    joinModeOverride: invite.joinModeOverride,
+    createdAt: iso(invite.createdAt),
+  };
+}
+
+export function toApplicationRecord(application: SpaceApplication): ApplicationRecord {
+  return {
+    applicationId: formatEntityId('application', application.id),
+    spaceId: formatEntityId('space', application.spaceId),
+    applicantDid: application.applicantDid,
+    status: application.status,
+    responses: application.responses.map((r) => ({ question: r.question, response: r.response })),
+    submittedAt: iso(application.submittedAt),
+    decidedAt: application.decidedAt ? iso(application.decidedAt) : null,
+  };
+}
+
+export function toMemberRecord(membership: SpaceMembership): MemberRecord {
+  return {
+    did: membership.memberDid,
+    role: membership.role,
+    joinedAt: iso(membership.joinedAt ?? membership.createdAt),
+    statusMessage: membership.statusMessage,
+  };
+}
+
+export function toBanRecord(membership: SpaceMembership): BanRecord {
+  return {
+    did: membership.memberDid,
+    bannedAt: iso(membership.bannedAt ?? membership.updatedAt),
+    bannedBy: membership.bannedByDid,
+  };
+}

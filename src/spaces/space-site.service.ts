@@ -1,0 +1,110 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { invalidRequest } from '../common/errors/api-error';
+import { parseEntityId } from '../common/ids/entity-id';
+import { DomainFetcher } from './domain-fetcher';
+import { DomainCheckOutcome, DomainVerificationRecord } from './dto/public-space-records.dto';
+import { DomainVerificationRequest, SiteRequest } from './dto/site-requests.dto';
+import { SpaceRecord } from './dto/space-records.dto';
+import { Space } from './entities/space.entity';
+import { roleOf, SpaceAccess } from './space-access';
+import { SpaceProfileChain } from './space-profile-chain';
+import { toSpaceRecord } from './space-records';
+import { DID_PATTERN } from './space-rules';
+
+/** Where a domain names the DID it belongs to: one DID as plain text. */
+export const PLAT_DID_PATH = '/.well-known/plat-did';
+
+/** The site settings and the external domain of a space (design.md §9; admins). */
+@Injectable()
+export class SpaceSiteService {
+  private readonly logger = new Logger(SpaceSiteService.name);
+
+  constructor(
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly access: SpaceAccess,
+    private readonly profileChain: SpaceProfileChain,
+    private readonly fetcher: DomainFetcher,
+  ) {}
+
+  /** Changes the members sent (null clears category and header); naming none is 400. */
+  async updateSite(principal: RequestPrincipal, pathId: string, request: SiteRequest): Promise<SpaceRecord> {
+    const changes: Partial<Space> = {};
+    if (request.siteMode !== undefined) changes.siteMode = request.siteMode;
+    if (request.subscribeEnabled !== undefined) changes.subscribeEnabled = request.subscribeEnabled;
+    if (request.category !== undefined) changes.category = request.category;
+    if (request.discoveryOptIn !== undefined) changes.discoveryOptIn = request.discoveryOptIn;
+    if (request.headerId !== undefined) {
+      changes.headerMediaId = request.headerId === null ? null : parseEntityId('media', request.headerId);
+    }
+    if (request.links !== undefined) {
+      changes.links = request.links.map((link) => ({
+        url: link.url,
+        label: link.label?.trim() || null,
+        description: link.description?.trim() || null,
+      }));
+    }
+    if (Object.keys(changes).length === 0) {
+      throw invalidRequest('Invalid request', [
+        {
+          path: '',
+          message:
+            'name at least one of siteMode, subscribeEnabled, category, links, discoveryOptIn, headerId',
+        },
+      ]);
+    }
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    await this.spaces.update({ id: context.space.id }, changes);
+    if (changes.links) await this.profileChain.sync(context.space.id);
+    const space = await this.spaces.findOneByOrFail({ id: context.space.id });
+    return toSpaceRecord(space, roleOf(context));
+  }
+
+  /**
+   * Fetches `https://<domain>/.well-known/plat-did`. The domain becomes `verifiedDomain` when the
+   * document names the space's DID; a domain that answers without naming it clears the value; one
+   * that does not answer keeps it (when it is the verified one) — api-spec.md: "A domain that stops
+   * responding keeps its value". The domain checked is remembered for a later check without body.
+   */
+  async verifyDomain(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: DomainVerificationRequest,
+  ): Promise<DomainVerificationRecord> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const space = context.space;
+    const domain = request.domain ?? space.claimedDomain;
+    if (!domain) {
+      throw invalidRequest('Invalid request', [
+        { path: 'domain', message: 'domain is required: no domain was submitted before' },
+      ]);
+    }
+    const status = await this.check(domain, space.did);
+    const verifiedDomain =
+      status === 'verified'
+        ? domain
+        : status === 'unreachable' && space.verifiedDomain === domain
+          ? domain
+          : null;
+    await this.spaces.update({ id: space.id }, { claimedDomain: domain, verifiedDomain });
+    return { domain, status, verifiedDomain };
+  }
+
+  private async check(domain: string, did: string): Promise<DomainCheckOutcome> {
+    let answer;
+    try {
+      answer = await this.fetcher.get(domain, PLAT_DID_PATH);
+    } catch (error) {
+      this.logger.log(`domain verification of ${domain}: no answer (${(error as Error).message})`);
+      return 'unreachable';
+    }
+    // A server error is no statement about the domain's identity: treated like no answer.
+    if (answer.status >= 500 || answer.status === 429) return 'unreachable';
+    const named = answer.body.trim();
+    return answer.status === 200 && !answer.truncated && DID_PATTERN.test(named) && named === did
+      ? 'verified'
+      : 'unverified';
+  }
+}

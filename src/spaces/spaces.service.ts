@@ -1,0 +1,204 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Clock } from '../common/clock/clock';
+import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
+import { newUuid, parseEntityId } from '../common/ids/entity-id';
+import { OriginIdentities } from '../protocol/publishing/origin-identities';
+import {
+  ClaimDomainRequest,
+  CreateSpaceRequest,
+  PublicConfigRequest,
+  UpdateSpaceRequest,
+} from './dto/space-requests.dto';
+import { DomainStatusRecord, SpaceRecord } from './dto/space-records.dto';
+import { isUniqueViolation } from './db-errors';
+import { SpaceInvite } from './entities/space-invite.entity';
+import { SpaceMembership } from './entities/space-membership.entity';
+import { Space } from './entities/space.entity';
+import { assertRepeats, roleOf, SpaceAccess, SpaceContext } from './space-access';
+import { SpaceProfileChain } from './space-profile-chain';
+import { toSpaceRecord } from './space-records';
+import {
+  DEFAULT_DOMAIN_PATTERN,
+  defaultDomainOf,
+  DomainStatus,
+  isClaimableDomainForm,
+  RESERVED_DOMAINS,
+} from './space-rules';
+
+/** Creating, reading, configuring and deleting spaces (the legacy Spaces table). */
+@Injectable()
+export class SpacesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly access: SpaceAccess,
+    private readonly origin: OriginIdentities,
+    private readonly profileChain: SpaceProfileChain,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A new space: an identity chain signed by the origin key, a closed private space, and the
+   * creator as its owner (its first admin). Creation is the space's first activity.
+   */
+  async create(principal: RequestPrincipal, request: CreateSpaceRequest): Promise<SpaceRecord> {
+    const identity = await this.origin.createIdentity();
+    const id = newUuid();
+    const now = this.clock.now();
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(Space).insert({
+        id,
+        did: identity.did,
+        domain: defaultDomainOf(id),
+        displayName: request.displayName,
+        description: request.description || null,
+        avatarMediaId: null,
+        headerMediaId: null,
+        backgroundMediaId: null,
+        links: [],
+        joinMode: 'closed',
+        isPublic: false,
+        siteMode: 'join',
+        subscribeEnabled: false,
+        category: null,
+        discoveryOptIn: false,
+        verifiedDomain: null,
+        applicationQuestions: [],
+        memberCount: 1,
+        profileContentId: null,
+        profileHeadCid: null,
+        profileDocumentCid: null,
+        claimedDomain: null,
+        lastActivityAt: now,
+      });
+      await manager.getRepository(SpaceMembership).insert({
+        spaceId: id,
+        memberDid: principal.did,
+        role: 'owner',
+        status: 'active',
+        joinedAt: now,
+        statusMessage: null,
+        bannedAt: null,
+        bannedByDid: null,
+      });
+    });
+    const space = await this.spaces.findOneOrFail({ where: { id } });
+    return toSpaceRecord(space, 'owner');
+  }
+
+  async get(principal: RequestPrincipal, pathId: string): Promise<SpaceRecord> {
+    const context = await this.access.resolve(pathId, principal.did);
+    return toSpaceRecord(context.space, roleOf(context));
+  }
+
+  /** Omitted members stay; null clears. */
+  async update(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: UpdateSpaceRequest,
+  ): Promise<SpaceRecord> {
+    assertRepeats('id', request.id, pathId);
+    const { id: _id, ...fields } = request;
+    if (Object.values(fields).every((value) => value === undefined)) {
+      throw invalidRequest('Invalid request', [
+        {
+          path: '',
+          message: 'name at least one of displayName, description, avatarId, bannerId, backgroundId',
+        },
+      ]);
+    }
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const changes: Partial<Space> = {};
+    if (request.displayName !== undefined) changes.displayName = request.displayName;
+    if (request.description !== undefined) changes.description = request.description || null;
+    if (request.avatarId !== undefined) changes.avatarMediaId = mediaUuid(request.avatarId);
+    if (request.bannerId !== undefined) changes.headerMediaId = mediaUuid(request.bannerId);
+    if (request.backgroundId !== undefined) changes.backgroundMediaId = mediaUuid(request.backgroundId);
+    return this.write(context, changes);
+  }
+
+  /** Soft delete: from now on every route answers 404 and the subdomain is free again. */
+  async remove(principal: RequestPrincipal, pathId: string): Promise<void> {
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    await this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      await manager
+        .getRepository(SpaceInvite)
+        .update({ spaceId: context.space.id, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
+      await manager.getRepository(Space).softDelete({ id: context.space.id });
+    });
+    await this.profileChain.sync(context.space.id);
+  }
+
+  async setPublicConfig(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: PublicConfigRequest,
+  ): Promise<SpaceRecord> {
+    assertRepeats('id', request.id, pathId);
+    if (request.joinMode === 'open' && !request.isPublic) {
+      throw invalidRequest('Invalid request', [
+        { path: 'joinMode', message: 'joinMode open requires isPublic true' },
+      ]);
+    }
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    return this.write(context, { isPublic: request.isPublic, joinMode: request.joinMode });
+  }
+
+  async domainStatus(domain: string): Promise<DomainStatusRecord> {
+    return { status: await this.statusOf(domain) };
+  }
+
+  /** Claims a subdomain; the previous claimed one is released. Claiming the current one is a no-op. */
+  async claimDomain(
+    principal: RequestPrincipal,
+    pathId: string,
+    request: ClaimDomainRequest,
+  ): Promise<SpaceRecord> {
+    assertRepeats('id', request.id, pathId);
+    if (DEFAULT_DOMAIN_PATTERN.test(request.domain)) {
+      throw invalidRequest('Invalid request', [
+        { path: 'domain', message: 'domain must not have the reserved form space-<32 hex>' },
+      ]);
+    }
+    const context = await this.access.resolveAdmin(pathId, principal.did);
+    const space = context.space;
+    if (space.domain === request.domain) return toSpaceRecord(space, roleOf(context));
+    if (RESERVED_DOMAINS.has(request.domain)) throw conflict('Domain taken');
+    try {
+      return await this.write(context, { domain: request.domain });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Domain taken');
+      throw error;
+    }
+  }
+
+  /**
+   * Writes only the named columns (never a stale member count), brings the profile content chain in
+   * line (published while public, retracted when not), then answers the fresh record.
+   */
+  private async write(context: SpaceContext, changes: Partial<Space>): Promise<SpaceRecord> {
+    await this.spaces.update({ id: context.space.id }, changes);
+    await this.profileChain.sync(context.space.id);
+    const space = await this.spaces.findOne({ where: { id: context.space.id } });
+    if (!space) throw notFound();
+    return toSpaceRecord(space, roleOf(context));
+  }
+
+  private async statusOf(domain: string): Promise<DomainStatus> {
+    if (!isClaimableDomainForm(domain)) return 'invalid';
+    if (RESERVED_DOMAINS.has(domain)) return 'taken';
+    return (await this.spaces.exists({ where: { domain } })) ? 'taken' : 'available';
+  }
+}
+
+/** The uuid of a validated media id (the DTO admits only `media_<32 hex>`), or null to clear. */
+function mediaUuid(value: string | null): string | null {
+  if (value === null) return null;
+  const uuid = parseEntityId('media', value);
+  if (!uuid) throw invalidRequest('Invalid media id');
+  return uuid;
+}

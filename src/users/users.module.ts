@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SpacesModule } from '../spaces/spaces.module';
+import { AccountsController } from './accounts.controller';
+import { AuthorDirectory } from './author-directory';
+import { UserSpacePin } from './user-space-pin.entity';
+import { UserSpacesService } from './user-spaces.service';
+import { User } from './user.entity';
+import { UsersService } from './users.service';
+
+/** Accounts and profiles, pins, and the public user reads (/v1/users). */
+@Module({
+  imports: [TypeOrmModule.forFeature([User, UserSpacePin]), SpacesModule],
+  controllers: [AccountsController],
+  providers: [UsersService, UserSpacesService, AuthorDirectory],
+  exports: [UsersService, AuthorDirectory],
+})
+export class UsersModule {}

@@ -1,0 +1,265 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, IsNull, Not, QueryFailedError, Repository } from 'typeorm';
+import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { Page } from '../common/pagination/page';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { IdentityDirectory } from '../protocol/auth/identity-directory';
+import { ContentPublisher, PROFILE_SCHEMA } from '../protocol/publishing/content-publisher';
+import {
+  CreateAccountRequest,
+  OwnProfileResponse,
+  ProtocolBlock,
+  PublicProfileResponse,
+  UpdateProfileRequest,
+} from './dto/account.dto';
+import { UserDirectoryItem, UserProfileResponse, UserSpaceItem } from './dto/pins.dto';
+import { UserSpacesService } from './user-spaces.service';
+import { User } from './user.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Accounts and profiles (design.md §2): a platform account claimed for a protocol identity. */
+@Injectable()
+export class UsersService {
+  constructor(
+    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly identities: IdentityDirectory,
+    private readonly publisher: ContentPublisher,
+    private readonly userSpaces: UserSpacesService,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async createAccount(
+    principal: RequestPrincipal,
+    request: CreateAccountRequest,
+  ): Promise<PublicProfileResponse> {
+    if (await this.users.exist({ where: { did: principal.did } })) throw conflict('DID already registered');
+    const user = this.users.create({
+      id: newUuid(),
+      did: principal.did,
+      handle: request.handle,
+      displayName: request.displayName ?? null,
+      bio: null,
+      avatarId: null,
+      links: [],
+      isPublic: false,
+      email: null,
+      verifiedDomain: null,
+      profileContentId: null,
+      profileHeadCid: null,
+    });
+    await this.saveUnique(user);
+    return this.toPublicProfile(user);
+  }
+
+  async updateProfile(
+    principal: RequestPrincipal,
+    request: UpdateProfileRequest,
+  ): Promise<OwnProfileResponse> {
+    const fields = Object.keys(request).filter(
+      (key) => request[key as keyof UpdateProfileRequest] !== undefined,
+    );
+    if (fields.length === 0)
+      throw invalidRequest('Invalid request', [{ path: '', message: 'Name at least one field to change' }]);
+    const user = await this.requireAccount(principal.did);
+    if (request.handle !== undefined) user.handle = request.handle;
+    if (request.displayName !== undefined) user.displayName = request.displayName;
+    if (request.bio !== undefined) user.bio = request.bio;
+    if (request.avatarId !== undefined)
+      user.avatarId = request.avatarId === null ? null : parseEntityId('media', request.avatarId);
+    if (request.links !== undefined) {
+      user.links = request.links.map((link) => ({
+        url: link.url,
+        label: link.label ?? null,
+        description: link.description ?? null,
+      }));
+    }
+    if (request.isPublic !== undefined) user.isPublic = request.isPublic;
+    if (request.email !== undefined) user.email = request.email;
+    // Stored first: a refused change (handle taken) must not reach the public chain.
+    await this.saveUnique(user);
+    await this.syncProfileChain(user);
+    return this.toOwnProfile(user, true);
+  }
+
+  async getOwnProfile(principal: RequestPrincipal): Promise<OwnProfileResponse> {
+    const user = await this.requireAccount(principal.did);
+    const mayReadEmail = !principal.credential || principal.credential.accountScopes.includes('read:email');
+    return this.toOwnProfile(user, mayReadEmail);
+  }
+
+  /** A public profile by handle (any case), identity id or DID; private and missing look the same. */
+  async getPublicProfile(reference: string): Promise<UserProfileResponse> {
+    const user = await this.requirePublic(reference);
+    const [profile, spaces] = await Promise.all([
+      this.toPublicProfile(user),
+      this.userSpaces.embeddedSpaces(user),
+    ]);
+    return { ...profile, spaces };
+  }
+
+  /** GET /v1/users: public profiles, earliest account first (id breaks ties), with pinned spaces. */
+  async listPublicProfiles(query: PaginationQueryDto): Promise<Page<UserDirectoryItem>> {
+    const page = await paginateKeyset(this.users.createQueryBuilder('user').where('user.isPublic = true'), {
+      listing: 'public-users',
+      columns: [
+        { expression: 'user.createdAt', direction: 'ASC' },
+        { expression: 'user.id', direction: 'ASC' },
+      ],
+      keyOf: (user) => [user.createdAt.toISOString(), user.id],
+      page: query,
+      cursors: this.cursors,
+    });
+    const pinned = await this.userSpaces.pinnedCards(page.rows);
+    return {
+      items: page.rows.map((user) => ({
+        ...this.profileFields(user),
+        pinnedSpaces: pinned.get(user.id) ?? [],
+      })),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** GET /v1/users/{user}/spaces. */
+  async listPublicSpaces(reference: string, query: PaginationQueryDto): Promise<Page<UserSpaceItem>> {
+    return this.userSpaces.listSpaces(await this.requirePublic(reference), query);
+  }
+
+  private async requirePublic(reference: string): Promise<User> {
+    const user = await this.findByReference(reference);
+    if (!user || !user.isPublic) throw notFound();
+    return user;
+  }
+
+  /** Display names of the accounts among these DIDs that have one (one query). */
+  async displayNamesOf(dids: string[]): Promise<Map<string, string>> {
+    if (dids.length === 0) return new Map();
+    const users = await this.users.find({
+      where: { did: In([...new Set(dids)]), displayName: Not(IsNull()) },
+      select: { id: true, did: true, displayName: true },
+    });
+    return new Map(users.map((user) => [user.did, user.displayName!]));
+  }
+
+  /** The handle of an account, for records that name a person (e.g. credential introspection). */
+  async handleOf(did: string): Promise<string | null> {
+    const user = await this.users.findOne({ where: { did }, select: { id: true, handle: true } });
+    return user?.handle ?? null;
+  }
+
+  private async findByReference(reference: string): Promise<User | null> {
+    if (reference.startsWith('did:plat:')) return this.users.findOne({ where: { did: reference } });
+    const id = parseEntityId('identity', reference);
+    if (id) return this.users.findOne({ where: { id } });
+    if (!/^[A-Za-z0-9-]{3,30}$/.test(reference)) return null;
+    return this.users.findOne({ where: { handle: reference.toLowerCase() } });
+  }
+
+  private async requireAccount(did: string): Promise<User> {
+    const user = await this.users.findOne({ where: { did } });
+    if (!user) throw notFound();
+    return user;
+  }
+
+  /** Keeps the public profile content chain in step: written while public, retracted when not. */
+  private async syncProfileChain(user: User): Promise<void> {
+    const before = { contentId: user.profileContentId, headCid: user.profileHeadCid };
+    await this.publishProfile(user);
+    if (before.contentId !== user.profileContentId || before.headCid !== user.profileHeadCid) {
+      await this.users.update(user.id, {
+        profileContentId: user.profileContentId,
+        profileHeadCid: user.profileHeadCid,
+      });
+    }
+  }
+
+  private async publishProfile(user: User): Promise<void> {
+    const previous =
+      user.profileContentId && user.profileHeadCid
+        ? { contentId: user.profileContentId, headCid: user.profileHeadCid }
+        : null;
+    if (user.isPublic) {
+      const published = await this.publisher.publish(previous, this.profileDocument(user));
+      user.profileContentId = published.contentId;
+      user.profileHeadCid = published.headCid;
+    } else if (previous) {
+      await this.publisher.retract(previous);
+      user.profileContentId = null;
+      user.profileHeadCid = null;
+    }
+  }
+
+  private profileDocument(user: User): Record<string, unknown> {
+    const document: Record<string, unknown> = { $schema: PROFILE_SCHEMA, did: user.did, handle: user.handle };
+    if (user.displayName) document.name = user.displayName;
+    if (user.bio) document.description = user.bio;
+    if (user.links.length > 0) {
+      document.links = user.links.map((link) => ({
+        uri: link.url,
+        ...(link.label ? { label: link.label } : {}),
+        ...(link.description ? { description: link.description } : {}),
+      }));
+    }
+    return document;
+  }
+
+  private async saveUnique(user: User): Promise<void> {
+    try {
+      await this.users.save(user);
+    } catch (error) {
+      if (
+        error instanceof QueryFailedError &&
+        (error as QueryFailedError & { code?: string }).code === UNIQUE_VIOLATION
+      ) {
+        const constraint = (error as QueryFailedError & { constraint?: string }).constraint;
+        throw conflict(constraint === 'uq_users_did' ? 'DID already registered' : 'Handle taken');
+      }
+      throw error;
+    }
+  }
+
+  private async toPublicProfile(user: User): Promise<PublicProfileResponse> {
+    const protocol = await this.protocolBlock(user);
+    return { ...this.profileFields(user), ...(protocol ? { protocol } : {}) };
+  }
+
+  /** The public profile without the protocol block (which only the single fetch carries). */
+  private profileFields(user: User): PublicProfileResponse {
+    return {
+      id: formatEntityId('identity', user.id),
+      did: user.did,
+      handle: user.handle,
+      displayName: user.displayName,
+      avatarUrl: null,
+      bio: user.bio,
+      links: user.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
+      verifiedDomain: user.verifiedDomain,
+    };
+  }
+
+  private async toOwnProfile(user: User, includeEmail: boolean): Promise<OwnProfileResponse> {
+    return {
+      ...(await this.toPublicProfile(user)),
+      isPublic: user.isPublic,
+      ...(includeEmail ? { email: user.email } : {}),
+      createdAt: user.createdAt.toISOString(),
+      updatedAt: user.updatedAt.toISOString(),
+    };
+  }
+
+  private async protocolBlock(user: User): Promise<ProtocolBlock | undefined> {
+    const state = await this.identities.current(user.did);
+    if (!state) return undefined;
+    const profile =
+      user.isPublic && user.profileContentId && user.profileHeadCid
+        ? { contentId: user.profileContentId, headOpCid: user.profileHeadCid }
+        : undefined;
+    return { headOpCid: state.headCid, ...(profile ? { profile } : {}) };
+  }
+}

@@ -1,0 +1,138 @@
+import { Controller, Get, Param, Post, Put, Req } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { randomBytes } from 'node:crypto';
+import type { Request } from 'express';
+import { Anonymous, Gated, OptionalAuth } from '../../../src/common/auth/access.decorators';
+import { RequestAuthenticator, RequestPrincipal } from '../../../src/common/auth/request-authenticator';
+import { RouteAccess } from '../../../src/common/auth/route-access';
+import { AuthenticatedRequest } from '../../../src/common/auth/route-access.guard';
+import { unauthorized } from '../../../src/common/errors/api-error';
+import { AppConfig } from '../../../src/config/app-config';
+import { Clock } from '../../../src/common/clock/clock';
+import { bootApp, GENEROUS_RATE_LIMITS } from '../../support/app';
+
+/** The real Redis of this machine and CI. */
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A Redis key prefix no other test file or run shares. */
+export const uniquePrefix = (name: string) => `plat:test:${name}:${randomBytes(6).toString('hex')}:`;
+
+/** Time that moves only when a test says so. */
+export class ManualClock extends Clock {
+  constructor(private current = Date.UTC(2030, 0, 1)) {
+    super();
+  }
+
+  override now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+  }
+}
+
+/**
+ * THE ONE override of our own code in these tests: the protocol layer that verifies request proofs
+ * does not exist yet, and `RequestAuthenticator` is its seam. `Authorization: PLAT grant:<id>`
+ * verifies as grant `<id>`; any other Authorization header fails verification (401), like a bad
+ * proof would. Replace with real signed proofs once the protocol layer lands.
+ */
+export class StandInAuthenticator extends RequestAuthenticator {
+  override async authenticate(
+    request: Request,
+    access: RouteAccess,
+    beforeCommit?: (principal: RequestPrincipal) => Promise<void>,
+  ): Promise<RequestPrincipal | null> {
+    const header = request.headers.authorization;
+    if (header === undefined && access.kind === 'optional') return null;
+    const grant = /^PLAT grant:([\w:.-]+)$/.exec(header ?? '')?.[1];
+    if (!grant) throw unauthorized('Request proof does not verify');
+    const principal = { did: `did:plat:${grant}`, grant };
+    await beforeCommit?.(principal);
+    return principal;
+  }
+}
+
+export const proofFor = (grant: string) => `PLAT grant:${grant}`;
+
+/**
+ * Routes that verify proofs, which the service does not have yet. Their paths have the shapes of the
+ * real upvote and post routes so the per-grant class budgets apply; once those real routes exist
+ * they take precedence, and the tests only assume "not 429" below a limit.
+ */
+@ApiExcludeController()
+@Controller()
+export class FixtureController {
+  @Get('v1/__rate-limit/optional')
+  @OptionalAuth('read:posts')
+  optional(@Req() request: AuthenticatedRequest) {
+    return { grant: request.principal?.grant ?? null };
+  }
+
+  @Get('v1/__rate-limit/gated')
+  @Gated([])
+  gatedRead(@Req() request: AuthenticatedRequest) {
+    return { grant: request.principal?.grant };
+  }
+
+  @Post('v1/__rate-limit/gated')
+  @Gated([])
+  gatedWrite(@Req() request: AuthenticatedRequest) {
+    return { grant: request.principal?.grant };
+  }
+
+  @Get('v1/__rate-limit/anonymous')
+  @Anonymous()
+  anonymous() {
+    return { ok: true };
+  }
+
+  @Put('v1/spaces/:space/posts/:post/upvote')
+  @Gated(['write:upvotes'])
+  upvote(@Param('post') _post: string) {
+    return { upvoted: true, upvoteCount: 1 };
+  }
+
+  @Post('v1/spaces/:space/posts')
+  @Gated(['write:posts'])
+  createPost(@Param('space') _space: string) {
+    return { created: true };
+  }
+}
+
+export interface LimitedApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  http: ReturnType<NestExpressApplication['getHttpServer']>;
+  clock: ManualClock;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface LimitedBootOptions {
+  env?: Record<string, string | undefined>;
+  clock?: ManualClock;
+  /** Share a database between apps of one file (several replicas, or just faster boots). */
+  databaseUrl?: string;
+}
+
+/** The real AppModule plus the fixture routes, with the stand-in authenticator and a manual clock. */
+export async function bootLimitedApp(options: LimitedBootOptions = {}): Promise<LimitedApp> {
+  const clock = options.clock ?? new ManualClock();
+  // The api-spec defaults apply unless a test sets a number (bootApp raises them for other suites).
+  const defaults = Object.fromEntries(Object.keys(GENEROUS_RATE_LIMITS).map((key) => [key, undefined]));
+  const booted = await bootApp({
+    env: { ...defaults, ...options.env } as Record<string, string>,
+    databaseUrl: options.databaseUrl,
+    controllers: [FixtureController],
+    override: (builder) =>
+      builder
+        .overrideProvider(RequestAuthenticator)
+        .useClass(StandInAuthenticator)
+        .overrideProvider(Clock)
+        .useValue(clock),
+  });
+  return { ...booted, clock };
+}

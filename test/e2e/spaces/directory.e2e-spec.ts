@@ -1,0 +1,104 @@
+import { parseEntityId } from '../../../src/common/ids/entity-id';
+import { SpaceDirectory } from '../../../src/spaces/space-directory';
+import { bootSpaces, Caller, configuredSpace, createSpace, expectStatus, SpacesTestApp } from './support';
+
+describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {
+  let t: SpacesTestApp;
+  let directory: SpaceDirectory;
+  let owner: Caller;
+
+  beforeAll(async () => {
+    t = await bootSpaces();
+    directory = t.app.get(SpaceDirectory);
+    owner = t.caller();
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('finds a public space by subdomain, entity id and DID; private, deleted and unknown are null', async () => {
+    const id = await configuredSpace(owner, true, 'open');
+    expectStatus(await owner.put(`/spaces/${id}/domain`, { domain: 'findme' }), 200);
+    const { did } = (await owner.get(`/spaces/${id}`)).body;
+    for (const reference of ['findme', id, did]) {
+      const found = await directory.findPublicByReference(reference);
+      expect(found?.id).toBe(parseEntityId('space', id));
+    }
+    // The normalized form names the id, so it keeps resolving after a claim.
+    const normalized = await directory.findPublicByReference(`space-${id.slice('space_'.length)}`);
+    expect(normalized?.id).toBe(parseEntityId('space', id));
+    for (const reference of ['nothing-here', `space_${'0'.repeat(32)}`, 'did:plat:nope', '', 'FINDME']) {
+      expect(await directory.findPublicByReference(reference)).toBeNull();
+    }
+
+    const hidden = await createSpace(owner);
+    expect(await directory.findPublicByReference(hidden.id)).toBeNull();
+    expect((await directory.findByReference(hidden.id))?.did).toBe(hidden.did);
+    expect((await directory.findByReference(`space-${hidden.id.slice('space_'.length)}`))?.did).toBe(
+      hidden.did,
+    );
+
+    expectStatus(await owner.delete(`/spaces/${id}`), 204);
+    for (const reference of ['findme', id, did, `space-${id.slice('space_'.length)}`]) {
+      expect(await directory.findPublicByReference(reference)).toBeNull();
+      expect(await directory.findByReference(reference)).toBeNull();
+    }
+  });
+
+  it('answers memberships, active membership and admin standing', async () => {
+    const id = await configuredSpace(owner, true, 'open');
+    const spaceId = parseEntityId('space', id)!;
+    const member = t.caller();
+    const leaver = t.caller();
+    for (const person of [member, leaver]) expectStatus(await person.post(`/spaces/${id}/join`), 200);
+    expectStatus(await leaver.delete(`/spaces/${id}/membership`), 204);
+
+    expect(await directory.membershipOf(spaceId, owner.did!)).toMatchObject({
+      role: 'owner',
+      status: 'active',
+    });
+    expect(await directory.membershipOf(spaceId, leaver.did!)).toMatchObject({ status: 'left' });
+    expect(await directory.membershipOf(spaceId, t.caller().did!)).toBeNull();
+    expect(await directory.isActiveMember(spaceId, member.did!)).toBe(true);
+    expect(await directory.isActiveMember(spaceId, leaver.did!)).toBe(false);
+    expect(await directory.roleOf(spaceId, member.did!)).toBe('member');
+    expect(await directory.isAdmin(spaceId, owner.did!)).toBe(true);
+    expect(await directory.isAdmin(spaceId, member.did!)).toBe(false);
+  });
+
+  it('moves lastActivityAt forward only, and words the member count', async () => {
+    const { id } = await createSpace(owner);
+    const spaceId = parseEntityId('space', id)!;
+    const created = (await directory.findById(spaceId))!;
+    const later = new Date(created.lastActivityAt!.getTime() + 60_000);
+    await directory.recordActivity(spaceId, later);
+    expect((await directory.findById(spaceId))!.lastActivityAt).toEqual(later);
+    await directory.recordActivity(spaceId, created.lastActivityAt!);
+    expect((await directory.findById(spaceId))!.lastActivityAt).toEqual(later);
+    expect(directory.memberCountSummary(created)).toBe('a handful of members');
+  });
+
+  it('finds a live topic of a space by wire id, whatever its access; deleted and foreign ones are null', async () => {
+    const id = await configuredSpace(owner, true, 'open');
+    const other = await configuredSpace(owner, true, 'open');
+    const spaceId = parseEntityId('space', id)!;
+    const create = async (spaceWireId: string, name: string, access: unknown) =>
+      (await owner.post(`/spaces/${spaceWireId}/topics`, { name, access })).body.id as string;
+    const members = await create(id, 'Members', 'members');
+    const groups = await create(id, 'Groups', { groups: [`group_${'a'.repeat(32)}`] });
+    const foreign = await create(other, 'Foreign', 'public');
+    expect(await directory.findTopic(spaceId, members)).toMatchObject({
+      name: 'Members',
+      accessKind: 'members',
+    });
+    expect(await directory.findTopic(spaceId, groups)).toMatchObject({
+      accessKind: 'groups',
+      accessGroupIds: ['aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa'],
+    });
+    expectStatus(await owner.delete(`/spaces/${id}/topics/${members}`), 204);
+    for (const topicId of [members, foreign, 'topic_1', `topic_${'0'.repeat(32)}`, groups.toUpperCase()]) {
+      expect(await directory.findTopic(spaceId, topicId)).toBeNull();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import { Type } from '@nestjs/common';
+import { NestExpressApplication } from '@nestjs/platform-express';
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import { configureApp } from '../../src/app.factory';
+import { AppModule } from '../../src/app.module';
+import { AppConfig, loadConfig } from '../../src/config/app-config';
+import { createTestDatabase } from './database';
+
+export const GENEROUS_RATE_LIMITS = {
+  RATE_LIMIT_IP_ALL: '1000000',
+  RATE_LIMIT_IP_READS: '1000000',
+  RATE_LIMIT_IP_UPVOTES: '1000000',
+  RATE_LIMIT_IP_POSTS: '1000000',
+  RATE_LIMIT_IP_KEY_PROOF: '1000000',
+  RATE_LIMIT_POP_CAPTURE: '1000000',
+  RATE_LIMIT_GRANT_ALL: '1000000',
+  RATE_LIMIT_GRANT_READS: '1000000',
+  RATE_LIMIT_GRANT_UPVOTES: '1000000',
+  RATE_LIMIT_GRANT_POSTS: '1000000',
+};
+
+export interface TestApp {
+  app: NestExpressApplication;
+  config: AppConfig;
+  /** The supertest target. */
+  http: ReturnType<NestExpressApplication['getHttpServer']>;
+  databaseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface BootOptions {
+  /** Extra environment, as the service would read it. */
+  env?: Record<string, string>;
+  /** Replace outside services (fetchers, clocks); never our own modules. */
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** Reuse a database (e.g. two replicas of one service); a fresh one otherwise. */
+  databaseUrl?: string;
+  /** Extra test-only routes mounted beside AppModule (routes whose modules do not exist yet). */
+  controllers?: Type[];
+}
+
+/** Boots the real AppModule on a fresh database, exactly as main.ts does but without listening. */
+export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
+  const database = options.databaseUrl ? undefined : await createTestDatabase();
+  const databaseUrl = options.databaseUrl ?? database!.url;
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    PUBLIC_BASE_URL: 'http://api.plat.test',
+    CURSOR_SECRET: 'test-cursor-secret-test-cursor-secret',
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_TIMEOUT_MS: '2000',
+    // Suites share one client IP (and, on CI, one Redis): budgets are tested where they matter.
+    ...GENEROUS_RATE_LIMITS,
+    RATE_LIMIT_REDIS_PREFIX: `plat:test:${randomUUID()}:`,
+    ...options.env,
+    DATABASE_URL: databaseUrl,
+  });
+  let builder = Test.createTestingModule({
+    imports: [AppModule.forRoot(config)],
+    controllers: options.controllers ?? [],
+  });
+  if (options.override) builder = options.override(builder);
+  const moduleRef = await builder.compile();
+  const app = moduleRef.createNestApplication<NestExpressApplication>({
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  await configureApp(app);
+  return {
+    app,
+    config,
+    http: app.getHttpServer(),
+    databaseUrl,
+    close: async () => {
+      try {
+        await app.close();
+      } finally {
+        await database?.drop();
+      }
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export default async function globalTeardown(): Promise<void> {
+  await (globalThis as { __embeddedPostgres?: { stop(): Promise<void> } }).__embeddedPostgres?.stop();
+}

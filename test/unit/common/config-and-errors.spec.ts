@@ -1,0 +1,137 @@
+import { ArgumentsHost, Controller, Get, HttpStatus } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
+import { Test } from '@nestjs/testing';
+import { Anonymous } from '../../../src/common/auth/access.decorators';
+import { RouteAccessAudit } from '../../../src/common/auth/route-access.audit';
+import { AllExceptionsFilter } from '../../../src/common/errors/all-exceptions.filter';
+import { conflict, invalidRequest } from '../../../src/common/errors/api-error';
+import { ConfigValidationError, loadConfig } from '../../../src/config/app-config';
+
+describe('configuration', () => {
+  it('applies defaults', () => {
+    const config = loadConfig({});
+    expect(config.PORT).toBe(3000);
+    expect(config.LOG_LEVEL).toBe('info');
+    expect(config.TRUST_PROXY).toBe(false);
+    expect(config.publicBaseUrl).toBe('http://localhost:3000');
+    expect(config.publicHost).toBe('localhost:3000');
+  });
+
+  it('reads and converts values, ignoring unrelated variables', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      TRUST_PROXY: 'true',
+      PATH: '/bin',
+      PUBLIC_BASE_URL: 'https://api.x.org/',
+    });
+    expect(config.PORT).toBe(8080);
+    expect(config.TRUST_PROXY).toBe(true);
+    expect(config.publicHost).toBe('api.x.org');
+    expect(config.publicBaseUrl).toBe('https://api.x.org');
+    expect((config as unknown as Record<string, unknown>).PATH).toBeUndefined();
+  });
+
+  it('stops with one message naming every bad value', () => {
+    const attempt = () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    expect(attempt).toThrow(ConfigValidationError);
+    expect(attempt).toThrow(/PORT/);
+    expect(attempt).toThrow(/DATABASE_URL must be a postgres:\/\/ URL/);
+    expect(attempt).toThrow(/LOG_LEVEL/);
+  });
+
+  it('requires DATABASE_URL and CURSOR_SECRET in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET: required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL: required in production/);
+  });
+});
+
+describe('error filter', () => {
+  const respond = (exception: unknown) => {
+    const response = {
+      headersSent: false,
+      headers: {} as Record<string, string>,
+      statusCode: 0,
+      body: '',
+      setHeader(name: string, value: string) {
+        this.headers[name] = value;
+      },
+      status(code: number) {
+        this.statusCode = code;
+      },
+      end(body: string) {
+        this.body = body;
+      },
+    };
+    const host = { switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+    const filter = new AllExceptionsFilter();
+    (filter as unknown as { logger: { error: () => void } }).logger = { error: () => undefined };
+    filter.catch(exception, host);
+    return response;
+  };
+
+  it('answers an unexpected exception with a bare 500 (no stack, no SQL)', () => {
+    const response = respond(
+      new Error('duplicate key value violates unique constraint "users_pkey" SELECT * FROM x'),
+    );
+    expect(response.statusCode).toBe(HttpStatus.INTERNAL_SERVER_ERROR);
+    expect(response.body).toBe('{"code":"E_INTERNAL","message":"Internal error"}');
+    expect(response.headers['Cache-Control']).toBe('no-store');
+  });
+
+  it('keeps the extra members of an API error', () => {
+    const response = respond(invalidRequest('Invalid request', [{ path: 'limit', message: 'bad' }]));
+    expect(JSON.parse(response.body)).toEqual({
+      code: 'E_INVALID_REQUEST',
+      message: 'Invalid request',
+      details: [{ path: 'limit', message: 'bad' }],
+    });
+  });
+
+  it('maps statuses to codes', () => {
+    expect(JSON.parse(respond(conflict('Replayed request')).body)).toEqual({
+      code: 'E_CONFLICT',
+      message: 'Replayed request',
+    });
+  });
+});
+
+describe('route access audit (deny by default)', () => {
+  @Controller('undeclared')
+  class UndeclaredController {
+    @Get()
+    open() {
+      return {};
+    }
+  }
+
+  @Controller('declared')
+  class DeclaredController {
+    @Get()
+    @Anonymous()
+    open() {
+      return {};
+    }
+  }
+
+  const boot = async (controller: new () => object) => {
+    const moduleRef = await Test.createTestingModule({
+      imports: [DiscoveryModule],
+      controllers: [controller],
+      providers: [RouteAccessAudit],
+    }).compile();
+    const app = moduleRef.createNestApplication({ logger: false });
+    try {
+      await app.init();
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('refuses to start when a route declares no access class', async () => {
+    await expect(boot(UndeclaredController)).rejects.toThrow(/UndeclaredController\.open/);
+  });
+
+  it('starts when every route declares one', async () => {
+    await expect(boot(DeclaredController)).resolves.toBeUndefined();
+  });
+});

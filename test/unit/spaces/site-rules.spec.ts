@@ -1,0 +1,183 @@
+import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/content-publisher';
+import { HttpsDomainFetcher, isPublicAddress, publicAddressLookup } from '../../../src/spaces/domain-fetcher';
+import { topicAccessProblem } from '../../../src/spaces/dto/site-requests.dto';
+import { Space } from '../../../src/spaces/entities/space.entity';
+import { SpaceCounters } from '../../../src/spaces/space-counters';
+import { profileDocument } from '../../../src/spaces/space-profile-chain';
+import {
+  clampActiveWithinDays,
+  EXTERNAL_DOMAIN_PATTERN,
+  normalizeCategory,
+  slugFromTitle,
+  SLUG_PATTERN,
+  topicNameKey,
+} from '../../../src/spaces/space-rules';
+
+describe('site rules', () => {
+  it('normalizes categories: trimmed, whitespace collapsed, lower-cased; blank is none', () => {
+    expect(normalizeCategory('  Board \t  GAMES\n')).toBe('board games');
+    expect(normalizeCategory('crafts')).toBe('crafts');
+    expect(normalizeCategory('Ärger')).toBe('ärger');
+    for (const blank of ['', '   ', '\t\n']) expect(normalizeCategory(blank)).toBeNull();
+  });
+
+  it('clamps activeWithinDays to whole days from 1 to 365', () => {
+    const cases: [number, number][] = [
+      [-10, 1],
+      [0, 1],
+      [0.5, 1],
+      [1, 1],
+      [2.9, 2],
+      [30, 30],
+      [365, 365],
+      [365.5, 365],
+      [1e9, 365],
+    ];
+    for (const [given, clamped] of cases) expect(clampActiveWithinDays(given)).toBe(clamped);
+  });
+
+  it('makes slugs from titles that are valid slugs, and keys topic names case-insensitively', () => {
+    const cases: [string, string][] = [
+      ['About us', 'about-us'],
+      ['Über uns & Co.', 'uber-uns-co'],
+      ['  --Hello,   World!--  ', 'hello-world'],
+      ['Crème brûlée 2024', 'creme-brulee-2024'],
+      ['!!!', 'page'],
+      ['日本語', 'page'],
+      [`${'word '.repeat(40)}`, 'word-'.repeat(16).slice(0, 79)],
+    ];
+    for (const [title, slug] of cases) {
+      expect(slugFromTitle(title)).toBe(slug);
+      expect(SLUG_PATTERN.test(slugFromTitle(title))).toBe(true);
+      expect(slugFromTitle(title).length).toBeLessThanOrEqual(80);
+    }
+    expect(topicNameKey('  Book   Club ')).toBe('book club');
+  });
+
+  it('accepts public host names only as external domains', () => {
+    for (const ok of ['example.org', 'makers.example.org', 'a-b.example', 'x1.io', 'xn--bcher-kva.example']) {
+      expect(EXTERNAL_DOMAIN_PATTERN.test(ok)).toBe(true);
+    }
+    for (const bad of [
+      'localhost',
+      'example',
+      '127.0.0.1',
+      '1.2.3.4',
+      'Example.org',
+      'example.org.',
+      '.example.org',
+      '-a.example',
+      'a-.example',
+      'a_b.example',
+      `${'a'.repeat(64)}.example`,
+      `${'a.'.repeat(127)}org`,
+      'example.org:443',
+      'https://example.org',
+    ]) {
+      expect(EXTERNAL_DOMAIN_PATTERN.test(bad)).toBe(false);
+    }
+  });
+
+  it('validates topic access: a tier or {groups: [group ids]}', () => {
+    for (const ok of ['public', 'signedIn', 'members', { groups: [`group_${'a'.repeat(32)}`] }]) {
+      expect(topicAccessProblem(ok)).toBeNull();
+    }
+    for (const bad of [
+      'Public',
+      'groups',
+      '',
+      null,
+      undefined,
+      7,
+      [],
+      ['public'],
+      {},
+      { groups: [] },
+      { groups: 'group_x' },
+      { groups: ['group_1'] },
+      { groups: [`topic_${'a'.repeat(32)}`] },
+      { groups: [`group_${'a'.repeat(32)}`, `group_${'a'.repeat(32)}`] },
+      { groups: [`group_${'a'.repeat(32)}`], extra: true },
+    ]) {
+      expect(topicAccessProblem(bad)).toEqual(expect.stringContaining('access'));
+    }
+  });
+});
+
+describe('domain fetcher address guard', () => {
+  it('tells public addresses from loopback, private, link-local and reserved ones', () => {
+    for (const open of ['93.184.215.14', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) {
+      expect(isPublicAddress(open)).toBe(true);
+    }
+    for (const closed of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:7f00:1',
+      'not an address',
+    ]) {
+      expect(isPublicAddress(closed)).toBe(false);
+    }
+  });
+
+  it('refuses to resolve a name to a loopback address', async () => {
+    const error = await new Promise<Error | null>((resolve) =>
+      publicAddressLookup('localhost', {}, (err) => resolve(err)),
+    );
+    expect(error?.message).toMatch(/public addresses/);
+  });
+
+  it('never connects to a domain that resolves to a loopback address', async () => {
+    await expect(new HttpsDomainFetcher().get('localhost', '/.well-known/plat-did')).rejects.toThrow(
+      /public addresses/,
+    );
+  });
+});
+
+describe('space profile projection and worded counts', () => {
+  const space = (fields: Partial<Space>): Space =>
+    ({ displayName: 'Makers', description: null, links: [], ...fields }) as Space;
+
+  it('projects name, description and links as profile/v1, leaving out what is empty', () => {
+    expect(profileDocument(space({}))).toEqual({ $schema: PROFILE_SCHEMA, name: 'Makers' });
+    expect(
+      profileDocument(
+        space({
+          description: 'We make',
+          links: [
+            { url: 'https://a.example', label: 'A', description: 'first' },
+            { url: 'https://b.example', label: null, description: null },
+          ],
+        }),
+      ),
+    ).toEqual({
+      $schema: PROFILE_SCHEMA,
+      name: 'Makers',
+      description: 'We make',
+      links: [{ uri: 'https://a.example', label: 'A', description: 'first' }, { uri: 'https://b.example' }],
+    });
+  });
+
+  it('says "no private posts" until posts count, and words registered counts only', async () => {
+    const counters = new SpaceCounters();
+    expect(await counters.summaries('s')).toEqual({ privatePostCountSummary: 'no private posts' });
+    counters.register('eventCountSummary', async () => 12);
+    counters.register('privatePostCountSummary', async () => 1_000_000);
+    expect(await counters.summaries('s')).toEqual({
+      privatePostCountSummary: 'millions of private posts',
+      eventCountSummary: 'dozens of events',
+    });
+  });
+});
