@@ -27,7 +27,7 @@ export class CommentsController {
   @Gated(['read:posts'])
   @ApiOperation({ summary: 'A page of a post’s comments: roots, or one root’s replies' })
   @ApiOkResponse({ type: CommentListing })
-  list(
+  listPostComments(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('postId') postId: string,
@@ -40,7 +40,7 @@ export class CommentsController {
   @Gated(['write:comments', 'read:posts'])
   @ApiOperation({ summary: 'Comment on a post, or reply to a comment' })
   @ApiCreatedResponse({ type: CreatedComment })
-  create(
+  createComment(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('postId') postId: string,
@@ -53,7 +53,7 @@ export class CommentsController {
   @Gated(['write:comments', 'read:posts'])
   @ApiOperation({ summary: 'Edit one’s own comment: body, attachments or both, each replaced whole' })
   @ApiOkResponse({ type: CommentItem })
-  update(
+  updateComment(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('commentId') commentId: string,
@@ -66,7 +66,7 @@ export class CommentsController {
   @Gated(['write:comments', 'read:posts'])
   @ApiOperation({ summary: 'Delete one’s own comment (its replies stay)' })
   @ApiOkResponse({ type: CommentDeletion })
-  remove(
+  deleteComment(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('commentId') commentId: string,
@@ -79,7 +79,7 @@ export class CommentsController {
   @Gated(['write:upvotes', 'read:posts'])
   @ApiOperation({ summary: 'Upvote a comment (idempotent; always upvoted true)' })
   @ApiOkResponse({ type: CommentUpvoteState })
-  upvote(
+  upvoteComment(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('commentId') commentId: string,
@@ -91,7 +91,7 @@ export class CommentsController {
   @Gated(['write:upvotes', 'read:posts'])
   @ApiOperation({ summary: 'Withdraw an upvote (idempotent; always upvoted false)' })
   @ApiOkResponse({ type: CommentUpvoteState })
-  withdrawUpvote(
+  withdrawCommentUpvote(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('commentId') commentId: string,

@@ -17,7 +17,10 @@ export class FeedController {
   @Gated(['read:posts'])
   @ApiOperation({ summary: 'Post cards newest first across the spaces the person is an active member of' })
   @ApiOkResponse({ type: FeedListing })
-  list(@Principal() principal: RequestPrincipal, @Query() query: PaginationQueryDto): Promise<FeedListing> {
+  listFeed(
+    @Principal() principal: RequestPrincipal,
+    @Query() query: PaginationQueryDto,
+  ): Promise<FeedListing> {
     return this.feed.feed(principal, query);
   }
 }

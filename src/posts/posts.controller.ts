@@ -30,7 +30,7 @@ export class PostsController {
     summary: 'Post cards of the space, newest first by default (public projection or member view)',
   })
   @ApiOkResponse({ type: PostListing })
-  list(
+  listSpacePosts(
     @OptionalPrincipal() principal: RequestPrincipal | null,
     @Param('space') space: string,
     @Query() query: PostListingQuery,
@@ -42,7 +42,7 @@ export class PostsController {
   @OptionalAuth('read:posts')
   @ApiOperation({ summary: 'One post: eligible with the full post, or gated with a reason' })
   @ApiOkResponse({ schema: POST_RESPONSE_SCHEMA })
-  get(
+  getSpacePost(
     @OptionalPrincipal() principal: RequestPrincipal | null,
     @Param('space') space: string,
     @Param('postId') postId: string,
@@ -54,7 +54,7 @@ export class PostsController {
   @Gated(['write:posts', 'read:posts'])
   @ApiOperation({ summary: 'Publishes a post in a topic the author can post in' })
   @ApiCreatedResponse({ type: FullPost })
-  create(
+  createPost(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Body() body: CreatePostRequest,
@@ -68,7 +68,7 @@ export class PostsController {
     summary: 'Changes the caller’s own post (at least one of title, body, topic, attachments)',
   })
   @ApiOkResponse({ type: FullPost })
-  update(
+  updatePost(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('postId') postId: string,
@@ -81,7 +81,7 @@ export class PostsController {
   @Gated(['write:posts', 'read:posts'])
   @ApiOperation({ summary: 'Deletes the caller’s own post' })
   @ApiOkResponse({ type: DeletedPostResponse })
-  remove(
+  deletePost(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('postId') postId: string,
@@ -94,7 +94,7 @@ export class PostsController {
   @Gated(['write:upvotes', 'read:posts'])
   @ApiOperation({ summary: 'Upvotes a post (idempotent; always upvoted true)' })
   @ApiOkResponse({ type: UpvoteResponse })
-  upvote(
+  upvotePost(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('postId') postId: string,
@@ -106,7 +106,7 @@ export class PostsController {
   @Gated(['write:upvotes', 'read:posts'])
   @ApiOperation({ summary: 'Withdraws an upvote (idempotent; always upvoted false)' })
   @ApiOkResponse({ type: UpvoteResponse })
-  withdrawUpvote(
+  withdrawPostUpvote(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('postId') postId: string,

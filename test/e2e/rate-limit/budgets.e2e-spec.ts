@@ -82,15 +82,16 @@ describe.each([
 
     it('charges reads (GET, HEAD) to `query`', async () => {
       const ip = freshIp();
-      const reads: [Method, string][] = [
-        ['get', '/v1/spaces/s/posts'],
-        ['head', '/v1/spaces/s/posts/p'],
-        ['get', '/v1/spaces/s/posts/p/comments?sort=top'],
-        ['get', '/v1/feed'],
+      // Anonymous reads of an unknown space are 404; gated reads without a proof are 401.
+      const reads: [Method, string, number][] = [
+        ['get', '/v1/spaces/s/posts', 404],
+        ['head', '/v1/spaces/s/posts/p', 404],
+        ['get', '/v1/spaces/s/posts/p/comments?sort=top', 401],
+        ['get', '/v1/feed', 401],
       ];
-      for (const [index, [method, path]] of reads.entries()) {
+      for (const [index, [method, path, status]] of reads.entries()) {
         const response = await send(method, path, ip);
-        expect(response.status).toBe(404);
+        expect(response.status).toBe(status);
         expect(response.headers['ratelimit-limit']).toBe('4');
         expect(response.headers['ratelimit-remaining']).toBe(String(3 - index));
       }
@@ -102,7 +103,7 @@ describe.each([
       for (let hit = 1; hit <= 5; hit++) {
         const method = hit % 2 ? 'put' : 'delete';
         const response = await send(method, `/v1/spaces/s/comments/c${hit}/upvote`, ip);
-        expect(response.status).toBe(404);
+        expect(response.status).toBe(401);
         expect(response.headers['ratelimit-remaining']).toBe(String(5 - hit));
       }
       expectRefused(await send('delete', '/v1/spaces/s/posts/p/upvote', ip), 'action', 5);
@@ -115,7 +116,7 @@ describe.each([
         ['patch', '/v1/spaces/s/comments/c'],
         ['delete', '/v1/spaces/s/posts/p'],
       ];
-      for (const [method, path] of writes) expect((await send(method, path, ip)).status).toBe(404);
+      for (const [method, path] of writes) expect((await send(method, path, ip)).status).toBe(401);
       expectRefused(await send('post', '/users', ip), 'create', 3);
       expectRefused(await send('post', '/media', ip), 'create', 3);
       expectRefused(await send('post', '/v1/spaces/s/media', ip), 'create', 3);
