@@ -10,9 +10,9 @@ import { KeysetColumn, paginateKeyset } from '../common/pagination/keyset';
 import { Post } from '../posts/entities/post.entity';
 import { PostAccess } from '../posts/post-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
-import { CommentAuthors } from './comment-authors';
+import { AuthorDirectory } from '../users/author-directory';
+import { AuthorRecord } from '../users/dto/author.dto';
 import {
-  CommentAuthor,
   CommentDeletion,
   CommentItem,
   CommentListing,
@@ -42,7 +42,7 @@ export class CommentsService {
     private readonly dataSource: DataSource,
     private readonly access: PostAccess,
     private readonly directory: SpaceDirectory,
-    private readonly authors: CommentAuthors,
+    private readonly authors: AuthorDirectory,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
   ) {}
@@ -325,7 +325,7 @@ export class CommentsService {
   private async items(viewerDid: string, rows: Comment[]): Promise<CommentItem[]> {
     const live = rows.filter((row) => !row.deletedAt);
     const [authors, upvoted] = await Promise.all([
-      this.authors.of(live.map((row) => row.authorDid)),
+      this.authors.authorsOf(live.map((row) => row.authorDid)),
       this.upvotedBy(
         viewerDid,
         rows.map((row) => row.id),
@@ -336,7 +336,7 @@ export class CommentsService {
     );
   }
 
-  private item(row: Comment, author: CommentAuthor | null, upvoted: Set<string>): CommentItem {
+  private item(row: Comment, author: AuthorRecord | null, upvoted: Set<string>): CommentItem {
     return {
       id: formatEntityId('comment', row.id),
       postId: formatEntityId('post', row.postId),

@@ -5,8 +5,9 @@ import { formatEntityId } from '../common/ids/entity-id';
 import { Space } from '../spaces/entities/space.entity';
 import { SpaceTopic } from '../spaces/entities/space-topic.entity';
 import { SpaceDirectory } from '../spaces/space-directory';
-import { AccountSummary, AuthorDirectory } from '../users/author-directory';
-import { AuthorRecord, FullPost, LinkCardRecord, PostCard, SpaceCallToAction } from './dto/post-records.dto';
+import { AuthorDirectory } from '../users/author-directory';
+import { AuthorRecord } from '../users/dto/author.dto';
+import { FullPost, LinkCardRecord, PostCard, SpaceCallToAction } from './dto/post-records.dto';
 import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
 import { EntityLinkResolver } from './entity-links';
@@ -28,7 +29,7 @@ export class PostPresenter {
   /** Cards of a page; `viewerDid` (member projection) adds `viewer` to every card. */
   async cards(posts: Post[], spaceOf: (post: Post) => Space, viewerDid: string | null): Promise<PostCard[]> {
     const [authors, upvoted] = await Promise.all([
-      this.authors.summariesOf(posts.map((post) => post.authorDid)),
+      this.authors.authorsOf(posts.map((post) => post.authorDid)),
       viewerDid ? this.upvotedBy(viewerDid, posts) : Promise.resolve(null),
     ]);
     return posts.map((post) =>
@@ -44,7 +45,7 @@ export class PostPresenter {
   /** The full post as read by this viewer (null: the anonymous projection, no `viewer`). */
   async full(post: Post, space: Space, topic: SpaceTopic, viewerDid: string | null): Promise<FullPost> {
     const [authors, upvoted] = await Promise.all([
-      this.authors.summariesOf([post.authorDid]),
+      this.authors.authorsOf([post.authorDid]),
       viewerDid ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
     ]);
     const card = this.card(
@@ -91,7 +92,7 @@ export class PostPresenter {
     return `${this.directory.publicUrl(space)}/post/${post.slug}-${formatEntityId('post', post.id)}`;
   }
 
-  private card(post: Post, space: Space, account: AccountSummary | null, upvoted: boolean | null): PostCard {
+  private card(post: Post, space: Space, author: AuthorRecord | null, upvoted: boolean | null): PostCard {
     return {
       id: formatEntityId('post', post.id),
       slug: post.slug,
@@ -99,7 +100,7 @@ export class PostPresenter {
       title: post.title,
       displayTitle: displayTitleOf(post.title, post.body),
       excerpt: excerptOf(post.body),
-      author: account ? toAuthor(account) : null,
+      author,
       upvoteCount: Math.max(0, post.upvoteCount),
       commentCount: Math.max(0, post.commentCount),
       isPinned: false,
@@ -121,12 +122,4 @@ export class PostPresenter {
     });
     return new Set(rows.map((row) => row.postId));
   }
-}
-
-function toAuthor(account: AccountSummary): AuthorRecord {
-  return {
-    did: account.did,
-    ...(account.displayName ? { displayName: account.displayName } : {}),
-    username: account.handle,
-  };
 }

@@ -1,20 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-
-/** api-spec.md "Author": `did` always; the others present only when set. */
-export class CommentAuthor {
-  @ApiProperty({ example: 'did:plat:2346789acdefhknrtvz2346789acdef' })
-  did: string;
-
-  @ApiPropertyOptional()
-  displayName?: string;
-
-  @ApiPropertyOptional({ description: 'the author’s handle' })
-  username?: string;
-
-  @ApiPropertyOptional()
-  avatarUrl?: string;
-}
+import { AuthorRecord } from '../../users/dto/author.dto';
 
 export class CommentViewer {
   @ApiProperty({ description: 'whether the caller has upvoted this comment' })
@@ -32,8 +18,8 @@ export class CreatedComment {
   @ApiPropertyOptional({ description: 'the root comment this one replies to; absent on a root' })
   parentCommentId?: string;
 
-  @ApiProperty({ type: CommentAuthor, nullable: true, description: 'null on a deleted comment' })
-  author: CommentAuthor | null;
+  @ApiProperty({ type: AuthorRecord, nullable: true, description: 'null on a deleted comment' })
+  author: AuthorRecord | null;
 
   @ApiProperty({
     type: String,

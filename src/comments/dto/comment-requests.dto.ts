@@ -1,5 +1,14 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsIn, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsOptional,
+  IsString,
+  Matches,
+  MaxLength,
+  ValidateIf,
+} from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 
 export const COMMENT_SORTS = ['newest', 'oldest', 'top'] as const;
@@ -62,9 +71,9 @@ export class UpdateCommentBody {
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_COMMENT_ATTACHMENTS,
-    description: 'replaces the attachments; an empty array clears them',
+    description: 'replaces the attachments; an empty array clears them (null is refused)',
   })
-  @IsOptional()
+  @ValidateIf((_body: object, value: unknown) => value !== undefined)
   @IsArray()
   @ArrayMaxSize(MAX_COMMENT_ATTACHMENTS)
   @IsString({ each: true })

@@ -1,24 +1,10 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
+import { AuthorRecord } from '../../users/dto/author.dto';
 
 const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
 const POST_ID_EXAMPLE = 'post_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const OPEN_ENUM = 'open enum: treat unknown values as opaque';
-
-/** api-spec.md "Author": present-when-set members; only people with an account. */
-export class AuthorRecord {
-  @ApiProperty({ pattern: DID })
-  did: string;
-
-  @ApiPropertyOptional()
-  displayName?: string;
-
-  @ApiPropertyOptional({ description: 'the author’s handle' })
-  username?: string;
-
-  @ApiPropertyOptional()
-  avatarUrl?: string;
-}
 
 /** api-spec.md "Media object" (no media module yet: attachments and bodyMedia are empty). */
 export class MediaRecord {
@@ -68,7 +54,11 @@ export class PostCard {
   @ApiProperty({ type: String, nullable: true })
   excerpt: string | null;
 
-  @ApiProperty({ type: AuthorRecord, nullable: true })
+  @ApiProperty({
+    type: AuthorRecord,
+    nullable: true,
+    description: 'never null today; nullable per api-spec.md',
+  })
   author: AuthorRecord | null;
 
   @ApiPropertyOptional({ type: MediaRecord })

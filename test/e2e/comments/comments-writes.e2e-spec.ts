@@ -217,6 +217,7 @@ describe('comment writes (api-spec.md "Writes", rules 3, 5, 6, 7, 8)', () => {
     it('is 400 naming no field, clearing everything, or with attachments, and changes nothing', async () => {
       const created = await comment(bob, space, postId, { body: 'keep' });
       expectInvalid(await bob.patch(commentPath(created.id), {}));
+      expectInvalid(await bob.patch(commentPath(created.id), { attachments: null }), 'attachments');
       expectInvalid(await bob.patch(commentPath(created.id), { body: null, attachments: [] }), 'body');
       expectInvalid(await bob.patch(commentPath(created.id), { body: 'a attachment://media_x' }), 'body');
       expectInvalid(

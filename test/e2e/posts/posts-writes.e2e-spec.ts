@@ -112,11 +112,11 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
     expect(plain).not.toHaveProperty('entityLinks');
   });
 
-  it('an author without an account is null', async () => {
+  it('an author without an account is shown by DID alone, as on comments', async () => {
     const nobody = await person(t);
     await admit(owner, space.id, nobody);
     const post = await newPost(nobody, space.id, { topic: publicTopic, body: 'hi' });
-    expect(post.author).toBeNull();
+    expect(post.author).toEqual({ did: nobody.did });
   });
 
   it('refuses invalid posts with 400 details and stores nothing', async () => {
