@@ -24,7 +24,7 @@ const MAX_ROUNDS = 5;
  *
  * Syncs run after the post's write, one at a time per post in this process; across replicas the
  * new head is stored only if the stored head is still the one it extends (as the space profile
- * chain does). Topic access and space visibility changes made elsewhere are not followed here.
+ * chain does). Admin access changes reach here through PostVisibilityFollower.
  */
 @Injectable()
 export class PostContentChain {

@@ -14,6 +14,7 @@ import { FeedService } from './feed.service';
 import { PostAccess } from './post-access.service';
 import { PostPresenter } from './post-presenter';
 import { PostContentChain } from './post-content-chain';
+import { PostVisibilityFollower } from './post-visibility-follower';
 import { PostUpvotesService } from './post-upvotes.service';
 import { PrivatePostCount } from './private-post-count';
 import { PostsController } from './posts.controller';
@@ -35,6 +36,7 @@ import { PostsService } from './posts.service';
   providers: [
     PrivatePostCount,
     PostContentChain,
+    PostVisibilityFollower,
     PostAccess,
     PostPresenter,
     EntityLinkResolver,

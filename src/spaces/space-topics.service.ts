@@ -14,6 +14,7 @@ import { TopicAccessInput, TopicRequest } from './dto/site-requests.dto';
 import { SpaceTopic } from './entities/space-topic.entity';
 import { toPublicTopic, toTopicAdminRecord } from './public-records';
 import { SpaceAccess } from './space-access';
+import { SpaceVisibility } from './space-visibility';
 import { SpaceDirectory } from './space-directory';
 import { topicNameKey } from './space-rules';
 
@@ -34,6 +35,7 @@ export class SpaceTopicsService {
     private readonly directory: SpaceDirectory,
     private readonly access: SpaceAccess,
     private readonly cursors: CursorCodec,
+    private readonly visibility: SpaceVisibility,
   ) {}
 
   async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicTopic>> {
@@ -112,8 +114,12 @@ export class SpaceTopicsService {
     request: TopicRequest,
   ): Promise<TopicAdminRecord> {
     const topic = await this.adminTopic(principal, pathId, topicId);
+    const wasPublic = topic.accessKind === 'public';
     Object.assign(topic, this.fields(request));
     await this.saveUnique(topic);
+    if (wasPublic !== (topic.accessKind === 'public')) {
+      await this.visibility.changed({ spaceId: topic.spaceId, topicId: topic.id });
+    }
     return toTopicAdminRecord(await this.topics.findOneByOrFail({ id: topic.id }));
   }
 
@@ -121,6 +127,8 @@ export class SpaceTopicsService {
   async remove(principal: RequestPrincipal, pathId: string, topicId: string): Promise<void> {
     const topic = await this.adminTopic(principal, pathId, topicId);
     await this.topics.softDelete({ id: topic.id });
+    if (topic.accessKind === 'public')
+      await this.visibility.changed({ spaceId: topic.spaceId, topicId: topic.id });
   }
 
   private async adminTopic(

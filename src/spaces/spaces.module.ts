@@ -27,6 +27,7 @@ import { SpacePagesService } from './space-pages.service';
 import { SpaceProfileChain } from './space-profile-chain';
 import { SpaceSiteService } from './space-site.service';
 import { SpaceTopicsService } from './space-topics.service';
+import { SpaceVisibility } from './space-visibility';
 import { SpacesService } from './spaces.service';
 
 /**
@@ -65,6 +66,7 @@ import { SpacesService } from './spaces.service';
     SpacePagesService,
     SpaceSiteService,
     SpaceMembershipReads,
+    SpaceVisibility,
     { provide: DomainFetcher, useClass: HttpsDomainFetcher },
   ],
   exports: [
@@ -73,6 +75,7 @@ import { SpacesService } from './spaces.service';
     SpaceGrantAccess,
     SpaceCounters,
     SpaceMembershipReads,
+    SpaceVisibility,
     TypeOrmModule,
   ],
 })

@@ -19,6 +19,7 @@ import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
 import { assertRepeats, roleOf, SpaceAccess, SpaceContext } from './space-access';
 import { SpaceProfileChain } from './space-profile-chain';
+import { SpaceVisibility } from './space-visibility';
 import { toSpaceRecord } from './space-records';
 import {
   DEFAULT_DOMAIN_PATTERN,
@@ -38,6 +39,7 @@ export class SpacesService {
     private readonly origin: OriginIdentities,
     private readonly profileChain: SpaceProfileChain,
     private readonly clock: Clock,
+    private readonly visibility: SpaceVisibility,
   ) {}
 
   /**
@@ -131,6 +133,7 @@ export class SpacesService {
       await manager.getRepository(Space).softDelete({ id: context.space.id });
     });
     await this.profileChain.sync(context.space.id);
+    if (context.space.isPublic) await this.visibility.changed({ spaceId: context.space.id });
   }
 
   async setPublicConfig(
@@ -183,6 +186,9 @@ export class SpacesService {
   private async write(context: SpaceContext, changes: Partial<Space>): Promise<SpaceRecord> {
     await this.spaces.update({ id: context.space.id }, changes);
     await this.profileChain.sync(context.space.id);
+    if (changes.isPublic !== undefined && changes.isPublic !== context.space.isPublic) {
+      await this.visibility.changed({ spaceId: context.space.id });
+    }
     const space = await this.spaces.findOne({ where: { id: context.space.id } });
     if (!space) throw notFound();
     return toSpaceRecord(space, roleOf(context));

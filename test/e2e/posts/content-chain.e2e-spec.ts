@@ -103,4 +103,48 @@ describe('post content chains (api-spec.md card `protocol`, CONTENT-MODEL.md pos
     const post = await newPost(owner, privateSpace.id, { topic, body: 'private space' });
     expect(post).not.toHaveProperty('protocol');
   });
+
+  it('follows admin changes: a topic or space that stops being public retracts its posts’ documents', async () => {
+    const topic = await newTopic(owner, space.id, 'Turning', 'public');
+    const post = await newPost(member, space.id, { topic, body: 'public for now' });
+    const first = post.protocol as Protocol;
+    expect((await relayState(first.contentId)).state.isDeleted).toBe(false);
+
+    // members-only: retracted by the time the topic PUT answers
+    expectStatus(
+      await owner.put(`/spaces/${space.id}/topics/${topic}`, { name: 'Turning', access: 'members' }),
+      200,
+    );
+    expect((await relayState(first.contentId)).state.isDeleted).toBe(true);
+    const hidden = (await member.get(`/v1/spaces/${space.id}/posts/${post.id}`)).body;
+    expect(hidden.state).toBe('eligible');
+    expect(hidden.post).not.toHaveProperty('protocol');
+
+    // public again: a new chain
+    expectStatus(
+      await owner.put(`/spaces/${space.id}/topics/${topic}`, { name: 'Turning', access: 'public' }),
+      200,
+    );
+    const second = (await member.get(`/v1/spaces/${space.id}/posts/${post.id}`)).body.post
+      .protocol as Protocol;
+    expect(second.contentId).not.toBe(first.contentId);
+    expect((await relayState(second.contentId)).state.isDeleted).toBe(false);
+
+    // the space loses its public profile: retracted too
+    const other = await newSpace(owner, 'Turning space');
+    await makePublic(owner, other.id);
+    const otherTopic = await newTopic(owner, other.id, 'Open', 'public');
+    const otherPost = await newPost(owner, other.id, { topic: otherTopic, body: 'was public' });
+    const chain = otherPost.protocol as Protocol;
+    expectStatus(
+      await owner.put(`/spaces/${other.id}/public-config`, { isPublic: false, joinMode: 'closed' }),
+      200,
+    );
+    expect((await relayState(chain.contentId)).state.isDeleted).toBe(true);
+
+    // a deleted public topic retracts as well
+    const doomed = await newPost(member, space.id, { topic, body: 'topic goes away' });
+    expectStatus(await owner.delete(`/spaces/${space.id}/topics/${topic}`), 204);
+    expect((await relayState((doomed.protocol as Protocol).contentId)).state.isDeleted).toBe(true);
+  });
 });
