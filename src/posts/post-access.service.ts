@@ -61,9 +61,13 @@ export class PostAccess {
     return this.grants.forRead(principal, spaceRef, scope);
   }
 
-  /** The space as this caller writes to it (403/404 per api-spec "Authentication" item 8). */
+  /**
+   * The space as this caller writes to it (403/404 per api-spec "Authentication" item 8). Every
+   * write to posts, comments and upvotes reads too, so the grant must carry `read:posts` for this
+   * very space as well as the write scope (the route guard only checks it is held somewhere).
+   */
   writer(principal: RequestPrincipal, spaceRef: string, scope: Scope): Promise<SpaceWriter> {
-    return this.grants.forWrite(principal, spaceRef, scope);
+    return this.grants.forWrite(principal, spaceRef, [scope, 'read:posts']);
   }
 
   async verdict(view: SpaceReadView, topic: SpaceTopic): Promise<TopicVerdict> {

@@ -49,10 +49,16 @@ export class SpaceGrantAccess {
     return { kind: 'anonymous', space };
   }
 
-  async forWrite(principal: RequestPrincipal, reference: string, scope: Scope): Promise<SpaceWriter> {
+  /** `scopes`: every one must cover this space (writes to posts also need `read:posts` there). */
+  async forWrite(
+    principal: RequestPrincipal,
+    reference: string,
+    scopes: Scope | Scope[],
+  ): Promise<SpaceWriter> {
     const space = await this.directory.findByReference(reference);
     if (!space) throw notFound();
-    const role = this.covers(principal, space, scope)
+    const required = Array.isArray(scopes) ? scopes : [scopes];
+    const role = required.every((scope) => this.covers(principal, space, scope))
       ? await this.directory.roleOf(space.id, principal.did)
       : null;
     if (role) return { space, did: principal.did, role };

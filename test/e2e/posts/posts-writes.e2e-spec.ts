@@ -1,3 +1,4 @@
+import { issueCredential } from '../../../src/protocol/client/credentials';
 import { Actor } from '../../support/actors';
 import { count, expectNotFound } from '../spaces/support';
 import {
@@ -176,6 +177,24 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
         `/v1/spaces/${space.id}/posts`,
         { topic: publicTopic, body: 'x' },
         { credential: writeOnly },
+      ),
+      403,
+    );
+    // read:posts granted for another space only does not open writes here
+    const elsewhere = (await newSpace(owner, 'Read elsewhere')).did;
+    const readElsewhere = issueCredential(member.identity, {
+      audience: app.did,
+      host: t.config.publicHost,
+      att: [
+        { resource: `space:${space.did}`, action: 'write:posts' },
+        { resource: `space:${elsewhere}`, action: 'read:posts' },
+      ],
+    }).token;
+    expectStatus(
+      await app.post(
+        `/v1/spaces/${space.id}/posts`,
+        { topic: publicTopic, body: 'x' },
+        { credential: readElsewhere },
       ),
       403,
     );
