@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { notFound } from '../common/errors/api-error';
@@ -27,11 +27,13 @@ export interface ReadablePost {
 /**
  * Who reads and writes which posts, for posts and comments alike (design.md §9, api-spec.md
  * "Authentication" items 6–8 through SpaceGrantAccess):
- * - a post's readability is its topic's `access`: `public` for anyone; `signedIn` and `members`
- *   for the member view (a non-member, covering grant or not, reads the anonymous projection, item
- *   6); `groups` for members of one of the groups, and for the space's owners and admins;
- * - the anonymous view sees `signedIn` posts gated `signIn`, `members` posts `spaceMembers` and
- *   group posts `restricted`; a member outside the groups sees them `restricted`;
+ * - a post's readability is its topic's `access`: `public` for anyone; `signedIn` for the member
+ *   and visitor views (a signed-in non-member whose grant covers the space, never a member); the
+ *   rest for members only: `members` for all, `groups` for members of one of the groups and for the
+ *   space's owners and admins. Former members read the anonymous projection (item 6);
+ * - the anonymous view sees `signedIn` posts gated `signIn`; anonymous and visitor views see
+ *   `members` posts `spaceMembers` and group posts `restricted`; a member outside the groups sees
+ *   them `restricted`;
  * - a writer posts only in a topic they can read; any other topic is the 404 (api-spec "Writes" 2).
  */
 @Injectable()
@@ -50,7 +52,10 @@ export class PostAccess {
       where:
         view.kind === 'member'
           ? { spaceId: view.space.id }
-          : { spaceId: view.space.id, accessKind: 'public' },
+          : {
+              spaceId: view.space.id,
+              accessKind: view.kind === 'visitor' ? In(['public', 'signedIn']) : 'public',
+            },
     });
     const verdicts = await Promise.all(topics.map((topic) => this.verdict(view, topic)));
     return topics.filter((_, index) => verdicts[index].readable);
@@ -75,7 +80,7 @@ export class PostAccess {
       case 'public':
         return { readable: true };
       case 'signedIn':
-        return view.kind === 'member' ? { readable: true } : { readable: false, reason: 'signIn' };
+        return view.kind === 'anonymous' ? { readable: false, reason: 'signIn' } : { readable: true };
       case 'members':
         return view.kind === 'member' ? { readable: true } : { readable: false, reason: 'spaceMembers' };
       default:

@@ -7,9 +7,16 @@ import { Space } from './entities/space.entity';
 import { SpaceDirectory } from './space-directory';
 import { MemberRole } from './space-rules';
 
-/** How one caller reads a space on a credential-aware route. */
+/**
+ * How a caller reads a space: `member` (an active member through a covering grant), `visitor` (a
+ * signed-in person whose grant covers the space and who never was a member: reads what any
+ * signed-in visitor may, api-spec.md reason `signIn`), or `anonymous` (everyone else, former
+ * members and grants not covering the space included: item 6's anonymous projection).
+ */
 export type SpaceReadView =
-  { kind: 'anonymous'; space: Space } | { kind: 'member'; space: Space; did: string; role: MemberRole };
+  | { kind: 'anonymous'; space: Space }
+  | { kind: 'visitor'; space: Space; did: string }
+  | { kind: 'member'; space: Space; did: string; role: MemberRole };
 
 export interface SpaceWriter {
   space: Space;
@@ -40,12 +47,17 @@ export class SpaceGrantAccess {
   ): Promise<SpaceReadView> {
     const space = await this.directory.findByReference(reference);
     if (!space) throw notFound();
-    const role =
+    const membership =
       principal && this.covers(principal, space, scope)
-        ? await this.directory.roleOf(space.id, principal.did)
-        : null;
-    if (principal && role) return { kind: 'member', space, did: principal.did, role };
+        ? await this.directory.membershipOf(space.id, principal.did)
+        : undefined;
+    if (principal && membership?.status === 'active') {
+      return { kind: 'member', space, did: principal.did, role: membership.role };
+    }
     if (!space.isPublic) throw notFound();
+    if (principal && (membership === null || membership?.status === 'invited')) {
+      return { kind: 'visitor', space, did: principal.did };
+    }
     return { kind: 'anonymous', space };
   }
 

@@ -61,10 +61,13 @@ describe('space access for credentials (e2e)', () => {
   });
 
   describe('reads', () => {
-    it('gives the anonymous projection of a public space to anyone not covered as a member (item 6)', async () => {
+    it('gives a signed-in never-member the visitor view and everyone else not covered as a member the anonymous projection (item 6)', async () => {
       const anonymous = { kind: 'anonymous' };
       await expect(access.forRead(null, publicSpace.id)).resolves.toMatchObject(anonymous);
-      await expect(access.forRead(bare(outsider), publicSpace.id)).resolves.toMatchObject(anonymous);
+      await expect(access.forRead(bare(outsider), publicSpace.id)).resolves.toMatchObject({
+        kind: 'visitor',
+        did: outsider.did,
+      });
       await expect(
         access.forRead(
           viaCredential(member, [{ space: privateSpace.did, scopes: ['read:posts'] }]),

@@ -321,6 +321,36 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
       expect((await get(owner, posts.group)).body.state).toBe('eligible');
     });
 
+    it('a signed-in non-member reads signedIn posts (reason signIn); a former member reads the anonymous projection', async () => {
+      const visitor = await get(outsider, posts.signedIn);
+      expectStatus(visitor, 200);
+      expect(visitor.body).toEqual({
+        state: 'eligible',
+        post: expect.objectContaining({ id: posts.signedIn, body: 'signed' }),
+        space: cta(),
+      });
+      expect(visitor.body.post).not.toHaveProperty('viewer');
+      expect((await get(outsider, posts.members)).body).toEqual({
+        state: 'gated',
+        reason: 'spaceMembers',
+        space: cta(),
+      });
+      const listing = await outsider.get(`/v1/spaces/${space.id}/posts?limit=100`);
+      expectStatus(listing, 200);
+      const listed = (listing.body.items as { id: string; viewer?: unknown }[]).map((item) => item.id);
+      expect(listed).toEqual(expect.arrayContaining([posts.public, posts.signedIn]));
+      expect(listed).not.toContain(posts.members);
+      const leaver = await person(t);
+      await admit(owner, space.id, leaver);
+      expect((await get(leaver, posts.members)).body.state).toBe('eligible');
+      expectStatus(await leaver.delete(`/spaces/${space.id}/membership`), 204);
+      expect((await get(leaver, posts.signedIn)).body).toEqual({
+        state: 'gated',
+        reason: 'signIn',
+        space: cta(),
+      });
+    });
+
     it('a non-member, a credential without read:posts and a revoked credential read the anonymous projection', async () => {
       expect((await get(outsider, posts.members)).body.state).toBe('gated');
       const noRead = member.grant(app, ['write:posts']);
