@@ -80,13 +80,14 @@ describe.each([
       expectRefused(await send('post', '/v1/nowhere', ip), 'global', 10);
     });
 
-    it('charges reads (GET, HEAD) to `query`', async () => {
+    it('charges reads (GET, HEAD) to `query`, GET /v1/key-proof/status included', async () => {
       const ip = freshIp();
-      // Anonymous reads of an unknown space are 404; gated reads without a proof are 401.
+      // Anonymous reads of an unknown space are 404; gated reads without a proof are 401; the
+      // key-proof status without a code is 400. All of them share the one reads budget.
       const reads: [Method, string, number][] = [
         ['get', '/v1/spaces/s/posts', 404],
         ['head', '/v1/spaces/s/posts/p', 404],
-        ['get', '/v1/spaces/s/posts/p/comments?sort=top', 401],
+        ['get', '/v1/key-proof/status', 400],
         ['get', '/v1/feed', 401],
       ];
       for (const [index, [method, path, status]] of reads.entries()) {
@@ -95,7 +96,8 @@ describe.each([
         expect(response.headers['ratelimit-limit']).toBe('4');
         expect(response.headers['ratelimit-remaining']).toBe(String(3 - index));
       }
-      expectRefused(await send('get', '/v1/spaces', ip), 'query', 4);
+      expectRefused(await send('get', '/v1/key-proof/status', ip), 'query', 4);
+      expectRefused(await send('get', '/v1/spaces/s/posts/p/comments?sort=top', ip), 'query', 4);
     });
 
     it('charges PUT and DELETE on …/upvote to `action`', async () => {

@@ -5,7 +5,7 @@ import request from 'supertest';
 import { RATE_LIMIT_STORE } from '../../../src/infrastructure/rate-limit/rate-limit-store';
 import { RedisRateLimitStore } from '../../../src/infrastructure/rate-limit/redis-store';
 import { createTestDatabase } from '../../support/database';
-import { bootLimitedApp, LimitedApp, ManualClock, REDIS_URL, uniquePrefix } from './support';
+import { bootLimitedApp, LimitedApp, ManualClock, REDIS_URL, RedisRelay, uniquePrefix } from './support';
 
 const UNAVAILABLE = {
   code: 'E_SERVICE_UNAVAILABLE',
@@ -108,19 +108,53 @@ describe('rate limits across replicas and Redis failures (e2e)', () => {
     }
   });
 
-  it('answers 503 when Redis goes away mid-run, and recovers when it is back', async () => {
-    const app = await boot({ REDIS_URL, RATE_LIMIT_REDIS_PREFIX: uniquePrefix('outage') });
-    expect((await request(app.http).get('/v1/spaces')).headers['ratelimit-remaining']).toBe('79');
-    const store = app.app.get<RedisRateLimitStore>(RATE_LIMIT_STORE);
-    // disconnect() only starts closing; wait for 'end' so reconnecting cannot race the close.
-    const ended = once(store.client, 'end');
-    store.client.disconnect();
-    await ended;
-    expectUnavailable(await request(app.http).get('/v1/spaces'));
-    await store.client.connect();
-    const back = await request(app.http).get('/v1/spaces');
-    expect(back.status).not.toBe(503);
-    expect(back.headers['ratelimit-remaining']).toBe('78');
+  it('answers 503 when Redis stops mid-run, and recovers on its own when it is back', async () => {
+    const relay = new RedisRelay(new URL(REDIS_URL));
+    await relay.start();
+    try {
+      const app = await boot({ REDIS_URL: relay.url, RATE_LIMIT_REDIS_PREFIX: uniquePrefix('outage') });
+      expect((await request(app.http).get('/v1/spaces')).headers['ratelimit-remaining']).toBe('79');
+      const store = app.app.get<RedisRateLimitStore>(RATE_LIMIT_STORE);
+      const closed = once(store.client, 'close');
+      await relay.stop();
+      await closed;
+      expectUnavailable(await request(app.http).get('/v1/spaces'));
+      expectUnavailable(await request(app.http).post('/v1/key-proof/present'));
+      // Redis is back on the same address: the client reconnects by itself (no restart, no call).
+      const ready = once(store.client, 'ready');
+      await relay.start();
+      await ready;
+      const back = await request(app.http).get('/v1/spaces');
+      expect(back.status).toBe(200);
+      // The count went on where it stood: the refused requests never reached Redis.
+      expect(back.headers['ratelimit-remaining']).toBe('78');
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('answers 503 when Redis stops answering mid-run (REDIS_TIMEOUT_MS), never failing open', async () => {
+    const relay = new RedisRelay(new URL(REDIS_URL));
+    await relay.start();
+    try {
+      const app = await boot({
+        REDIS_URL: relay.url,
+        REDIS_TIMEOUT_MS: '100',
+        RATE_LIMIT_REDIS_PREFIX: uniquePrefix('hang'),
+      });
+      expect((await request(app.http).get('/v1/spaces')).status).toBe(200);
+      relay.hang();
+      const started = Date.now();
+      expectUnavailable(await request(app.http).get('/v1/spaces'));
+      expect(Date.now() - started).toBeLessThan(1000);
+      relay.answer();
+      const back = await request(app.http).get('/v1/spaces');
+      expect(back.status).toBe(200);
+      // The timed-out hit reached Redis late and counts: a refusal never hands budget back.
+      expect(back.headers['ratelimit-remaining']).toBe('77');
+    } finally {
+      await relay.stop();
+    }
   });
 
   it('RATE_LIMIT_DISABLED charges nothing and never touches Redis', async () => {

@@ -2,6 +2,7 @@ import { Controller, Get, Param, Post, Put, Req } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { randomBytes } from 'node:crypto';
+import { createConnection, createServer, Server, Socket } from 'node:net';
 import type { Request } from 'express';
 import { Anonymous, Gated, OptionalAuth } from '../../../src/common/auth/access.decorators';
 import { RequestAuthenticator, RequestPrincipal } from '../../../src/common/auth/request-authenticator';
@@ -17,6 +18,69 @@ export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 /** A Redis key prefix no other test file or run shares. */
 export const uniquePrefix = (name: string) => `plat:test:${name}:${randomBytes(6).toString('hex')}:`;
+
+/**
+ * A TCP relay in front of a real Redis, so a test can stop Redis (or make it hang) mid-run the way
+ * the service would see it, without reaching into the service: `stop()` closes the port and every
+ * connection, `start()` listens on the same port again, `hang()` keeps connections open but holds
+ * back Redis's answers until `answer()`.
+ */
+export class RedisRelay {
+  private server: Server | null = null;
+  private readonly connections = new Set<{ client: Socket; upstream: Socket }>();
+  private port = 0;
+  private hanging = false;
+
+  constructor(private readonly target: URL) {}
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const server = createServer((client) => this.relay(client));
+    await new Promise<void>((resolve) => server.listen(this.port, '127.0.0.1', resolve));
+    this.port = (server.address() as { port: number }).port;
+    this.server = server;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const { client, upstream } of this.connections) {
+      client.destroy();
+      upstream.destroy();
+    }
+    this.connections.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  hang(): void {
+    this.hanging = true;
+    for (const { upstream } of this.connections) upstream.pause();
+  }
+
+  answer(): void {
+    this.hanging = false;
+    for (const { upstream } of this.connections) upstream.resume();
+  }
+
+  private relay(client: Socket): void {
+    const upstream = createConnection(Number(this.target.port || 6379), this.target.hostname);
+    const connection = { client, upstream };
+    this.connections.add(connection);
+    if (this.hanging) upstream.pause();
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = () => {
+      this.connections.delete(connection);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  }
+}
 
 /** Time that moves only when a test says so. */
 export class ManualClock extends Clock {
