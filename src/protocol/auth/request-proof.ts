@@ -49,10 +49,7 @@ export async function verifyRequestProof(
   request: ProofRequest,
   context: ProofContext,
 ): Promise<VerifiedProof> {
-  const [scheme, token, ...rest] = request.authorization.trim().split(/\s+/);
-  if (scheme !== PROOF_SCHEME || !token || rest.length > 0)
-    throw new ProofRejected('Authorization must be "PLAT <proof>"');
-  const decoded = decodeOrReject(token);
+  const decoded = decodeOrReject(proofToken(request.authorization));
   const claims = decoded.payload;
   const iss = claims.iss;
   if (typeof iss !== 'string' || !isPlatDid(iss)) throw new ProofRejected('iss must be a did:plat DID');
@@ -82,6 +79,17 @@ export async function verifyRequestProof(
     if (error instanceof ProtocolError) throw new ProofRejected(error.message);
     throw error;
   }
+}
+
+/**
+ * The token of `PLAT <compact JWS>`: the scheme word exactly, one space, then a token with no
+ * whitespace (design.md §3 writes exactly that form; anything looser is 401, never a guess).
+ */
+function proofToken(authorization: string): string {
+  const prefix = `${PROOF_SCHEME} `;
+  const token = authorization.startsWith(prefix) ? authorization.slice(prefix.length) : '';
+  if (!token || /\s/.test(token)) throw new ProofRejected('Authorization must be "PLAT <proof>"');
+  return token;
 }
 
 function decodeOrReject(token: string) {

@@ -370,6 +370,9 @@ export class RelayIngestService {
         return { result: { ...base, status: 'rejected', error: error.message }, dependency: false };
       }
       if (isUniqueViolation(error)) return this.afterRace(operation, outer, error);
+      if (isUnstorableText(error)) {
+        return { result: { ...base, status: 'rejected', error: UNSTORABLE_TEXT_ERROR }, dependency: false };
+      }
       throw error;
     }
   }
@@ -777,6 +780,20 @@ function newOutcome(cid: string, kind: RelayOperationKind, chainId: string): Out
     dependency: false,
     ...(kind === 'identity-op' ? { changedIdentity: chainId } : {}),
   };
+}
+
+/**
+ * PostgreSQL `text` and `jsonb` cannot hold U+0000, which the protocol allows in any string (e.g. a
+ * service endpoint). Such an operation is refused on its own (its transaction rolled back), not a 500.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+const UNSTORABLE_TEXT_ERROR = 'the operation holds a NUL (U+0000) character, which this relay cannot store';
+
+function isUnstorableText(error: unknown): boolean {
+  return (
+    error instanceof QueryFailedError &&
+    UNSTORABLE_TEXT_CODES.has((error as QueryFailedError & { code?: string }).code ?? '')
+  );
 }
 
 function isUniqueViolation(error: unknown): error is QueryFailedError {

@@ -7,6 +7,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsNumber,
   IsOptional,
   IsString,
@@ -20,7 +21,8 @@ import {
 import { parseEntityId } from '../../common/ids/entity-id';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { ProfileLinkInput } from '../../common/dto/profile-link.dto';
-import { Present } from './space-requests.dto';
+import { ARRAY_OF_OBJECTS, Present } from './space-requests.dto';
+import { WithoutNul } from './without-nul';
 import {
   EXTERNAL_DOMAIN_PATTERN,
   LISTING_JOIN_MODES,
@@ -78,6 +80,7 @@ export class SpaceListingQuery extends PaginationQueryDto {
   })
   @IsOptional()
   @IsString()
+  @WithoutNul()
   @MaxLength(1024)
   category?: string;
 
@@ -116,6 +119,7 @@ export class SiteRequest {
     typeof value === 'string' ? normalizeCategory(value) : value,
   )
   @IsString()
+  @WithoutNul()
   @MaxLength(SITE_LIMITS.category)
   category?: string | null;
 
@@ -123,6 +127,8 @@ export class SiteRequest {
   @Present()
   @IsArray()
   @ArrayMaxSize(SITE_LIMITS.links)
+  @WithoutNul()
+  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
   @ValidateNested({ each: true })
   @Type(() => ProfileLinkInput)
   links?: ProfileLinkInput[];
@@ -207,6 +213,7 @@ export class TopicRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
+  @WithoutNul()
   @MaxLength(SITE_LIMITS.topicName)
   name: string;
 
@@ -219,6 +226,7 @@ export class TopicRequest {
   @IsOptional()
   @Transform(trim)
   @IsString()
+  @WithoutNul()
   @MaxLength(SITE_LIMITS.topicDescription)
   description?: string | null;
 
@@ -238,6 +246,7 @@ export class PageRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
+  @WithoutNul()
   @MaxLength(SITE_LIMITS.pageTitle)
   title: string;
 
@@ -254,6 +263,7 @@ export class PageRequest {
 
   @ApiProperty({ maxLength: SITE_LIMITS.pageBody, description: 'markdown' })
   @IsString()
+  @WithoutNul()
   @MaxLength(SITE_LIMITS.pageBody)
   body: string;
 

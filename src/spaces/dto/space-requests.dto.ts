@@ -7,6 +7,7 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -29,8 +30,11 @@ import {
   LegacyJoinMode,
   LIMITS,
 } from '../space-rules';
+import { WithoutNul } from './without-nul';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
+/** Nested records must be objects: an array in their place would pass the nested validation empty. */
+export const ARRAY_OF_OBJECTS = '$property must hold objects, one per item';
 
 /** Optional, but never null: an absent member is skipped, a null one fails the rules that follow. */
 export const Present = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
@@ -53,6 +57,7 @@ export class CreateSpaceRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
+  @WithoutNul()
   @MaxLength(LIMITS.displayName)
   displayName: string;
 
@@ -60,6 +65,7 @@ export class CreateSpaceRequest {
   @IsOptional()
   @Transform(trim)
   @IsString()
+  @WithoutNul()
   @MaxLength(LIMITS.description)
   description?: string | null;
 }
@@ -71,6 +77,7 @@ export class UpdateSpaceRequest extends SpaceIdBody {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
+  @WithoutNul()
   @MaxLength(LIMITS.displayName)
   displayName?: string;
 
@@ -78,6 +85,7 @@ export class UpdateSpaceRequest extends SpaceIdBody {
   @IsOptional()
   @Transform(trim)
   @IsString()
+  @WithoutNul()
   @MaxLength(LIMITS.description)
   description?: string | null;
 
@@ -154,12 +162,14 @@ export class ApplicationResponseInput {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
+  @WithoutNul()
   @MaxLength(LIMITS.question)
   question: string;
 
   @ApiProperty({ maxLength: LIMITS.response })
   @Transform(trim)
   @IsString()
+  @WithoutNul()
   @MaxLength(LIMITS.response)
   response: string;
 }
@@ -169,6 +179,7 @@ export class ApplyRequest extends SpaceIdBody {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIMITS.questions)
+  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
   @ValidateNested({ each: true })
   @Type(() => ApplicationResponseInput)
   responses?: ApplicationResponseInput[];
@@ -186,6 +197,7 @@ export class JoinByCodeRequest {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIMITS.questions)
+  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
   @ValidateNested({ each: true })
   @Type(() => ApplicationResponseInput)
   responses?: ApplicationResponseInput[];
@@ -196,6 +208,7 @@ export class ApplicationQuestionInput {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
+  @WithoutNul()
   @MaxLength(LIMITS.question)
   question: string;
 
@@ -208,6 +221,7 @@ export class ApplicationSettingsRequest extends SpaceIdBody {
   @ApiProperty({ type: [ApplicationQuestionInput], maxItems: LIMITS.questions })
   @IsArray()
   @ArrayMaxSize(LIMITS.questions, { message: `questions must contain at most ${LIMITS.questions} questions` })
+  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
   @ValidateNested({ each: true })
   @Type(() => ApplicationQuestionInput)
   questions: ApplicationQuestionInput[];
@@ -251,6 +265,7 @@ export class PersonalStatusRequest extends SpaceIdBody {
   @ValidateIf((body: PersonalStatusRequest) => body.status !== null)
   @Transform(trim)
   @IsString()
+  @WithoutNul()
   @MaxLength(LIMITS.statusMessage)
   status: string | null;
 }

@@ -13,6 +13,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { ProfileLinkDto, ProfileLinkInput } from '../../common/dto/profile-link.dto';
+import { WithoutNul } from './without-nul';
 
 export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9-]{1,28}[a-z0-9]$/;
 const HANDLE_MESSAGE = 'handle must be 3-30 characters: lowercase letters, digits and inner hyphens';
@@ -31,6 +32,7 @@ export class CreateAccountRequest {
   @ApiPropertyOptional({ maxLength: 100 })
   @IsOptional()
   @IsString()
+  @WithoutNul()
   @MaxLength(100)
   displayName?: string;
 }
@@ -46,12 +48,14 @@ export class UpdateProfileRequest {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
   @IsOptional()
   @IsString()
+  @WithoutNul()
   @MaxLength(100)
   displayName?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   @IsOptional()
   @IsString()
+  @WithoutNul()
   @MaxLength(1000)
   bio?: string | null;
 
@@ -65,6 +69,7 @@ export class UpdateProfileRequest {
   @Present()
   @IsArray()
   @ArrayMaxSize(20)
+  @WithoutNul()
   @ValidateNested({ each: true })
   @Type(() => ProfileLinkInput)
   links?: ProfileLinkInput[];

@@ -45,6 +45,13 @@ describe('accounts, request proofs and credentials (e2e)', () => {
       expect(response.body.email).toBeUndefined();
     });
 
+    it.each(['a-b', '0'.repeat(30)])('accepts the handle %j at the edges of the pattern', async (handle) => {
+      const erin = await Actor.create(t);
+      const response = await erin.signUp(handle);
+      expect(response.status).toBe(201);
+      expect(response.body.handle).toBe(handle);
+    });
+
     it('refuses a second account for the same DID (409)', async () => {
       const response = await alice.signUp('alice-two');
       expect(response.status).toBe(409);
@@ -62,9 +69,14 @@ describe('accounts, request proofs and credentials (e2e)', () => {
       [{ handle: 'a' }, 'handle'],
       [{ handle: '-abc' }, 'handle'],
       [{ handle: 'abc_def' }, 'handle'],
+      [{ handle: 'ab' }, 'handle'],
+      [{ handle: 'abc-' }, 'handle'],
+      [{ handle: 'a'.repeat(31) }, 'handle'],
+      [{ handle: 'abc\n' }, 'handle'],
       [{ handle: 42 }, 'handle'],
       [{ handle: 'valid-one', admin: true }, 'admin'],
       [{ handle: 'valid-two', displayName: 'x'.repeat(101) }, 'displayName'],
+      [{ handle: 'valid-three', displayName: 'a\u0000b' }, 'displayName'],
     ])('answers %j with 400 and stores nothing', async (body, path) => {
       const dave = await Actor.create(t);
       const response = await dave.post('/users', body);
@@ -134,6 +146,22 @@ describe('accounts, request proofs and credentials (e2e)', () => {
       expect(cleared.status).toBe(200);
       expect(cleared.body).toMatchObject({ email: null, bio: null, displayName: null, handle: 'ivy' });
     });
+
+    it.each([
+      [{ bio: 'x\u0000' }, 'bio'],
+      [{ displayName: '\u0000' }, 'displayName'],
+      [{ links: [{ url: 'https://a.example', label: 'x\u0000' }] }, 'links'],
+      [{ links: [{ url: 'https://a.example', description: '\u0000' }] }, 'links'],
+    ])(
+      'PATCH /profile %j (NUL, which PostgreSQL cannot store) is 400 and changes nothing',
+      async (body, path) => {
+        const before = (await alice.get('/v1/profile')).body;
+        const response = await alice.patch('/profile', body);
+        expect(response.status).toBe(400);
+        expect(response.body.details.map((detail: { path: string }) => detail.path)).toContain(path);
+        expect((await alice.get('/v1/profile')).body).toEqual(before);
+      },
+    );
 
     it('PATCH /profile naming no field is 400', async () => {
       const response = await alice.patch('/profile', {});

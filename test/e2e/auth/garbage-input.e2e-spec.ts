@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { createCredential, PUBLIC_AUDIENCE } from '../../../src/protocol/core';
 import { Actor } from '../../support/actors';
 import { bootApp, TestApp } from '../../support/app';
 
@@ -50,6 +51,9 @@ describe('malformed authentication input (e2e)', () => {
     `${b64({ alg: 'EdDSA', typ: 'did:plat:credential', kid: 'k' })}.${b64({ version: 1.5 })}.AA`,
     `${b64({ alg: 'EdDSA', typ: 'did:plat:credential', kid: 'k' })}.${b64({ version: 1, type: 'PlatCredential', att: 'all', prf: 'x' })}.AA`,
     `${b64({ alg: 'none', typ: 'did:plat:credential' })}.${b64({})}.`,
+    'a.b',
+    'a.b.c.d',
+    `${b64({ alg: 'EdDSA', typ: 'did:plat:credential', kid: 'k' })}.${b64({})}.AA==`,
     // over the protocol's 256 KiB credential cap (refused before decoding), under the header limit
     `${b64({ alg: 'EdDSA', typ: 'did:plat:credential', kid: 'k' })}.${'A'.repeat(270_000)}.AA`,
   ];
@@ -62,4 +66,37 @@ describe('malformed authentication input (e2e)', () => {
       expect(response.body.code).toBe('E_FORBIDDEN');
     },
   );
+
+  it('a public credential (aud "*") is refused here (403), though it verifies as a protocol credential', async () => {
+    const person = await Actor.create(t);
+    expect((await person.signUp('garbage-person')).status).toBe(201);
+    const now = Math.floor(Date.now() / 1000);
+    const credential = createCredential(
+      {
+        iss: person.did,
+        aud: PUBLIC_AUDIENCE,
+        host: t.config.publicHost,
+        att: [{ resource: `account:${person.did}`, action: 'read:profile' }],
+        prf: [],
+        exp: now + 600,
+        iat: now,
+      },
+      person.identity.issuingKey,
+    ).token;
+    for (const path of ['/v1/profile', '/v1/credential']) {
+      const response = await app.get(path, { credential });
+      expect({ path, status: response.status, code: response.body.code }).toEqual({
+        path,
+        status: 403,
+        code: 'E_FORBIDDEN',
+      });
+    }
+  });
+
+  it('a request proof presented as X-Credential is 403', async () => {
+    const proof = app.headers('GET', '/v1/profile').Authorization.slice('PLAT '.length);
+    const response = await app.get('/v1/profile', { credential: proof });
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('E_FORBIDDEN');
+  });
 });

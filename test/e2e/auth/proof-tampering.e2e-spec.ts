@@ -93,6 +93,20 @@ describe('request proofs built from the documents, one rule broken at a time (e2
       ['scheme DPoP', () => `DPoP ${good()}`],
       ['no scheme', () => good()],
       ['two tokens', () => `PLAT ${good()} ${good()}`],
+      ['scheme in lower case', () => `plat ${good()}`],
+      ['two spaces after the scheme', () => `PLAT  ${good()}`],
+      ['a tab after the scheme', () => `PLAT\t${good()}`],
+      ['2 segments', () => `PLAT ${good().split('.').slice(0, 2).join('.')}`],
+      ['4 segments', () => `PLAT ${good()}.${good().split('.')[2]}`],
+      ['padded base64 signature', () => `PLAT ${good()}==`],
+      [
+        'standard (non-url) base64 signature',
+        () => {
+          const [h, p, s] = good().split('.');
+          return `PLAT ${h}.${p}.${Buffer.from(s, 'base64url').toString('base64').replace(/=+$/, '')}+/`;
+        },
+      ],
+      ['a 100 KB token', () => `PLAT ${good().replace('.', `.${'A'.repeat(100_000)}`)}`],
       [
         'alg none, empty signature',
         () => `PLAT ${b64({ alg: 'none', typ: 'JWT', kid: kid() })}.${b64(claimsFor('GET', '/v1/profile'))}.`,
@@ -192,6 +206,7 @@ describe('request proofs built from the documents, one rule broken at a time (e2
       ['jti too short', { jti: 'abcdefghijklmno' }],
       ['jti with a dot', { jti: 'abcdefghijklmnop.' }],
       ['jti not a string', { jti: 1234567890123456 }],
+      ['jti of 129 characters', { jti: 'a'.repeat(129) }],
     ];
 
     it.each(cases)('%s is 401', async (_label, changes) => {
@@ -249,6 +264,14 @@ describe('request proofs built from the documents, one rule broken at a time (e2
       expect((await alice.get('/v1/profile')).body.bio).toBe(before);
       const honest = await write(`PLAT ${sign(header(), claims)}`, { bio: `after ${_label}` });
       expect(honest.status).toBe(200);
+    });
+
+    it.each([16, 128])('accepts a write jti of %i characters (the pattern edges)', async (length) => {
+      const jti = randomBytes(96).toString('base64url').slice(0, length);
+      const response = await write(`PLAT ${sign(header(), claimsFor('PATCH', '/profile', { jti }))}`, {
+        bio: `jti ${length}`,
+      });
+      expect(response.status).toBe(200);
     });
 
     it('a write signed by an assert-only key is 403 and stores nothing; its jti stays unspent', async () => {

@@ -123,6 +123,25 @@ describe('relay index v0 (e2e)', () => {
         error: 'invalid boolean',
       });
     });
+
+    it('refuses a query value holding NUL (U+0000) with 400 on every relay list route', async () => {
+      const paths = [
+        ...['did', 'nameContains', 'after'].map((name) => `/relay/index/v0/identities?${name}=a%00`),
+        ...['contentId', 'docSchema', 'documentCID', 'titleContains', 'after'].map(
+          (name) => `/relay/index/v0/content?${name}=a%00&publicRead=true`,
+        ),
+        '/relay/proof/v1/log?after=a%00',
+        '/relay/revocations/v1/issuer/did:plat:2222222222222222222222222222222?after=a%00',
+      ];
+      for (const path of paths) {
+        const response = await get(path);
+        expect({ path, status: response.status, error: typeof response.body.error }).toEqual({
+          path,
+          status: 400,
+          error: 'string',
+        });
+      }
+    });
   });
 
   describe('content', () => {

@@ -321,6 +321,23 @@ describe('relay ingest (e2e)', () => {
       }
     });
 
+    it('an op holding a NUL (U+0000) the database cannot store is rejected on its own, storing nothing', async () => {
+      const alice = new TestIdentity(undefined, {
+        services: [{ id: 'relay', type: 'PlatRelay', endpoint: 'https://relay.example/\u0000' }],
+      });
+      const bob = new TestIdentity();
+      const response = await post({ operations: [alice.genesis, bob.genesis] });
+      expect(response.status).toBe(200);
+      expect(response.body.results[0]).toEqual({
+        cid: alice.head,
+        kind: 'identity-op',
+        status: 'rejected',
+        error: 'the operation holds a NUL (U+0000) character, which this relay cannot store',
+      });
+      expect(response.body.results[1]).toMatchObject({ cid: bob.head, status: 'new' });
+      expect((await request(t.http).get(`/relay/proof/v1/identities/${alice.did}`)).status).toBe(404);
+    });
+
     it('keys in the genesis: a genesis signed by a key outside its controller keys is rejected', async () => {
       const signer = generateKeySigner();
       const other = generateKeySigner();

@@ -105,6 +105,129 @@ describe('legacy spaces: contract audit across routes (e2e)', () => {
     });
   });
 
+  it('refuses NUL characters, unknown members and arrays in place of records with 400 and details, storing nothing', async () => {
+    const id = await publicSpace(owner, 'application');
+    const member = t.caller();
+    await addMember(owner, id, member);
+    const applicant = t.caller();
+    const topic = await owner.post(`/spaces/${id}/topics`, { name: 'News', access: 'public' });
+    expectStatus(topic, 201);
+    const page = await owner.post(`/spaces/${id}/pages`, { title: 'About', body: 'Hello' });
+    expectStatus(page, 201);
+    const invite = await owner.post(`/spaces/${id}/my-invite`, { joinModeOverride: 'application' });
+    expectStatus(invite, 201);
+    const code = invite.body.inviteCode as string;
+    const tables = ['spaces', 'space_topics', 'space_pages', 'space_applications', 'space_invites'];
+    const counts = async () => Promise.all(tables.map((table) => count(t.dataSource, table)));
+    const countsBefore = await counts();
+    const before = (await owner.get(`/spaces/${id}`)).body;
+    const nul = 'a\u0000b';
+
+    const calls: [string, string, () => Promise<Response>][] = [
+      ['create', 'displayName', () => owner.post('/spaces', { displayName: nul })],
+      ['create', 'description', () => owner.post('/spaces', { displayName: 'ok', description: nul })],
+      ['update', 'displayName', () => owner.put(`/spaces/${id}`, { displayName: nul })],
+      ['update', 'description', () => owner.put(`/spaces/${id}`, { description: nul })],
+      ['site', 'category', () => owner.put(`/spaces/${id}/site`, { category: nul })],
+      [
+        'site',
+        'links',
+        () => owner.put(`/spaces/${id}/site`, { links: [{ url: `https://x.example/${nul}` }] }),
+      ],
+      [
+        'site',
+        'links',
+        () => owner.put(`/spaces/${id}/site`, { links: [{ url: 'https://x.example', label: nul }] }),
+      ],
+      [
+        'settings',
+        'questions.0.question',
+        () =>
+          owner.put(`/spaces/${id}/application-settings`, {
+            questions: [{ question: nul, isRequired: true }],
+          }),
+      ],
+      [
+        'apply',
+        'responses.0.response',
+        () =>
+          applicant.post(`/spaces/${id}/applications`, { responses: [{ question: 'Why?', response: nul }] }),
+      ],
+      ['status', 'status', () => member.put(`/spaces/${id}/status`, { status: nul })],
+      ['topic+', 'name', () => owner.post(`/spaces/${id}/topics`, { name: nul, access: 'public' })],
+      [
+        'topic',
+        'description',
+        () =>
+          owner.put(`/spaces/${id}/topics/${topic.body.id}`, {
+            name: 'News',
+            description: nul,
+            access: 'public',
+          }),
+      ],
+      ['page+', 'title', () => owner.post(`/spaces/${id}/pages`, { title: nul, body: 'x' })],
+      ['page', 'body', () => owner.put(`/spaces/${id}/pages/${page.body.id}`, { title: 'About', body: nul })],
+      ['listing', 'category', () => t.anonymous.get('/v1/spaces?category=a%00b')],
+      // Unknown members are refused too, at the top level and inside nested records.
+      ['create', 'isPublic', () => owner.post('/spaces', { displayName: 'ok', isPublic: true })],
+      ['update', 'joinMode', () => owner.put(`/spaces/${id}`, { displayName: 'x', joinMode: 'open' })],
+      [
+        'config',
+        'extra',
+        () => owner.put(`/spaces/${id}/public-config`, { isPublic: true, joinMode: 'open', extra: 1 }),
+      ],
+      ['invite+', 'extra', () => owner.post(`/spaces/${id}/my-invite`, { maxUses: 5, extra: 1 })],
+      [
+        'settings',
+        'questions.0.extra',
+        () =>
+          owner.put(`/spaces/${id}/application-settings`, {
+            questions: [{ question: 'Q', isRequired: true, extra: 1 }],
+          }),
+      ],
+      [
+        'site',
+        'links.0.title',
+        () => owner.put(`/spaces/${id}/site`, { links: [{ url: 'https://x.example', title: 'T' }] }),
+      ],
+      [
+        'topic+',
+        'extra',
+        () => owner.post(`/spaces/${id}/topics`, { name: 'Other', access: 'public', extra: 1 }),
+      ],
+      ['page+', 'extra', () => owner.post(`/spaces/${id}/pages`, { title: 'Other', body: 'x', extra: 1 })],
+      // An array where a record belongs would pass the records' own rules empty.
+      ['settings', 'questions', () => owner.put(`/spaces/${id}/application-settings`, { questions: [[]] })],
+      [
+        'settings',
+        'questions',
+        () =>
+          owner.put(`/spaces/${id}/application-settings`, {
+            questions: [[{ question: 'Q', isRequired: true }]],
+          }),
+      ],
+      ['apply', 'responses', () => applicant.post(`/spaces/${id}/applications`, { responses: [[]] })],
+      ['join code', 'responses', () => applicant.post(`/spaces/join/${code}`, { responses: [[]] })],
+      ['site', 'links', () => owner.put(`/spaces/${id}/site`, { links: [[]] })],
+    ];
+    for (const [name, path, call] of calls) {
+      const response = await call();
+      if (response.status !== 400) throw new Error(`${name} ${path}: ${response.status} ${response.text}`);
+      expectInvalid(response, path);
+    }
+    expect(await counts()).toEqual(countsBefore);
+    expect((await owner.get(`/spaces/${id}`)).body).toEqual(before);
+    expect((await member.get(`/spaces/${id}/viewer`)).body.status).toBe('member');
+    expect((await applicant.get(`/spaces/${id}/viewer`)).body.status).toBeNull();
+    expect((await owner.get(`/spaces/${id}/application-settings`)).body).toEqual({ questions: [] });
+    expect((await t.anonymous.get(`/v1/spaces/${id}`)).body).not.toHaveProperty('applicationQuestions');
+    expect((await t.anonymous.get(`/v1/spaces/${id}/topics/${topic.body.id}`)).body).toMatchObject({
+      name: 'News',
+      description: null,
+    });
+    expect((await t.anonymous.get(`/v1/spaces/${id}/pages/${page.body.id}`)).body.body).toBe('Hello');
+  });
+
   it('a demoted admin loses every admin route at once', async () => {
     const id = await publicSpace(owner, 'closed');
     const admin = t.caller();

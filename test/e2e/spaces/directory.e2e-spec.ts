@@ -51,14 +51,25 @@ describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {
     const spaceId = parseEntityId('space', id)!;
     const member = t.caller();
     const leaver = t.caller();
-    for (const person of [member, leaver]) expectStatus(await person.post(`/spaces/${id}/join`), 200);
+    const kicked = t.caller();
+    const banned = t.caller();
+    for (const person of [member, leaver, kicked, banned]) {
+      expectStatus(await person.post(`/spaces/${id}/join`), 200);
+    }
     expectStatus(await leaver.delete(`/spaces/${id}/membership`), 204);
+    expectStatus(await owner.delete(`/spaces/${id}/members/${kicked.did}`), 204);
+    expectStatus(await owner.post(`/spaces/${id}/members/${banned.did}/bans`), 200);
 
     expect(await directory.membershipOf(spaceId, owner.did!)).toMatchObject({
       role: 'owner',
       status: 'active',
     });
+    // One row per space and person, kept through leaving, kicks and bans, with the state it is in.
     expect(await directory.membershipOf(spaceId, leaver.did!)).toMatchObject({ status: 'left' });
+    expect(await directory.membershipOf(spaceId, kicked.did!)).toMatchObject({ status: 'removed' });
+    expect(await directory.membershipOf(spaceId, banned.did!)).toMatchObject({ status: 'banned' });
+    expect(await directory.isActiveMember(spaceId, kicked.did!)).toBe(false);
+    expect(await directory.isActiveMember(spaceId, banned.did!)).toBe(false);
     expect(await directory.membershipOf(spaceId, t.caller().did!)).toBeNull();
     expect(await directory.isActiveMember(spaceId, member.did!)).toBe(true);
     expect(await directory.isActiveMember(spaceId, leaver.did!)).toBe(false);

@@ -40,6 +40,19 @@ describe('legacy spaces: invites and joining by code (e2e)', () => {
         usesRemaining: 1000,
         joinModeOverride: 'instant',
       });
+      // api-spec.md's invite record, plus spaceId (docs/decisions.md), and nothing else.
+      expect(Object.keys(invite).sort()).toEqual(
+        [
+          'inviteId',
+          'inviteCode',
+          'spaceId',
+          'expiresAt',
+          'usesRemaining',
+          'maxUses',
+          'joinModeOverride',
+          'createdAt',
+        ].sort(),
+      );
       expect(invite.inviteId).toMatch(/^space_invite_[0-9a-f]{32}$/);
       expect(invite.inviteCode).toMatch(/^[A-Za-z0-9_-]{22}$/);
       const expires = Date.parse(invite.expiresAt) - before;

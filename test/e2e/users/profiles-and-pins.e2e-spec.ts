@@ -139,6 +139,7 @@ describe('user profiles, public spaces and pins (e2e)', () => {
       [{ pinMessage: 'x'.repeat(281) }, 'pinMessage'],
       [{ pinMessage: 42 }, 'pinMessage'],
       [{ pinMessage: 'hi', extra: true }, 'extra'],
+      [{ pinMessage: 'a\u0000b' }, 'pinMessage'],
     ])('answers %j with 400 and stores nothing', async (body, path) => {
       expectInvalid(await alice.put(`/spaces/${spaces[2]}/pin`, body), path);
       expect(await pinCount()).toBe(1);

@@ -116,6 +116,10 @@ describe('request proofs (design.md §3)', () => {
     ['another scheme', (a: string) => a.replace('PLAT ', 'Bearer ')],
     ['no token', () => 'PLAT'],
     ['extra segments', (a: string) => `${a} extra`],
+    ['two spaces after the scheme', (a: string) => a.replace('PLAT ', 'PLAT  ')],
+    ['a tab after the scheme', (a: string) => a.replace('PLAT ', 'PLAT\t')],
+    ['a lower-case scheme', (a: string) => a.replace('PLAT ', 'plat ')],
+    ['a trailing space', (a: string) => `${a} `],
   ])('refuses %s', async (_case, mangle) => {
     expect(await rejected({ authorization: mangle(proof('GET', '/v1/profile')) })).toMatch(/PLAT <proof>/);
   });
