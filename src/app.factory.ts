@@ -1,4 +1,5 @@
 import { INestApplication } from '@nestjs/common';
+import { isUtf8 } from 'node:buffer';
 import type { Server } from 'node:http';
 import { MAX_CREDENTIAL_TOKEN_BYTES } from './protocol/core';
 import { NestFactory } from '@nestjs/core';
@@ -10,6 +11,7 @@ import { ApiArtifacts } from './api-docs/api-artifacts.service';
 import { AppModule } from './app.module';
 import { notFound } from './common/errors/api-error';
 import { AppConfig } from './config/app-config';
+import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
 import { requestIdFor } from './infrastructure/logging/logging.module';
 import { RateLimitMiddleware } from './infrastructure/rate-limit/rate-limit.middleware';
 
@@ -55,11 +57,17 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   app.use((request: Request, _response: Response, next: NextFunction) => {
     next(decodes(request.path) ? undefined : notFound());
   });
-  // Parser errors (malformed JSON, body over 1 MiB) reach the global exception filter.
-  app.useBodyParser('json', { limit: MAX_BODY_BYTES });
+  // Parser errors (malformed JSON, body over 1 MiB, bytes that are not UTF-8) reach the global
+  // exception filter; the parser would otherwise turn invalid UTF-8 into U+FFFD and store it.
+  app.useBodyParser('json', { limit: MAX_BODY_BYTES, verify: refuseInvalidUtf8 });
+  answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
   app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
   await app.init();
   return app;
+}
+
+function refuseInvalidUtf8(_request: unknown, _response: unknown, body: Buffer): void {
+  if (!isUtf8(body)) throw Object.assign(new Error('request body is not UTF-8'), { status: 400 });
 }
 
 function decodes(path: string): boolean {

@@ -221,6 +221,15 @@ export class AppConfig {
 
 export class ConfigValidationError extends Error {}
 
+/** Constraints that say what kind of value is expected; when one fails, range rules add only noise. */
+const TYPE_CONSTRAINTS = ['isInt', 'isNumber', 'isBoolean', 'isIn', 'isEnum'];
+
+/** `PORT=eighty` is "must be an integer", not also "must not be greater than 65535". */
+function messagesWorthShowing(constraints: Record<string, string>): string[] {
+  const typeRule = TYPE_CONSTRAINTS.find((name) => name in constraints);
+  return typeRule ? [constraints[typeRule]] : Object.values(constraints);
+}
+
 /** The embedded database and per-process secrets are development defaults only. */
 const PRODUCTION_REQUIRED = ['DATABASE_URL', 'CURSOR_SECRET'] as const;
 
@@ -234,7 +243,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const errors = validateSync(config, { whitelist: true, forbidUnknownValues: false });
   if (errors.length > 0) {
     const lines = errors.flatMap((error) =>
-      Object.values(error.constraints ?? {}).map((message) => `  - ${error.property}: ${message}`),
+      messagesWorthShowing(error.constraints ?? {}).map((message) => `  - ${error.property}: ${message}`),
     );
     throw new ConfigValidationError(`Invalid configuration:\n${lines.join('\n')}`);
   }

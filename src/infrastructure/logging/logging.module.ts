@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,24 +22,27 @@ export function requestIdFor(request: WithRequestId, response: ServerResponse): 
   return id;
 }
 
+/** pino-http settings: the request id on every line; credentials never logged (exported for tests). */
+export function httpLoggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOptions {
+  return {
+    level: config.LOG_LEVEL,
+    genReqId: (request: IncomingMessage, response: ServerResponse) => requestIdFor(request, response),
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers["x-credential"]', 'req.headers.cookie'],
+      censor: '[redacted]',
+    },
+    autoLogging: { ignore: (request: IncomingMessage) => request.url?.startsWith('/health/') ?? false },
+    customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
+      error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+  };
+}
+
 /** Structured JSON logs (pino) with the request id on every line; credentials never logged. */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: {
-          level: config.LOG_LEVEL,
-          genReqId: (request: IncomingMessage, response: ServerResponse) => requestIdFor(request, response),
-          redact: {
-            paths: ['req.headers.authorization', 'req.headers["x-credential"]', 'req.headers.cookie'],
-            censor: '[redacted]',
-          },
-          autoLogging: { ignore: (request: IncomingMessage) => request.url?.startsWith('/health/') ?? false },
-          customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
-            error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
-        },
-      }),
+      useFactory: (config: AppConfig) => ({ pinoHttp: httpLoggerOptions(config) }),
     }),
   ],
 })

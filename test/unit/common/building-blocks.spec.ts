@@ -111,15 +111,31 @@ describe('pagination input', () => {
     await expect(pipe.transform({ limit }, metadata)).resolves.toMatchObject({ limit: Number(limit) });
   });
 
-  it.each(['0', '101', '1.5', 'abc', '-1', ''])('refuses limit=%j with a 400 and details', async (limit) => {
-    const error = await pipe.transform({ limit }, metadata).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).getStatus()).toBe(400);
-    expect((error as ApiError).body).toMatchObject({
-      code: 'E_INVALID_REQUEST',
-      details: [{ path: 'limit', message: 'limit must be an integer from 1 to 100' }],
-    });
-  });
+  it.each(['0', '101', '1.5', 'abc', '-1', '', '1e1', '0x10', '+5', ' 10', ['1', '2']])(
+    'refuses limit=%j with a 400 and details',
+    async (limit) => {
+      const error = await pipe.transform({ limit }, metadata).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ApiError);
+      expect((error as ApiError).getStatus()).toBe(400);
+      expect((error as ApiError).body).toMatchObject({
+        code: 'E_INVALID_REQUEST',
+        details: [{ path: 'limit', message: 'limit must be an integer from 1 to 100' }],
+      });
+    },
+  );
+
+  it.each([{ after: '' }, { before: '' }, { after: ['a', 'b'] }])(
+    'refuses the cursor in %j',
+    async (query) => {
+      const error = (await pipe.transform(query, metadata).catch((e: unknown) => e)) as ApiError;
+      const name = Object.keys(query)[0];
+      expect(error.body).toEqual({
+        code: 'E_INVALID_REQUEST',
+        message: 'Invalid request',
+        details: [{ path: name, message: `${name} must be one cursor string` }],
+      });
+    },
+  );
 
   it('refuses unknown query members', async () => {
     const error = (await pipe.transform({ offset: '10' }, metadata).catch((e: unknown) => e)) as ApiError;

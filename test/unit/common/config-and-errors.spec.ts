@@ -39,6 +39,23 @@ describe('configuration', () => {
     expect(attempt).toThrow(/LOG_LEVEL/);
   });
 
+  it('names what kind of value is expected, without range rules a non-number cannot meet', () => {
+    const message = (env: Record<string, string>) => {
+      try {
+        loadConfig(env);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      throw new Error('config accepted');
+    };
+    expect(message({ PORT: 'eighty' })).toBe(
+      'Invalid configuration:\n  - PORT: PORT must be an integer number',
+    );
+    expect(message({ PORT: '70000' })).toBe(
+      'Invalid configuration:\n  - PORT: PORT must not be greater than 65535',
+    );
+  });
+
   it('requires DATABASE_URL and CURSOR_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET: required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL: required in production/);

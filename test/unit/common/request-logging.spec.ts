@@ -1,0 +1,84 @@
+import { createServer, request as httpRequest, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import pinoHttp from 'pino-http';
+import { httpLoggerOptions } from '../../../src/infrastructure/logging/logging.module';
+
+interface LogLine {
+  level: number;
+  msg: string;
+  req?: { id?: string; headers: Record<string, string> };
+}
+
+/** The service's pino-http settings on a bare server, with the log lines captured. */
+describe('request logging (issue 2 point 8)', () => {
+  let server: Server;
+  let port: number;
+  const lines: LogLine[] = [];
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        for (const line of chunk.toString('utf8').split('\n')) if (line) lines.push(JSON.parse(line));
+        done();
+      },
+    });
+    const logger = pinoHttp(httpLoggerOptions({ LOG_LEVEL: 'info' }), sink);
+    server = createServer((request, response) => {
+      logger(request, response);
+      request.log.info('handler ran');
+      response.statusCode = request.url === '/fail' ? 500 : 200;
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  const get = (path: string, headers: Record<string, string>) =>
+    new Promise<Record<string, string | string[] | undefined>>((resolve, reject) => {
+      httpRequest({ host: '127.0.0.1', port, path, headers }, (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.headers));
+      })
+        .on('error', reject)
+        .end();
+    });
+
+  const linesOf = async (id: string) => {
+    // The completion line is written when the response finishes; wait until both are in.
+    for (let i = 0; i < 100 && lines.filter((line) => line.req?.id === id).length < 2; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    return lines.filter((line) => line.req?.id === id);
+  };
+
+  it('writes JSON lines carrying the echoed request id, with credentials redacted', async () => {
+    const secrets = { authorization: 'PLAT secret.proof.value', 'x-credential': 'secret-credential' };
+    const headers = await get('/v1/profile', { ...secrets, cookie: 'sid=secret', 'x-request-id': 'log-1' });
+    expect(headers['x-request-id']).toBe('log-1');
+
+    const ofRequest = await linesOf('log-1');
+    expect(ofRequest.map((line) => line.msg)).toEqual(['handler ran', 'request completed']);
+    const completed = ofRequest[1] as Required<LogLine>;
+    expect(completed.level).toBe(30);
+    expect(completed.req.headers.authorization).toBe('[redacted]');
+    expect(completed.req.headers['x-credential']).toBe('[redacted]');
+    expect(completed.req.headers.cookie).toBe('[redacted]');
+    expect(JSON.stringify(lines)).not.toContain('secret');
+  });
+
+  it('logs a 5xx at error level', async () => {
+    await get('/fail', { 'x-request-id': 'log-2' });
+    const [, completed] = await linesOf('log-2');
+    expect(completed.level).toBe(50);
+  });
+
+  it('leaves the health probes out of the access log', async () => {
+    await get('/health/live', { 'x-request-id': 'log-3' });
+    expect((await linesOf('log-3')).map((line) => line.msg)).toEqual(['handler ran']);
+  });
+});
