@@ -2,7 +2,6 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { WithoutNul } from '../../spaces/dto/without-nul';
 import { GROUP_COLORS, GROUP_LIMITS, MEMBERSHIP_ROLES, MembershipRole } from '../group-rules';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
@@ -60,7 +59,6 @@ export class GroupRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(GROUP_LIMITS.name)
   name: string;
 
@@ -73,7 +71,6 @@ export class GroupRequest {
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(GROUP_LIMITS.description)
   description?: string | null;
 

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -7,7 +7,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsObject,
   IsNumber,
   IsOptional,
   IsString,
@@ -16,13 +15,11 @@ import {
   MaxLength,
   Min,
   registerDecorator,
-  ValidateNested,
 } from 'class-validator';
 import { parseEntityId } from '../../common/ids/entity-id';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { ProfileLinkInput } from '../../common/dto/profile-link.dto';
-import { ARRAY_OF_OBJECTS, Present } from './space-requests.dto';
-import { WithoutNul } from './without-nul';
+import { Present } from './space-requests.dto';
 import {
   EXTERNAL_DOMAIN_PATTERN,
   LISTING_JOIN_MODES,
@@ -34,6 +31,7 @@ import {
   TOPIC_ACCESS_TIERS,
   TopicAccessTier,
 } from '../space-rules';
+import { NestedRecords } from '../../common/validation/nested-records';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const MEDIA_ID = /^media_[0-9a-f]{32}$/;
@@ -80,7 +78,6 @@ export class SpaceListingQuery extends PaginationQueryDto {
   })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(1024)
   category?: string;
 
@@ -119,7 +116,6 @@ export class SiteRequest {
     typeof value === 'string' ? normalizeCategory(value) : value,
   )
   @IsString()
-  @WithoutNul()
   @MaxLength(SITE_LIMITS.category)
   category?: string | null;
 
@@ -127,10 +123,7 @@ export class SiteRequest {
   @Present()
   @IsArray()
   @ArrayMaxSize(SITE_LIMITS.links)
-  @WithoutNul()
-  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
-  @ValidateNested({ each: true })
-  @Type(() => ProfileLinkInput)
+  @NestedRecords(ProfileLinkInput)
   links?: ProfileLinkInput[];
 
   @ApiPropertyOptional()
@@ -213,7 +206,6 @@ export class TopicRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(SITE_LIMITS.topicName)
   name: string;
 
@@ -226,7 +218,6 @@ export class TopicRequest {
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(SITE_LIMITS.topicDescription)
   description?: string | null;
 
@@ -246,7 +237,6 @@ export class PageRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(SITE_LIMITS.pageTitle)
   title: string;
 
@@ -263,7 +253,6 @@ export class PageRequest {
 
   @ApiProperty({ maxLength: SITE_LIMITS.pageBody, description: 'markdown' })
   @IsString()
-  @WithoutNul()
   @MaxLength(SITE_LIMITS.pageBody)
   body: string;
 

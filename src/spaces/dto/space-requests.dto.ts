@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -7,7 +7,6 @@ import {
   IsIn,
   IsInt,
   IsNotEmpty,
-  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -15,7 +14,6 @@ import {
   MaxLength,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import {
@@ -30,11 +28,10 @@ import {
   LegacyJoinMode,
   LIMITS,
 } from '../space-rules';
-import { WithoutNul } from './without-nul';
+import { NestedRecords } from '../../common/validation/nested-records';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 /** Nested records must be objects: an array in their place would pass the nested validation empty. */
-export const ARRAY_OF_OBJECTS = '$property must hold objects, one per item';
 
 /** Optional, but never null: an absent member is skipped, a null one fails the rules that follow. */
 export const Present = () => ValidateIf((_object: object, value: unknown) => value !== undefined);
@@ -57,7 +54,6 @@ export class CreateSpaceRequest {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(LIMITS.displayName)
   displayName: string;
 
@@ -65,7 +61,6 @@ export class CreateSpaceRequest {
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(LIMITS.description)
   description?: string | null;
 }
@@ -77,7 +72,6 @@ export class UpdateSpaceRequest extends SpaceIdBody {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(LIMITS.displayName)
   displayName?: string;
 
@@ -85,7 +79,6 @@ export class UpdateSpaceRequest extends SpaceIdBody {
   @IsOptional()
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(LIMITS.description)
   description?: string | null;
 
@@ -162,14 +155,12 @@ export class ApplicationResponseInput {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(LIMITS.question)
   question: string;
 
   @ApiProperty({ maxLength: LIMITS.response })
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(LIMITS.response)
   response: string;
 }
@@ -179,9 +170,7 @@ export class ApplyRequest extends SpaceIdBody {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIMITS.questions)
-  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
-  @ValidateNested({ each: true })
-  @Type(() => ApplicationResponseInput)
+  @NestedRecords(ApplicationResponseInput)
   responses?: ApplicationResponseInput[];
 }
 
@@ -197,9 +186,7 @@ export class JoinByCodeRequest {
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(LIMITS.questions)
-  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
-  @ValidateNested({ each: true })
-  @Type(() => ApplicationResponseInput)
+  @NestedRecords(ApplicationResponseInput)
   responses?: ApplicationResponseInput[];
 }
 
@@ -208,7 +195,6 @@ export class ApplicationQuestionInput {
   @Transform(trim)
   @IsString()
   @IsNotEmpty()
-  @WithoutNul()
   @MaxLength(LIMITS.question)
   question: string;
 
@@ -221,9 +207,7 @@ export class ApplicationSettingsRequest extends SpaceIdBody {
   @ApiProperty({ type: [ApplicationQuestionInput], maxItems: LIMITS.questions })
   @IsArray()
   @ArrayMaxSize(LIMITS.questions, { message: `questions must contain at most ${LIMITS.questions} questions` })
-  @IsObject({ each: true, message: ARRAY_OF_OBJECTS })
-  @ValidateNested({ each: true })
-  @Type(() => ApplicationQuestionInput)
+  @NestedRecords(ApplicationQuestionInput)
   questions: ApplicationQuestionInput[];
 }
 
@@ -265,7 +249,6 @@ export class PersonalStatusRequest extends SpaceIdBody {
   @ValidateIf((body: PersonalStatusRequest) => body.status !== null)
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(LIMITS.statusMessage)
   status: string | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform, Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
   IsArray,
@@ -10,10 +10,9 @@ import {
   Matches,
   MaxLength,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import { ProfileLinkDto, ProfileLinkInput } from '../../common/dto/profile-link.dto';
-import { WithoutNul } from './without-nul';
+import { NestedRecords } from '../../common/validation/nested-records';
 
 export const HANDLE_PATTERN = /^[a-z0-9][a-z0-9-]{1,28}[a-z0-9]$/;
 const HANDLE_MESSAGE = 'handle must be 3-30 characters: lowercase letters, digits and inner hyphens';
@@ -32,7 +31,6 @@ export class CreateAccountRequest {
   @ApiPropertyOptional({ maxLength: 100 })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(100)
   displayName?: string;
 }
@@ -48,14 +46,12 @@ export class UpdateProfileRequest {
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 100 })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(100)
   displayName?: string | null;
 
   @ApiPropertyOptional({ type: String, nullable: true, maxLength: 1000 })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(1000)
   bio?: string | null;
 
@@ -69,9 +65,7 @@ export class UpdateProfileRequest {
   @Present()
   @IsArray()
   @ArrayMaxSize(20)
-  @WithoutNul()
-  @ValidateNested({ each: true })
-  @Type(() => ProfileLinkInput)
+  @NestedRecords(ProfileLinkInput)
   links?: ProfileLinkInput[];
 
   @ApiPropertyOptional()

@@ -12,7 +12,6 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { PublicProfileResponse } from './account.dto';
-import { WithoutNul } from './without-nul';
 
 /** At most this many pins per user (the single fetch embeds every pin, so pins stay bounded). */
 export const MAX_PINS = 20;
@@ -39,7 +38,6 @@ export class PinSpaceRequest {
   @ValidateIf((_body: object, value: unknown) => value !== null)
   @Transform(trim)
   @IsString()
-  @WithoutNul()
   @MaxLength(MAX_PIN_MESSAGE)
   pinMessage?: string | null;
 }

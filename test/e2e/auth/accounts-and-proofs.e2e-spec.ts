@@ -119,6 +119,7 @@ describe('accounts, request proofs and credentials (e2e)', () => {
       [{ isPublic: null }, 'isPublic'],
       [{ links: null }, 'links'],
       [{ links: [null] }, 'links.0'],
+      [{ links: [[]] }, 'links'],
       [{ links: [{ url: 'javascript:alert(1)' }] }, 'links.0.url'],
       [{ handle: 'Bad_Handle' }, 'handle'],
       [{ email: 'not-an-address' }, 'email'],
@@ -150,8 +151,8 @@ describe('accounts, request proofs and credentials (e2e)', () => {
     it.each([
       [{ bio: 'x\u0000' }, 'bio'],
       [{ displayName: '\u0000' }, 'displayName'],
-      [{ links: [{ url: 'https://a.example', label: 'x\u0000' }] }, 'links'],
-      [{ links: [{ url: 'https://a.example', description: '\u0000' }] }, 'links'],
+      [{ links: [{ url: 'https://a.example', label: 'x\u0000' }] }, 'links.0.label'],
+      [{ links: [{ url: 'https://a.example', description: '\u0000' }] }, 'links.0.description'],
     ])(
       'PATCH /profile %j (NUL, which PostgreSQL cannot store) is 400 and changes nothing',
       async (body, path) => {

@@ -146,6 +146,7 @@ describe('comment writes (api-spec.md "Writes", rules 3, 5, 6, 7, 8)', () => {
       );
       expectInvalid(await bob.post(path, { body: 'ok', attachments: 'media_x' }), 'attachments');
       expectInvalid(await bob.post(path, { body: 'ok', extra: true }), 'extra');
+      expectInvalid(await bob.post(path, { body: 'nul \u0000 byte' }), 'body');
       expect(await commentRows(t)).toBe(rows);
       expect(await commentCountOf(t, postId)).toBe(count);
       // The refused writes did not spend their jti: a fresh write still goes through.

@@ -134,6 +134,8 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
       [{ topic: publicTopic, body: 'x', attachments: Array(5).fill(MEDIA) }, 'attachments'],
       [{ topic: publicTopic, body: `look ![](attachment://${MEDIA})` }, 'body'],
       [{ topic: publicTopic, title: 'Long', body: `look ![](attachment://${MEDIA})` }, 'body'],
+      [{ topic: publicTopic, body: 'nul \u0000 byte' }, 'body'],
+      [{ topic: publicTopic, body: 'x', title: 'Nul\u0000' }, 'title'],
     ];
     for (const [body, path] of cases) {
       const response = await owner.post(`/v1/spaces/${space.id}/posts`, body);

@@ -131,12 +131,12 @@ describe('legacy spaces: contract audit across routes (e2e)', () => {
       ['site', 'category', () => owner.put(`/spaces/${id}/site`, { category: nul })],
       [
         'site',
-        'links',
+        'links.0.url',
         () => owner.put(`/spaces/${id}/site`, { links: [{ url: `https://x.example/${nul}` }] }),
       ],
       [
         'site',
-        'links',
+        'links.0.label',
         () => owner.put(`/spaces/${id}/site`, { links: [{ url: 'https://x.example', label: nul }] }),
       ],
       [

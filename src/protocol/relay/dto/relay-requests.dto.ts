@@ -1,13 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsOptional,
-  IsString,
-  MaxLength,
-  NotContains,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
 import { MAX_INGEST_BATCH } from '../relay-ingest.service';
 
 /** `POST /proof/v1/operations`: exactly `{operations}` (WEB-RELAY.md "Operation Ingestion"). */
@@ -29,7 +21,6 @@ export class IngestOperationsRequest {
  * PostgreSQL cannot compare text holding U+0000: a query value with one names nothing the relay
  * holds, and is refused (400) before it reaches the database.
  */
-const WithoutNul = () => NotContains('\u0000', { message: '$property must not contain NUL (U+0000)' });
 
 const CURSOR = 'cursor from a previous page’s `next`, passed back verbatim';
 const LIMIT = 'page size: default 100, at most 1000 (larger values are clamped)';
@@ -39,14 +30,12 @@ export class RelayPageQuery {
   @ApiPropertyOptional({ description: CURSOR })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(1024)
   after?: string;
 
   @ApiPropertyOptional({ description: LIMIT, type: 'integer' })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(16)
   limit?: string;
 }
@@ -55,28 +44,24 @@ export class RelayIndexIdentitiesQuery extends RelayPageQuery {
   @ApiPropertyOptional({ description: 'exact DID' })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   did?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(16)
   hasPublicProfile?: string;
 
   @ApiPropertyOptional({ description: 'case-insensitive substring of the projected profile name' })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   nameContains?: string;
 
   @ApiPropertyOptional({ enum: ['genesisAt.desc', 'headAt.desc'] })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(32)
   order?: string;
 }
@@ -85,49 +70,42 @@ export class RelayIndexContentQuery extends RelayPageQuery {
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   contentId?: string;
 
   @ApiPropertyOptional({ description: 'exact DID of the chain creator' })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   creator?: string;
 
   @ApiPropertyOptional({ description: 'exact DID that signed at least one accepted operation' })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   signer?: string;
 
   @ApiPropertyOptional({ description: '`$schema` of the held head document' })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(1024)
   docSchema?: string;
 
   @ApiPropertyOptional()
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   documentCID?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(16)
   publicRead?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'] })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(16)
   isDeleted?: string;
 
@@ -136,14 +114,12 @@ export class RelayIndexContentQuery extends RelayPageQuery {
   })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(256)
   titleContains?: string;
 
   @ApiPropertyOptional({ enum: ['genesisAt.desc', 'headAt.desc'] })
   @IsOptional()
   @IsString()
-  @WithoutNul()
   @MaxLength(32)
   order?: string;
 }
