@@ -1,6 +1,22 @@
-import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
+import {
+  ArgumentsHost,
+  Catch,
+  ExceptionFilter,
+  HttpException,
+  HttpStatus,
+  Inject,
+  Logger,
+  Optional,
+} from '@nestjs/common';
+import type { Request, Response } from 'express';
 import { ApiError, ApiErrorBody, ERROR_CODES, NOT_FOUND_BODY } from './api-error';
+import { ERROR_RESPONSE_HOOKS, ErrorResponseHooks } from './error-response-hooks';
+
+interface ErrorResponse {
+  status: number;
+  body: ApiErrorBody;
+  headers: Record<string, string>;
+}
 
 const MESSAGES: Record<number, string> = {
   400: 'Malformed request body',
@@ -21,9 +37,23 @@ const MESSAGES: Record<number, string> = {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
 
+  constructor(@Optional() @Inject(ERROR_RESPONSE_HOOKS) private readonly hooks?: ErrorResponseHooks) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
-    const response = host.switchToHttp().getResponse<Response>();
-    const { status, body, headers } = this.describe(exception);
+    const http = host.switchToHttp();
+    const response = http.getResponse<Response>();
+    const described = this.describe(exception);
+    if (!this.hooks) return this.send(response, described);
+    this.hooks.beforeErrorResponse(http.getRequest<Request>(), described.status).then(
+      () => this.send(response, described),
+      (error: unknown) => {
+        this.logger.warn(`error response hook failed: ${error instanceof Error ? error.message : error}`);
+        this.send(response, described);
+      },
+    );
+  }
+
+  private send(response: Response, { status, body, headers }: ErrorResponse): void {
     if (response.headersSent) {
       response.end();
       return;
@@ -38,11 +68,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     response.end(payload);
   }
 
-  private describe(exception: unknown): {
-    status: number;
-    body: ApiErrorBody;
-    headers: Record<string, string>;
-  } {
+  private describe(exception: unknown): ErrorResponse {
     if (exception instanceof ApiError) {
       return { status: exception.getStatus(), body: exception.body, headers: exception.headers };
     }

@@ -1,13 +1,13 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '../../common/auth/request-authenticator';
+import { ERROR_RESPONSE_HOOKS } from '../../common/errors/error-response-hooks';
 import { Clock } from '../../common/clock/clock';
 import { CredentialVerifier } from './credential-verifier';
 import { IdentityDirectory, RevocationLookup } from './identity-directory';
 import { ProofAuthenticator } from './proof-authenticator';
-import { ReplayReleaseInterceptor } from './replay-release.interceptor';
+import { ReplayRelease } from './replay-release';
 import { SharedRedis } from '../../infrastructure/redis/shared-redis';
 import { ReplayEntry } from './replay-entry.entity';
 import { IdentityStateService } from '../relay/identity-state.service';
@@ -27,7 +27,7 @@ import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-sto
     { provide: IdentityDirectory, useExisting: IdentityStateService },
     { provide: RevocationLookup, useExisting: RevocationService },
     { provide: RequestAuthenticator, useClass: ProofAuthenticator },
-    { provide: APP_INTERCEPTOR, useClass: ReplayReleaseInterceptor },
+    { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayRelease },
     {
       provide: ReplayStore,
       inject: [SharedRedis, getDataSourceToken(), Clock],
@@ -35,6 +35,12 @@ import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-sto
         redis.commands ? new RedisReplayStore(redis.commands) : new PostgresReplayStore(dataSource, clock),
     },
   ],
-  exports: [RequestAuthenticator, CredentialVerifier, IdentityDirectory, RevocationLookup],
+  exports: [
+    RequestAuthenticator,
+    CredentialVerifier,
+    IdentityDirectory,
+    RevocationLookup,
+    ERROR_RESPONSE_HOOKS,
+  ],
 })
 export class AuthModule {}

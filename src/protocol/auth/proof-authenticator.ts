@@ -18,7 +18,7 @@ import { ProofRejected, verifyRequestProof } from './request-proof';
 /** (signer, jti) is remembered a little longer than any proof can live (iat window + lifetime). */
 const REPLAY_WINDOW_SECONDS = 360;
 
-/** The (signer, jti) pair a write reserved, kept on the request for ReplayReleaseInterceptor. */
+/** The (signer, jti) pair a write reserved, kept on the request for ReplayRelease. */
 export const REPLAY_RESERVATION = Symbol('replay-reservation');
 export interface ReplayReservation {
   did: string;
