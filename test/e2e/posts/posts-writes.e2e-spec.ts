@@ -1,3 +1,4 @@
+import { Response } from 'supertest';
 import { issueCredential } from '../../../src/protocol/client/credentials';
 import { Actor } from '../../support/actors';
 import { count, expectNotFound } from '../spaces/support';
@@ -289,15 +290,19 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
         ? caller.get(`/v1/spaces/${space.id}/posts/${id}`, credential ? { credential } : {})
         : t.anonymous.get(`/v1/spaces/${space.id}/posts/${id}`);
 
-    it('anonymous: public posts eligible without viewer; others gated with their reason', async () => {
-      const eligible = await get(null, posts.public);
-      expectStatus(eligible, 200);
-      expect(eligible.body).toEqual({
+    /** An eligible single post read without the member-only `viewer` block. */
+    const expectEligibleWithoutViewer = (response: Response, id: string, body: string) => {
+      expectStatus(response, 200);
+      expect(response.body).toEqual({
         state: 'eligible',
-        post: expect.objectContaining({ id: posts.public, body: 'open' }),
+        post: expect.objectContaining({ id, body }),
         space: cta(),
       });
-      expect(eligible.body.post).not.toHaveProperty('viewer');
+      expect(response.body.post).not.toHaveProperty('viewer');
+    };
+
+    it('anonymous: public posts eligible without viewer; others gated with their reason', async () => {
+      expectEligibleWithoutViewer(await get(null, posts.public), posts.public, 'open');
       for (const [key, reason] of [
         ['signedIn', 'signIn'],
         ['members', 'spaceMembers'],
@@ -324,14 +329,7 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
     });
 
     it('a signed-in non-member reads signedIn posts (reason signIn); a former member reads the anonymous projection', async () => {
-      const visitor = await get(outsider, posts.signedIn);
-      expectStatus(visitor, 200);
-      expect(visitor.body).toEqual({
-        state: 'eligible',
-        post: expect.objectContaining({ id: posts.signedIn, body: 'signed' }),
-        space: cta(),
-      });
-      expect(visitor.body.post).not.toHaveProperty('viewer');
+      expectEligibleWithoutViewer(await get(outsider, posts.signedIn), posts.signedIn, 'signed');
       expect((await get(outsider, posts.members)).body).toEqual({
         state: 'gated',
         reason: 'spaceMembers',
