@@ -24,7 +24,7 @@ export class CommentsController {
   constructor(private readonly comments: CommentsService) {}
 
   @Get('posts/:postId/comments')
-  @Gated(['read:posts'])
+  @Gated(['read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'A page of a post’s comments: roots, or one root’s replies' })
   @ApiOkResponse({ type: CommentListing })
   listPostComments(
@@ -37,7 +37,7 @@ export class CommentsController {
   }
 
   @Post('posts/:postId/comments')
-  @Gated(['write:comments', 'read:posts'])
+  @Gated(['write:comments', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Comment on a post, or reply to a comment' })
   @ApiCreatedResponse({ type: CreatedComment })
   createComment(
@@ -50,7 +50,7 @@ export class CommentsController {
   }
 
   @Patch('comments/:commentId')
-  @Gated(['write:comments', 'read:posts'])
+  @Gated(['write:comments', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Edit one’s own comment: body, attachments or both, each replaced whole' })
   @ApiOkResponse({ type: CommentItem })
   updateComment(
@@ -63,7 +63,7 @@ export class CommentsController {
   }
 
   @Delete('comments/:commentId')
-  @Gated(['write:comments', 'read:posts'])
+  @Gated(['write:comments', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Delete one’s own comment (its replies stay)' })
   @ApiOkResponse({ type: CommentDeletion })
   deleteComment(
@@ -76,7 +76,7 @@ export class CommentsController {
 
   @Put('comments/:commentId/upvote')
   @HttpCode(200)
-  @Gated(['write:upvotes', 'read:posts'])
+  @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Upvote a comment (idempotent; always upvoted true)' })
   @ApiOkResponse({ type: CommentUpvoteState })
   upvoteComment(
@@ -88,7 +88,7 @@ export class CommentsController {
   }
 
   @Delete('comments/:commentId/upvote')
-  @Gated(['write:upvotes', 'read:posts'])
+  @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Withdraw an upvote (idempotent; always upvoted false)' })
   @ApiOkResponse({ type: CommentUpvoteState })
   withdrawCommentUpvote(

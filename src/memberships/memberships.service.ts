@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { invalidRequest, notFound } from '../common/errors/api-error';
+import { notFound } from '../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
+import { bothDirections, CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Space } from '../spaces/entities/space.entity';
 import { SpaceDirectory } from '../spaces/space-directory';
@@ -81,9 +81,9 @@ export class MembershipsService {
       const space = await this.directory.findByReference(query.space);
       if (!space) {
         // Nothing to list, but the pagination input is still checked as on any other page.
-        if (query.after && query.before) throw invalidRequest('Pass either after or before, not both');
-        const cursor = query.after ?? query.before;
-        if (cursor) this.cursors.decode(GROUP_LISTING, cursor);
+        if (query.after && query.before) throw bothDirections();
+        if (query.after) this.cursors.decode(GROUP_LISTING, query.after, 'after');
+        if (query.before) this.cursors.decode(GROUP_LISTING, query.before, 'before');
         return { items: [], nextCursor: null, previousCursor: null, totalCount: 0 };
       }
       spaceId = space.id;

@@ -51,7 +51,7 @@ export class PostsController {
   }
 
   @Post()
-  @Gated(['write:posts', 'read:posts'])
+  @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Publishes a post in a topic the author can post in' })
   @ApiCreatedResponse({ type: FullPost })
   createPost(
@@ -63,7 +63,7 @@ export class PostsController {
   }
 
   @Patch(':postId')
-  @Gated(['write:posts', 'read:posts'])
+  @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({
     summary: 'Changes the caller’s own post (at least one of title, body, topic, attachments)',
   })
@@ -78,7 +78,7 @@ export class PostsController {
   }
 
   @Delete(':postId')
-  @Gated(['write:posts', 'read:posts'])
+  @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Deletes the caller’s own post' })
   @ApiOkResponse({ type: DeletedPostResponse })
   deletePost(
@@ -91,7 +91,7 @@ export class PostsController {
 
   @Put(':postId/upvote')
   @HttpCode(200)
-  @Gated(['write:upvotes', 'read:posts'])
+  @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Upvotes a post (idempotent; always upvoted true)' })
   @ApiOkResponse({ type: UpvoteResponse })
   upvotePost(
@@ -103,7 +103,7 @@ export class PostsController {
   }
 
   @Delete(':postId/upvote')
-  @Gated(['write:upvotes', 'read:posts'])
+  @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Withdraws an upvote (idempotent; always upvoted false)' })
   @ApiOkResponse({ type: UpvoteResponse })
   withdrawPostUpvote(

@@ -2,6 +2,7 @@ import { AppConfig } from '../config/app-config';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
+import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { parseEntityId } from '../common/ids/entity-id';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
@@ -20,7 +21,7 @@ import {
  * posts, events, memberships). Deleted spaces are never returned.
  */
 @Injectable()
-export class SpaceDirectory {
+export class SpaceDirectory implements PublicSpaceProbe {
   constructor(
     @InjectRepository(Space) private readonly spaces: Repository<Space>,
     @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
@@ -46,6 +47,11 @@ export class SpaceDirectory {
   async findPublicByReference(reference: string): Promise<Space | null> {
     const space = await this.findByReference(reference);
     return space?.isPublic ? space : null;
+  }
+
+  /** Whether the reference names a live space with a public profile (the access guard's probe). */
+  async isPublic(reference: string): Promise<boolean> {
+    return (await this.findPublicByReference(reference)) !== null;
   }
 
   /** A live space by its uuid (the database id, not the wire id). */

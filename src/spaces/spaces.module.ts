@@ -29,6 +29,7 @@ import { SpaceSiteService } from './space-site.service';
 import { SpaceTopicsService } from './space-topics.service';
 import { SpaceVisibility } from './space-visibility';
 import { SpacesService } from './spaces.service';
+import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 
 /**
  * Spaces, memberships, invites and applications: the legacy space management routes, the public
@@ -68,6 +69,7 @@ import { SpacesService } from './spaces.service';
     SpaceMembershipReads,
     SpaceVisibility,
     { provide: DomainFetcher, useClass: HttpsDomainFetcher },
+    { provide: PublicSpaceProbe, useExisting: SpaceDirectory },
   ],
   exports: [
     SpaceDirectory,

@@ -156,13 +156,21 @@ describe('foundation (e2e)', () => {
     it.each(['after', 'before'])('a %s cursor that does not verify is 400', async (name) => {
       const response = await request(t.http).get(`/v1/spaces?${name}=bm90LWEtY3Vyc29y.c2lnbmF0dXJl`);
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ code: 'E_INVALID_REQUEST', message: 'Invalid cursor' });
+      expect(response.body).toEqual({
+        code: 'E_INVALID_REQUEST',
+        message: 'Invalid cursor',
+        details: [{ path: name, message: `${name} is not a cursor of this listing` }],
+      });
     });
 
     it('after and before together are 400', async () => {
       const response = await request(t.http).get('/v1/spaces?after=a&before=b');
       expect(response.status).toBe(400);
-      expect(response.body.code).toBe('E_INVALID_REQUEST');
+      expect(response.body).toEqual({
+        code: 'E_INVALID_REQUEST',
+        message: 'Pass either after or before, not both',
+        details: [{ path: 'before', message: 'pass either after or before, not both' }],
+      });
       expect(response.headers['cache-control']).toBe('no-store');
     });
   });

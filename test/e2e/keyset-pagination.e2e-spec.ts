@@ -186,7 +186,11 @@ describe('keyset pagination on PostgreSQL (e2e)', () => {
       const cursor: string = first.body.nextCursor;
       const foreign = await get(`/test-probe/other?after=${encodeURIComponent(cursor)}`);
       expect(foreign.status).toBe(400);
-      expect(foreign.body).toEqual({ code: 'E_INVALID_REQUEST', message: 'Invalid cursor' });
+      expect(foreign.body).toEqual({
+        code: 'E_INVALID_REQUEST',
+        message: 'Invalid cursor',
+        details: [{ path: 'after', message: 'after is not a cursor of this listing' }],
+      });
       expect(foreign.headers['cache-control']).toBe('no-store');
       const [payload, mac] = cursor.split('.');
       const forged = `${Buffer.from('[40]').toString('base64url')}.${mac}`;
@@ -194,6 +198,7 @@ describe('keyset pagination on PostgreSQL (e2e)', () => {
       expect((await get(`/test-probe/a?after=${forged}`)).body).toEqual({
         code: 'E_INVALID_REQUEST',
         message: 'Invalid cursor',
+        details: [{ path: 'after', message: 'after is not a cursor of this listing' }],
       });
       const both = await get(
         `/test-probe/a?after=${encodeURIComponent(cursor)}&before=${encodeURIComponent(cursor)}`,

@@ -33,10 +33,22 @@ export const OptionalAuth = (...scopes: Scope[]) =>
     ApiSecurity({ [PROOF_SECURITY]: [], [CREDENTIAL_SECURITY]: scopes }),
   );
 
-/** A request proof with a credential holding every scope, or (when allowed) a bare identity proof. */
-export const Gated = (scopes: Scope[], options: { identityProof?: boolean; anyOf?: boolean } = {}) =>
+/**
+ * A request proof with a credential holding every scope, or (when allowed) a bare identity proof.
+ * `spaceParam`: the route parameter naming the space, on routes scoped to one space.
+ */
+export const Gated = (
+  scopes: Scope[],
+  options: { identityProof?: boolean; anyOf?: boolean; spaceParam?: string } = {},
+) =>
   declare(
-    { kind: 'gated', scopes, anyOf: options.anyOf, identityProof: options.identityProof ?? true },
+    {
+      kind: 'gated',
+      scopes,
+      anyOf: options.anyOf,
+      identityProof: options.identityProof ?? true,
+      ...(options.spaceParam ? { spaceParam: options.spaceParam } : {}),
+    },
     ...(options.identityProof === false ? [] : [ApiSecurity(PROOF_SECURITY)]),
     ApiSecurity({ [PROOF_SECURITY]: [], [CREDENTIAL_SECURITY]: scopes }),
   );

@@ -1,7 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
-import { forbidden } from '../errors/api-error';
+import { CredentialRefused, forbidden, notFound } from '../errors/api-error';
+import { PublicSpaceProbe } from './public-space-probe';
 import { RequestAuthenticator, RequestPrincipal } from './request-authenticator';
 import { ROUTE_ACCESS, RouteAccess } from './route-access';
 
@@ -24,6 +25,7 @@ export class RouteAccessGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: RequestAuthenticator,
+    private readonly modules: ModuleRef,
     @Optional() @Inject(AUTHENTICATION_HOOKS) private readonly hooks?: AuthenticationHooks,
   ) {}
 
@@ -37,9 +39,23 @@ export class RouteAccessGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const response = context.switchToHttp().getResponse<Response>();
     await this.hooks?.beforeVerification(request, response);
-    request.principal = await this.authenticator.authenticate(request, access, async (principal) => {
-      await this.hooks?.afterVerification(request, response, principal);
-    });
+    try {
+      request.principal = await this.authenticator.authenticate(request, access, async (principal) => {
+        await this.hooks?.afterVerification(request, response, principal);
+      });
+    } catch (error) {
+      if (error instanceof CredentialRefused && access.kind === 'gated' && access.spaceParam) {
+        const reference = request.params[access.spaceParam];
+        await this.hideUnlessPublic(typeof reference === 'string' ? reference : undefined);
+      }
+      throw error;
+    }
     return true;
+  }
+
+  /** A refused credential on a private or missing space is that space's 404, not a 403. */
+  private async hideUnlessPublic(reference: string | undefined): Promise<void> {
+    const probe = this.modules.get(PublicSpaceProbe, { strict: false });
+    if (reference === undefined || !(await probe.isPublic(reference))) throw notFound();
   }
 }

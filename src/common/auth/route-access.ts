@@ -13,13 +13,15 @@ export type Scope =
  * - anonymous: no credentials required or accepted;
  * - optional: anonymous projection, or the granting user's view with a covering grant;
  * - gated: a credential holding `scopes` (any of `anyOf`), or a bare identity proof when `identityProof`;
+ *   `spaceParam` names the route parameter holding a space reference, where a refused credential
+ *   must not reveal whether that space exists;
  * - identity: a bare identity proof only (accounts, legacy namespaces, key-proof owner side);
  * - key-proof: anonymous; the signed envelope in the body is the whole capability.
  */
 export type RouteAccess =
   | { kind: 'anonymous' }
   | { kind: 'optional'; scopes: Scope[] }
-  | { kind: 'gated'; scopes: Scope[]; anyOf?: boolean; identityProof: boolean }
+  | { kind: 'gated'; scopes: Scope[]; anyOf?: boolean; identityProof: boolean; spaceParam?: string }
   | { kind: 'identity' }
   | { kind: 'key-proof' };
 

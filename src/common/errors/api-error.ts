@@ -42,6 +42,16 @@ export class ApiError extends HttpException {
   }
 }
 
+/**
+ * A 403 because the presented credential is broken (invalid, expired, revoked) or does not grant the
+ * route's scopes, as opposed to a refusal of the caller's own standing or key.
+ */
+export class CredentialRefused extends ApiError {
+  constructor(message: string) {
+    super(HttpStatus.FORBIDDEN, message);
+  }
+}
+
 export const invalidRequest = (message: string, details?: ValidationDetail[]) =>
   new ApiError(HttpStatus.BAD_REQUEST, message, details ? { details } : {});
 export const unauthorized = (message = 'Unauthorized') => new ApiError(HttpStatus.UNAUTHORIZED, message);

@@ -28,8 +28,12 @@ export class CursorCodec {
     return `${payload}.${this.mac(listing, payload)}`;
   }
 
-  /** The keyset values of a cursor; any cursor that does not verify is a 400. */
-  decode(listing: string, cursor: string): KeysetValue[] {
+  /**
+   * The keyset values of a cursor; any cursor that does not verify is a 400 with one detail at the
+   * query member that carried it.
+   */
+  decode(listing: string, cursor: string, member: CursorMember = 'after'): KeysetValue[] {
+    const invalidCursor = () => invalidCursorIn(member);
     const [payload, mac, ...rest] = cursor.split('.');
     if (!payload || !mac || rest.length > 0) throw invalidCursor();
     const expected = Buffer.from(this.mac(listing, payload));
@@ -45,7 +49,17 @@ export class CursorCodec {
   }
 }
 
-const invalidCursor = () => invalidRequest('Invalid cursor');
+export type CursorMember = 'after' | 'before';
+
+/** The 400 of a cursor that does not verify (design.md §7), with its detail at that member. */
+export const invalidCursorIn = (member: CursorMember) =>
+  invalidRequest('Invalid cursor', [{ path: member, message: `${member} is not a cursor of this listing` }]);
+
+/** The 400 of a page asked for in both directions at once. */
+export const bothDirections = () =>
+  invalidRequest('Pass either after or before, not both', [
+    { path: 'before', message: 'pass either after or before, not both' },
+  ]);
 
 function parseJson(text: string): unknown {
   try {

@@ -1,6 +1,5 @@
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import { invalidRequest } from '../errors/api-error';
-import { CursorCodec, KeysetValue } from './cursor-codec';
+import { bothDirections, CursorCodec, invalidCursorIn, KeysetValue } from './cursor-codec';
 import { PaginationQueryDto } from './pagination-query.dto';
 
 export interface KeysetColumn {
@@ -38,12 +37,13 @@ export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>
     q.getMany() as Promise<unknown> as Promise<Row[]>,
 ): Promise<KeysetPage<Row>> {
   const { page, columns, listing, cursors } = options;
-  if (page.after && page.before) throw invalidRequest('Pass either after or before, not both');
+  if (page.after && page.before) throw bothDirections();
   const backward = Boolean(page.before);
   const cursor = page.after ?? page.before;
   if (cursor) {
-    const values = cursors.decode(listing, cursor);
-    if (values.length !== columns.length) throw invalidRequest('Invalid cursor');
+    const member = backward ? 'before' : 'after';
+    const values = cursors.decode(listing, cursor, member);
+    if (values.length !== columns.length) throw invalidCursorIn(member);
     applySeek(query, columns, values, backward);
   }
   columns.forEach((column, index) => {

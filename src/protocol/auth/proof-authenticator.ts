@@ -7,7 +7,7 @@ import {
 } from '../../common/auth/request-authenticator';
 import { RouteAccess, Scope } from '../../common/auth/route-access';
 import { Clock } from '../../common/clock/clock';
-import { conflict, forbidden, unauthorized } from '../../common/errors/api-error';
+import { conflict, CredentialRefused, forbidden, unauthorized } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { CredentialVerifier } from './credential-verifier';
 import { grantedScopes } from './credential-grant';
@@ -126,7 +126,7 @@ export class ProofAuthenticator extends RequestAuthenticator {
           : required.every((scope) => held.has(scope))));
     if (!covered) {
       if (access.kind === 'optional') return null;
-      throw forbidden(
+      throw new CredentialRefused(
         grant ? 'Credential does not grant this scope' : 'Credential is invalid, expired or revoked',
       );
     }

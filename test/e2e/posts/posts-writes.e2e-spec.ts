@@ -211,6 +211,44 @@ describe('post writes and the single post (api-spec.md "Writes", "Post response 
     expect((viaApp.author as { did: string }).did).toBe(member.did);
   });
 
+  it('a broken or non-covering credential is 403 on a public space and the 404 of a missing space otherwise (items 7, 8)', async () => {
+    const hidden = await newSpace(owner, 'Hidden writers');
+    await admit(owner, hidden.id, member);
+    const hiddenTopic = await newTopic(owner, hidden.id, 'Inside', 'public');
+    const hiddenPost = await newPost(owner, hidden.id, { topic: hiddenTopic, body: 'inside' });
+    const unknownSpace = 'space_0190f1a2b3c4d5e6f708192a3b4c5d6e';
+    const revoked = member.grant(app, ['read:posts', 'write:posts', 'write:comments', 'write:upvotes']);
+    await member.revoke(revoked);
+    const readOnly = member.grant(app, ['read:posts']);
+    const writeAs = (credential: string, spaceId: string, topic: string) =>
+      app.post(`/v1/spaces/${spaceId}/posts`, { topic, body: 'x' }, { credential });
+    const before = await count(t.dataSource, 'posts');
+
+    for (const credential of [revoked, readOnly]) {
+      const refused = await writeAs(credential, space.id, publicTopic);
+      expectStatus(refused, 403);
+      expect(refused.body.code).toBe('E_FORBIDDEN');
+      expectNotFound(await writeAs(credential, hidden.id, hiddenTopic));
+      expectNotFound(await writeAs(credential, hidden.did, hiddenTopic));
+      expectNotFound(await writeAs(credential, unknownSpace, hiddenTopic));
+      expectNotFound(await writeAs(credential, 'no-such-space', hiddenTopic));
+    }
+    expectNotFound(
+      await app.put(`/v1/spaces/${hidden.id}/posts/${hiddenPost.id}/upvote`, {}, { credential: revoked }),
+    );
+    expectNotFound(
+      await app.get(`/v1/spaces/${hidden.id}/posts/${hiddenPost.id}/comments`, { credential: revoked }),
+    );
+    expectStatus(
+      await app.get(`/v1/spaces/${space.id}/posts/${hiddenPost.id}/comments`, { credential: revoked }),
+      403,
+    );
+    expect(await count(t.dataSource, 'posts')).toBe(before);
+    // the member's covering grant still writes there
+    const covering = member.grant(app, ['read:posts', 'write:posts']);
+    expectStatus(await writeAs(covering, hidden.id, hiddenTopic), 201);
+  });
+
   it('PATCH changes only the named fields of the author’s own post; 400 for none; 403 for others’ posts, admins too', async () => {
     const post = await newPost(member, space.id, { topic: publicTopic, body: 'draft one' });
     const path = `/v1/spaces/${space.id}/posts/${post.id}`;

@@ -73,7 +73,11 @@ describe('cursor codec (design.md §7)', () => {
     } catch (error) {
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).getStatus()).toBe(400);
-      expect((error as ApiError).body).toEqual({ code: 'E_INVALID_REQUEST', message: 'Invalid cursor' });
+      expect((error as ApiError).body).toEqual({
+        code: 'E_INVALID_REQUEST',
+        message: 'Invalid cursor',
+        details: [{ path: 'after', message: 'after is not a cursor of this listing' }],
+      });
       return;
     }
     throw new Error('expected a 400');
