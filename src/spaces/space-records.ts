@@ -14,7 +14,11 @@ import { Space } from './entities/space.entity';
 const mediaId = (uuid: string | null) => (uuid ? formatEntityId('media', uuid) : null);
 const iso = (date: Date) => date.toISOString();
 
-/** Entities to the legacy records, field by field. */
+/**
+ * Entities to the legacy records, field by field. A caller who is not a member (`role` null) reads
+ * a public space's profile and settings but not its exact member count or last activity
+ * (api-spec.md: "never private membership or activity").
+ */
 export function toSpaceRecord(space: Space, role: string | null): SpaceRecord {
   return {
     id: formatEntityId('space', space.id),
@@ -37,9 +41,9 @@ export function toSpaceRecord(space: Space, role: string | null): SpaceRecord {
       question: q.question,
       isRequired: q.isRequired,
     })),
-    memberCount: space.memberCount,
+    memberCount: role ? space.memberCount : null,
     role,
-    lastActivityAt: space.lastActivityAt ? iso(space.lastActivityAt) : null,
+    lastActivityAt: role && space.lastActivityAt ? iso(space.lastActivityAt) : null,
     createdAt: iso(space.createdAt),
     updatedAt: iso(space.updatedAt),
   };

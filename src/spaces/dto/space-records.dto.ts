@@ -75,8 +75,13 @@ export class SpaceRecord {
   @ApiProperty({ type: [ApplicationQuestionRecord] })
   applicationQuestions: ApplicationQuestionRecord[];
 
-  @ApiProperty({ minimum: 0, description: 'active members' })
-  memberCount: number;
+  @ApiProperty({
+    type: Number,
+    nullable: true,
+    minimum: 0,
+    description: 'active members; null for a caller who is not a member',
+  })
+  memberCount: number | null;
 
   @ApiProperty({
     type: String,
@@ -86,7 +91,12 @@ export class SpaceRecord {
   })
   role: string | null;
 
-  @ApiProperty({ type: String, nullable: true, format: 'date-time' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    format: 'date-time',
+    description: 'null for a caller who is not a member',
+  })
   lastActivityAt: string | null;
 
   @ApiProperty({ format: 'date-time' })
