@@ -96,7 +96,12 @@ const ERROR_SCHEMAS = {
     properties: {
       code: { type: 'string', enum: ['E_RATE_LIMITED'] },
       message: { type: 'string' },
-      scope: { type: 'string', enum: [...RATE_LIMIT_SCOPES] },
+      // api-spec.md "Errors": the scope values are an open set, so they are listed, not enumerated.
+      scope: {
+        type: 'string',
+        description: `Which budget ran out; open set, known values: ${RATE_LIMIT_SCOPES.join(', ')}`,
+        example: RATE_LIMIT_SCOPES[0],
+      },
       retryAfterMs: { type: 'integer', minimum: 0 },
     },
   },

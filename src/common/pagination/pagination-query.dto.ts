@@ -21,7 +21,7 @@ const cursorMessage = (name: 'after' | 'before') => ({ message: `${name} must be
 
 /** Shared pagination input of every listing (api-spec.md "Pagination input"). */
 export class PaginationQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
+  @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE })
   @IsOptional()
   @Transform(decimalLimit)
   @IsInt({ message: LIMIT_MESSAGE })
