@@ -31,7 +31,6 @@ import {
 import { NestedRecords } from '../../common/validation/nested-records';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
-/** Nested records must be objects: an array in their place would pass the nested validation empty. */
 
 /** Optional, but never null: an absent member is skipped, a null one fails the rules that follow. */
 export const Present = () => ValidateIf((_object: object, value: unknown) => value !== undefined);

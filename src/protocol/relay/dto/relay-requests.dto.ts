@@ -17,11 +17,6 @@ export class IngestOperationsRequest {
   operations: string[];
 }
 
-/**
- * PostgreSQL cannot compare text holding U+0000: a query value with one names nothing the relay
- * holds, and is refused (400) before it reaches the database.
- */
-
 const CURSOR = 'cursor from a previous page’s `next`, passed back verbatim';
 const LIMIT = 'page size: default 100, at most 1000 (larger values are clamped)';
 
