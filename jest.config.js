@@ -1,6 +1,16 @@
-// ESM-only dependencies (jose, multiformats, @ipld/dag-cbor, ...) are compiled to CommonJS by swc,
+// ESM-only dependencies (@nestjs/*, jose, multiformats, @ipld/dag-cbor, ...) are compiled to CommonJS by swc,
 // because Jest's module loader cannot use Node's require(esm). See docs/decisions.md.
-const esmOnly = ['jose', 'uuid', '@apidevtools', 'multiformats', '@ipld', 'cborg', 'uint8arrays'];
+const esmOnly = [
+  '@nestjs',
+  'jose',
+  'uuid',
+  '@apidevtools',
+  'multiformats',
+  '@ipld',
+  'cborg',
+  'uint8arrays',
+  'file-type',
+];
 const swc = ['@swc/jest', { swcrc: false, ...require('./jest.swc.js') }];
 
 module.exports = {

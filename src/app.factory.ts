@@ -3,6 +3,7 @@ import { isUtf8 } from 'node:buffer';
 import type { Server } from 'node:http';
 import { MAX_CREDENTIAL_TOKEN_BYTES } from './protocol/core';
 import { NestFactory } from '@nestjs/core';
+import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
 import { Logger } from 'nestjs-pino';
@@ -59,7 +60,10 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   });
   // Parser errors (malformed JSON, body over 1 MiB, bytes that are not UTF-8) reach the global
   // exception filter; the parser would otherwise turn invalid UTF-8 into U+FFFD and store it.
-  app.useBodyParser('json', { limit: MAX_BODY_BYTES, verify: refuseInvalidUtf8 });
+  // Nest 12 types leave `verify` out (it is how `rawBody` is implemented); with rawBody off the
+  // adapter hands these options to express.json unchanged.
+  const jsonOptions = { limit: MAX_BODY_BYTES, verify: refuseInvalidUtf8 };
+  app.useBodyParser('json', jsonOptions as NestExpressBodyParserOptionsFor<'json'>);
   answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
   app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
   await app.init();

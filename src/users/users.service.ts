@@ -38,7 +38,7 @@ export class UsersService {
     principal: RequestPrincipal,
     request: CreateAccountRequest,
   ): Promise<PublicProfileResponse> {
-    if (await this.users.exist({ where: { did: principal.did } })) throw conflict('DID already registered');
+    if (await this.users.exists({ where: { did: principal.did } })) throw conflict('DID already registered');
     const user = this.users.create({
       id: newUuid(),
       did: principal.did,

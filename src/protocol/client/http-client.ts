@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../core';
 import type { ProofIdentity } from './identity';
-import { requestTarget, signRequestProof } from './request-proof';
+import { requestTarget, requestUrl, signRequestProof } from './request-proof';
 
 export interface PlatResponse<T = unknown> {
   readonly status: number;
@@ -235,9 +235,10 @@ export class PlatClient {
 
   private async send<T>(
     method: string,
-    url: string,
+    given: string,
     options: PlatRequestOptions = {},
   ): Promise<PlatResponse<T>> {
+    const url = requestUrl(given);
     const upper = method.toUpperCase();
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     let body: string | undefined;

@@ -24,9 +24,20 @@ export function randomJti(): string {
 }
 
 /**
- * The request target exactly as `fetch` (undici) sends it for this URL: `pathname + search`, i.e.
- * the normalized path and `?` plus the raw query when the query is non-empty (a bare trailing `?`
- * is dropped on the wire), never the fragment. Sign this, and pass the same URL to `fetch`.
+ * The URL as the client puts it on the wire: no fragment, and no bare `?` before an empty query.
+ * Node 20's fetch drops that `?` and Node 24's sends it, so the signed target would otherwise
+ * depend on the runtime. Pass this to `fetch` and sign `requestTarget` of it.
+ */
+export function requestUrl(url: URL | string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  if (parsed.search === '') parsed.search = ''; // setting '' clears the query, `?` included
+  return parsed.href;
+}
+
+/**
+ * The request target of `requestUrl(url)` as `fetch` (undici) sends it: `pathname + search`, i.e.
+ * the normalized path and `?` plus the raw query when the query is non-empty, never the fragment.
  */
 export function requestTarget(url: URL | string): string {
   const parsed = new URL(url);

@@ -37,7 +37,7 @@ describe('GET /v1/spaces query plans (e2e)', () => {
     const captured: { sql: string; parameters: unknown[] }[] = [];
     const spy = jest.spyOn(logger, 'logQuery').mockImplementation((sql, parameters) => {
       if (/FROM "spaces"/.test(sql) && /ORDER BY/.test(sql))
-        captured.push({ sql, parameters: parameters ?? [] });
+        captured.push({ sql, parameters: Array.isArray(parameters) ? parameters : [] });
     });
     try {
       const response = await t.anonymous.get(path);

@@ -6,6 +6,7 @@ import {
   PlatIdentity,
   PublishRejectedError,
   requestTarget,
+  requestUrl,
 } from '../../../src/protocol/client';
 import { verifyRequestProof } from '../../../src/protocol/auth/request-proof';
 import { clock, HOST, NOW, segment } from './helpers';
@@ -231,7 +232,7 @@ describe('requestTarget matches what fetch puts on the wire', () => {
     '/v1/x?bad=%zz&list=[1]|{}',
   ])('%s', async (path) => {
     const url = `http://127.0.0.1:${port}${path}`;
-    const sent = await (await fetch(url)).text();
+    const sent = await (await fetch(requestUrl(url))).text();
     expect(requestTarget(url)).toBe(sent);
   });
 });

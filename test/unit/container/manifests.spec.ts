@@ -277,8 +277,8 @@ describe('docker/Dockerfile', () => {
     expect(runs.some((r) => /\bnpm ci --omit=dev\b/.test(r))).toBe(true);
   });
 
-  it('runs on node:20-slim in production mode', () => {
-    expect(runtime[0].args).toMatch(/^node:20-slim\b/);
+  it('runs on node:24-slim (the current LTS) in production mode', () => {
+    expect(runtime[0].args).toMatch(/^node:24-slim\b/);
     const env = runtime.filter((i) => i.op === 'ENV').map((i) => i.args);
     expect(env.some((e) => /\bNODE_ENV=production\b/.test(e))).toBe(true);
   });
