@@ -12,6 +12,7 @@ import { ApiArtifacts } from './api-docs/api-artifacts.service';
 import { AppModule } from './app.module';
 import { notFound } from './common/errors/api-error';
 import { AppConfig } from './config/app-config';
+import { RequestWrites } from './infrastructure/database/request-writes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
 import { requestIdFor } from './infrastructure/logging/logging.module';
 import { RateLimitMiddleware } from './infrastructure/rate-limit/rate-limit.middleware';
@@ -64,6 +65,10 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   // adapter hands these options to express.json unchanged.
   const jsonOptions = { limit: MAX_BODY_BYTES, verify: refuseInvalidUtf8 };
   app.useBodyParser('json', jsonOptions as NestExpressBodyParserOptionsFor<'json'>);
+  // After the parser (its callbacks would leave the scope): what the request commits is tracked,
+  // so a 500 after a rolled-back write gives its jti back.
+  const writes = app.get(RequestWrites);
+  app.use((request: Request, _response: Response, next: NextFunction) => writes.track(request, next));
   answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
   app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
   await app.init();

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { PostsModule } from '../posts/posts.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
@@ -10,7 +11,13 @@ import { CommentUpvote } from './entities/comment-upvote.entity';
 
 /** Comments on posts and their upvotes (api-spec.md "Comment", the comment routes of "Writes"). */
 @Module({
-  imports: [PostsModule, SpacesModule, UsersModule, TypeOrmModule.forFeature([Comment, CommentUpvote])],
+  imports: [
+    DomainEventsModule,
+    PostsModule,
+    SpacesModule,
+    UsersModule,
+    TypeOrmModule.forFeature([Comment, CommentUpvote]),
+  ],
   controllers: [CommentsController],
   providers: [CommentsService],
 })

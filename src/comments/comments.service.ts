@@ -7,7 +7,7 @@ import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common
 import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { KeysetColumn, paginateKeyset } from '../common/pagination/keyset';
-import { Post } from '../posts/entities/post.entity';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostAccess } from '../posts/post-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { AuthorDirectory } from '../users/author-directory';
@@ -22,6 +22,7 @@ import {
 import { CommentSort, CommentsQuery, CreateCommentBody, UpdateCommentBody } from './dto/comment-requests.dto';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
+import { CommentAdded, CommentRemoved } from './events/comment-events';
 
 const INLINE_IMAGE = /attachment:\/\//i;
 
@@ -33,7 +34,8 @@ const INLINE_IMAGE = /attachment:\/\//i;
  * - only the author edits or deletes a comment, admins included (rule 8: 403); a deleted comment
  *   stays as a tombstone (body null, attachments [], author null) so its replies keep their root,
  *   and cannot be edited, deleted again, replied to or upvoted (404);
- * - `replyCount` and the post's `commentCount` count live comments.
+ * - `replyCount` counts live replies; the post's `commentCount` is the posts module's, kept on
+ *   `CommentAdded` / `CommentRemoved` inside the same transaction.
  */
 @Injectable()
 export class CommentsService {
@@ -45,6 +47,7 @@ export class CommentsService {
     private readonly authors: AuthorDirectory,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -153,7 +156,7 @@ export class CommentsService {
           .setParameter('now', now)
           .execute();
       }
-      await this.countOnPost(manager, post.id, +1);
+      await this.events.emit(manager, new CommentAdded(writer.space.id, post.id, comment.id, writer.did));
     });
     await this.directory.recordActivity(writer.space.id, now);
     const [item] = await this.items(writer.did, [comment]);
@@ -208,7 +211,7 @@ export class CommentsService {
           .where('id = :rootId', { rootId: comment.parentCommentId })
           .execute();
       }
-      await this.countOnPost(manager, comment.postId, -1);
+      await this.events.emit(manager, new CommentRemoved(comment.spaceId, comment.postId, comment.id));
     });
     return { deleted: true };
   }
@@ -310,16 +313,6 @@ export class CommentsService {
       message: 'unknown media id',
     }));
     if (details.length > 0) throw invalidRequest('Unknown attachments', details);
-  }
-
-  /** Keeps `posts.comment_count` (live comments) in step, inside the comment's transaction. */
-  private async countOnPost(manager: EntityManager, postId: string, delta: 1 | -1): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(Post)
-      .set({ commentCount: () => (delta > 0 ? 'comment_count + 1' : 'GREATEST(comment_count - 1, 0)') })
-      .where('id = :postId', { postId })
-      .execute();
   }
 
   private async items(viewerDid: string, rows: Comment[]): Promise<CommentItem[]> {

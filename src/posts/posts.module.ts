@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { PostCommentCounter } from './post-comment-counter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MembershipsModule } from '../memberships/memberships.module';
 import { SpaceMembership } from '../spaces/entities/space-membership.entity';
@@ -27,6 +29,7 @@ import { PostsService } from './posts.service';
  */
 @Module({
   imports: [
+    DomainEventsModule,
     SpacesModule,
     MembershipsModule,
     UsersModule,
@@ -34,6 +37,7 @@ import { PostsService } from './posts.service';
   ],
   controllers: [PostsController, FeedController],
   providers: [
+    PostCommentCounter,
     PrivatePostCount,
     PostContentChain,
     PostVisibilityFollower,

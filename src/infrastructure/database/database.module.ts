@@ -1,11 +1,16 @@
-import { Module } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
+import { RequestWrites } from './request-writes';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { baseDataSourceOptions } from './data-source-options';
 import { runMigrationsExclusively } from './migrate';
 
+/** The connection (migrated before any module uses it) and the request write scopes. */
+@Global()
 @Module({
+  providers: [RequestWrites],
+  exports: [RequestWrites],
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],

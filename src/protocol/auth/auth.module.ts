@@ -9,6 +9,7 @@ import { IdentityDirectory, RevocationLookup } from './identity-directory';
 import { ProofAuthenticator } from './proof-authenticator';
 import { ReplayRelease } from './replay-release';
 import { SharedRedis } from '../../infrastructure/redis/shared-redis';
+import { RequestWrites } from '../../infrastructure/database/request-writes';
 import { ReplayEntry } from './replay-entry.entity';
 import { IdentityStateService } from '../relay/identity-state.service';
 import { RevocationService } from '../relay/revocation.service';
@@ -30,9 +31,11 @@ import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-sto
     { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayRelease },
     {
       provide: ReplayStore,
-      inject: [SharedRedis, getDataSourceToken(), Clock],
-      useFactory: (redis: SharedRedis, dataSource: DataSource, clock: Clock) =>
-        redis.commands ? new RedisReplayStore(redis.commands) : new PostgresReplayStore(dataSource, clock),
+      inject: [SharedRedis, getDataSourceToken(), Clock, RequestWrites],
+      useFactory: (redis: SharedRedis, dataSource: DataSource, clock: Clock, writes: RequestWrites) =>
+        redis.commands
+          ? new RedisReplayStore(redis.commands)
+          : new PostgresReplayStore(dataSource, clock, writes),
     },
   ],
   exports: [

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { RequestWrites } from '../../infrastructure/database/request-writes';
 import { serviceUnavailable } from '../../common/errors/api-error';
 
 /** Remembers write-proof `jti`s per signer; answers whether a pair is new. Never fails open. */
@@ -45,6 +46,7 @@ export class PostgresReplayStore extends ReplayStore {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly writes: RequestWrites,
   ) {
     super();
   }
@@ -53,11 +55,14 @@ export class PostgresReplayStore extends ReplayStore {
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
     try {
-      const rows: unknown[] = await this.dataSource.query(
-        `INSERT INTO replay_jtis (did, jti, expires_at) VALUES ($1, $2, $3)
+      // The reservation is not the request's own write (RequestWrites).
+      const rows: unknown[] = await this.writes.untracked(() =>
+        this.dataSource.query(
+          `INSERT INTO replay_jtis (did, jti, expires_at) VALUES ($1, $2, $3)
          ON CONFLICT (did, jti) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE replay_jtis.expires_at <= $4
          RETURNING did`,
-        [did, jti, expiresAt, now],
+          [did, jti, expiresAt, now],
+        ),
       );
       this.sweep(now);
       return rows.length === 1;
@@ -68,8 +73,10 @@ export class PostgresReplayStore extends ReplayStore {
   }
 
   async forget(did: string, jti: string): Promise<void> {
-    await this.dataSource
-      .query('DELETE FROM replay_jtis WHERE did = $1 AND jti = $2', [did, jti])
+    await this.writes
+      .untracked(() =>
+        this.dataSource.query('DELETE FROM replay_jtis WHERE did = $1 AND jti = $2', [did, jti]),
+      )
       .catch((error: Error) => this.logger.warn(`replay store could not forget a jti: ${error.message}`));
   }
 
@@ -77,6 +84,8 @@ export class PostgresReplayStore extends ReplayStore {
   private sweep(now: Date): void {
     if (now.getTime() - this.lastSweep < 60_000) return;
     this.lastSweep = now.getTime();
-    this.dataSource.query('DELETE FROM replay_jtis WHERE expires_at <= $1', [now]).catch(() => undefined);
+    this.writes
+      .untracked(() => this.dataSource.query('DELETE FROM replay_jtis WHERE expires_at <= $1', [now]))
+      .catch(() => undefined);
   }
 }

@@ -1,0 +1,63 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+import { AfterQueryEvent, DataSource, EntitySubscriberInterface, TransactionCommitEvent } from 'typeorm';
+
+interface WriteScope {
+  committed: boolean;
+}
+
+const SCOPE = Symbol('requestWrites');
+type ScopedRequest = IncomingMessage & { [SCOPE]?: WriteScope };
+/** Statements that change nothing, run outside a transaction (autocommit). */
+const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
+
+/**
+ * Whether a request has committed anything to PostgreSQL: a transaction that committed, or a
+ * statement other than a read run outside one. A 500 after a rolled-back transaction then is a
+ * known outcome (nothing was written) and gives its `jti` back; a 500 after a commit keeps it spent.
+ */
+@Injectable()
+export class RequestWrites implements EntitySubscriberInterface, OnModuleInit {
+  private readonly storage = new AsyncLocalStorage<WriteScope>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  onModuleInit(): void {
+    this.dataSource.subscribers.push(this);
+  }
+
+  /** Runs the rest of the request (`next`) in a scope of its own. */
+  track(request: IncomingMessage, next: () => void): void {
+    const scope: WriteScope = { committed: false };
+    (request as ScopedRequest)[SCOPE] = scope;
+    this.storage.run(scope, next);
+  }
+
+  /** Runs writes that are not the request's own (its replay reservation) outside its scope. */
+  untracked<T>(work: () => T): T {
+    return this.storage.exit(work);
+  }
+
+  /** True unless the request is known to have committed nothing (unknown counts as committed). */
+  committedAnything(request: IncomingMessage): boolean {
+    return (request as ScopedRequest)[SCOPE]?.committed ?? true;
+  }
+
+  afterTransactionCommit(event: TransactionCommitEvent): void {
+    // A released savepoint is not the commit.
+    if (!event.queryRunner.isTransactionActive) this.markCommitted();
+  }
+
+  afterQuery(event: AfterQueryEvent): void {
+    if (event.success && !event.queryRunner.isTransactionActive && !READ_ONLY.test(event.query)) {
+      this.markCommitted();
+    }
+  }
+
+  private markCommitted(): void {
+    const scope = this.storage.getStore();
+    if (scope) scope.committed = true;
+  }
+}

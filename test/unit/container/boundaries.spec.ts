@@ -1,0 +1,48 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(__dirname, '../../..');
+const fixture = join(root, 'test/fixtures/boundaries');
+
+/** The module-boundary check (`npm run boundaries`, part of `npm run lint`) fails on violations. */
+describe('module boundaries (dependency-cruiser)', () => {
+  function cruise(cwd: string, ...args: string[]): { status: number; output: string } {
+    try {
+      const output = execFileSync(
+        process.execPath,
+        [
+          join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs'),
+          'src',
+          '--config',
+          join(root, '.dependency-cruiser.cjs'),
+          '--output-type',
+          'err',
+          ...args,
+        ],
+        { cwd, encoding: 'utf8', stdio: 'pipe' },
+      );
+      return { status: 0, output };
+    } catch (error) {
+      const failed = error as { status: number; stdout: string; stderr: string };
+      return { status: failed.status, output: failed.stdout + failed.stderr };
+    }
+  }
+
+  it("refuses an import of another module's entity, and an import cycle", () => {
+    const { status, output } = cruise(fixture);
+    expect(status).not.toBe(0);
+    expect(output).toContain(
+      'no-foreign-entities: src/beta/beta.service.ts → src/alpha/entities/thing.entity.ts',
+    );
+    expect(output).toMatch(/no-circular: src\/gamma\/(first|second)\.ts/);
+    // A module's own entity and another module's service are fine.
+    expect(output).not.toContain('src/alpha/alpha.service.ts →');
+    expect(output).not.toContain('src/beta/beta.service.ts → src/alpha/alpha.service.ts');
+  });
+
+  it('passes on the service, apart from the violations still listed as known', () => {
+    const { status, output } = cruise(root, '--ignore-known', '.dependency-cruiser-known-violations.json');
+    expect(output).toContain('no dependency violations found');
+    expect(status).toBe(0);
+  });
+});
