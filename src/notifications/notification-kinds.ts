@@ -1,6 +1,24 @@
 import { formatEntityId } from '../common/ids/entity-id';
 import { NotificationAudience } from './notification.entity';
-import type { SpaceEvent } from './space-events';
+
+/** A committed membership or application event, as notifications read it. */
+export type SpaceEvent =
+  | { kind: 'notify.member.joined'; spaceId: string; memberDid: string }
+  | { kind: 'notify.member.role_changed'; spaceId: string; memberDid: string; role: string; byDid: string }
+  | {
+      kind: 'notify.member.kicked' | 'notify.member.banned';
+      spaceId: string;
+      memberDid: string;
+      byDid: string;
+    }
+  | { kind: 'notify.application.submitted'; spaceId: string; applicantDid: string; applicationId: string }
+  | {
+      kind: 'notify.application.approved' | 'notify.application.rejected';
+      spaceId: string;
+      applicantDid: string;
+      applicationId: string;
+      byDid: string;
+    };
 
 /**
  * How one space event becomes notifications: who receives it, whom the group gathers (`person`),

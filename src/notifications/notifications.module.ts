@@ -1,24 +1,21 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
+import { MembershipNotifier } from './membership-notifier';
 import { Notification } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
-import { SpaceEvents } from './space-events';
 
 /**
- * Pull-based notifications (legacy namespace). Global so the spaces module can inject
- * `SpaceEvents` without importing this module: no module cycle. Recipients and names come from the
- * spaces and users services; the read-time visibility filter joins the spaces tables in SQL so a
- * page is one query. Import it before SpacesModule so `GET /spaces/notifications` is matched before
- * `GET /spaces/:id`.
+ * Pull-based notifications (legacy namespace), fed by the spaces module's membership events.
+ * Recipients and names come from the spaces and users services. Import it before SpacesModule so
+ * `GET /spaces/notifications` is matched before `GET /spaces/:id`.
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([Notification]), SpacesModule, UsersModule],
+  imports: [TypeOrmModule.forFeature([Notification]), DomainEventsModule, SpacesModule, UsersModule],
   controllers: [NotificationsController],
-  providers: [NotificationsService, SpaceEvents],
-  exports: [SpaceEvents, NotificationsService],
+  providers: [NotificationsService, MembershipNotifier],
 })
 export class NotificationsModule {}

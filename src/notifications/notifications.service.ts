@@ -18,8 +18,7 @@ import { SpaceMembership } from '../spaces/entities/space-membership.entity';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { UsersService } from '../users/users.service';
 import { Notification, StoredPerson, StoredScope } from './notification.entity';
-import { planOf } from './notification-kinds';
-import type { SpaceEvent } from './space-events';
+import { planOf, SpaceEvent } from './notification-kinds';
 
 /** People shown in an aggregation (the most recent ones); `totalCount` counts them all. */
 export const AGGREGATION_SAMPLE = 5;

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { forbidden } from '../common/errors/api-error';
-import { SpaceEvents } from '../notifications/space-events';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { MemberBanned, MemberJoined } from './events/membership-events';
 import { SpaceApplication } from './entities/space-application.entity';
 import { SpaceInvite } from './entities/space-invite.entity';
 import { SpaceMembership } from './entities/space-membership.entity';
@@ -17,7 +18,7 @@ import { MembershipStatus } from './space-rules';
 export class MembershipWrites {
   constructor(
     private readonly clock: Clock,
-    private readonly events: SpaceEvents,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -36,7 +37,7 @@ export class MembershipWrites {
     Object.assign(membership, { role: 'member', status: 'active', joinedAt: now, statusMessage: null });
     await repository.save(membership);
     await this.refreshCount(manager, spaceId, now);
-    this.events.publish(manager, { kind: 'notify.member.joined', spaceId, memberDid: did });
+    await this.events.emit(manager, new MemberJoined(spaceId, did));
     return membership;
   }
 
@@ -68,7 +69,7 @@ export class MembershipWrites {
         { status: 'rejected', decidedAt: now, decidedByDid: byDid },
       );
     await this.refreshCount(manager, spaceId);
-    this.events.publish(manager, { kind: 'notify.member.banned', spaceId, memberDid: did, byDid });
+    await this.events.emit(manager, new MemberBanned(spaceId, did, byDid));
     return membership;
   }
 

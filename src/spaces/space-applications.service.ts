@@ -7,7 +7,8 @@ import { conflict, forbidden, invalidRequest, notFound } from '../common/errors/
 import { ValidationDetail } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
-import { SpaceEvents } from '../notifications/space-events';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { ApplicationDecided, ApplicationSubmitted } from './events/membership-events';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import {
@@ -36,7 +37,7 @@ export class SpaceApplicationsService {
     private readonly writes: MembershipWrites,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    private readonly events: SpaceEvents,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Applies to a space whose join mode is application. */
@@ -90,12 +91,7 @@ export class SpaceApplicationsService {
       decidedByDid: null,
     });
     await repository.insert(application);
-    this.events.publish(manager, {
-      kind: 'notify.application.submitted',
-      spaceId: space.id,
-      applicantDid: did,
-      applicationId: application.id,
-    });
+    await this.events.emit(manager, new ApplicationSubmitted(space.id, did, application.id));
     return { application, existing: false };
   }
 
@@ -216,13 +212,10 @@ export class SpaceApplicationsService {
       application.decidedAt = this.clock.now();
       application.decidedByDid = principal.did;
       await repository.save(application);
-      this.events.publish(manager, {
-        kind: decision === 'approved' ? 'notify.application.approved' : 'notify.application.rejected',
-        spaceId: space.id,
-        applicantDid: application.applicantDid,
-        applicationId: application.id,
-        byDid: principal.did,
-      });
+      await this.events.emit(
+        manager,
+        new ApplicationDecided(space.id, application.applicantDid, application.id, decision, principal.did),
+      );
       return toApplicationRecord(application);
     });
   }

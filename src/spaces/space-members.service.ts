@@ -4,7 +4,8 @@ import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { conflict, forbidden, notFound } from '../common/errors/api-error';
 import { formatEntityId } from '../common/ids/entity-id';
-import { SpaceEvents } from '../notifications/space-events';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { MemberKicked, MemberRoleChanged } from './events/membership-events';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
@@ -28,7 +29,7 @@ export class SpaceMembersService {
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly cursors: CursorCodec,
-    private readonly events: SpaceEvents,
+    private readonly events: DomainEvents,
   ) {}
 
   /** Joins a public space whose join mode is open; joining again answers the same. */
@@ -121,13 +122,10 @@ export class SpaceMembersService {
         await repository.save(target);
         if (request.role === 'member')
           await this.writes.revokeInvitesOf(manager, context.space.id, memberDid);
-        this.events.publish(manager, {
-          kind: 'notify.member.role_changed',
-          spaceId: context.space.id,
-          memberDid,
-          role: request.role,
-          byDid: principal.did,
-        });
+        await this.events.emit(
+          manager,
+          new MemberRoleChanged(context.space.id, memberDid, request.role, principal.did),
+        );
       }
       return toMemberRecord(target);
     });
@@ -141,12 +139,7 @@ export class SpaceMembersService {
       const target = await this.activeMembership(manager.getRepository(SpaceMembership), context, memberDid);
       this.assertModeratable(target.role, memberDid, principal.did);
       await this.writes.end(manager, target, 'removed');
-      this.events.publish(manager, {
-        kind: 'notify.member.kicked',
-        spaceId: context.space.id,
-        memberDid,
-        byDid: principal.did,
-      });
+      await this.events.emit(manager, new MemberKicked(context.space.id, memberDid, principal.did));
     });
   }
 

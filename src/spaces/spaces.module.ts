@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { PublicSpacesController } from './controllers/public-spaces.controller';
 import { SpaceApplicationsController } from './controllers/space-applications.controller';
 import { SpaceInvitesController } from './controllers/space-invites.controller';
@@ -40,6 +41,7 @@ import { PublicSpaceProbe } from '../common/auth/public-space-probe';
  */
 @Module({
   imports: [
+    DomainEventsModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceInvite, SpaceApplication, SpaceTopic, SpacePage]),
   ],
   // Controllers with literal path segments first (spaces/invites/:code, spaces/join/:code).

@@ -230,6 +230,44 @@ describe('notifications (e2e)', () => {
       ]);
     });
 
+    it('an approval that fails mid-write makes no member and notifies no one; it can be retried', async () => {
+      const owner = t.caller();
+      const member = t.caller();
+      const { id } = await space(owner, 'application');
+      await addMember(owner, id, member);
+      const applicant = t.caller();
+      const applied = await applicant.post(`/spaces/${id}/applications`, {});
+      expectStatus(applied, 201);
+      for (const caller of [owner, member]) {
+        expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
+      }
+      // The membership row, member count and join event come first; the decision's own update fails.
+      await t.dataSource.query(`
+        CREATE FUNCTION refuse_decision() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'forced failure'; END $$;
+        CREATE TRIGGER refuse_decision BEFORE UPDATE ON space_applications
+          FOR EACH ROW EXECUTE FUNCTION refuse_decision();`);
+      const approve = `/applications/${applied.body.applicationId}/approve`;
+      try {
+        expectStatus(await owner.post(approve, {}, { jti: 'approval-rollback-0001' }), 500);
+      } finally {
+        await t.dataSource.query(
+          'DROP TRIGGER refuse_decision ON space_applications; DROP FUNCTION refuse_decision();',
+        );
+      }
+      const rows = await t.dataSource.query(
+        'SELECT count(*)::int AS n FROM space_memberships WHERE member_did = $1',
+        [applicant.did],
+      );
+      expect(rows[0].n).toBe(0);
+      expect(await types(member)).toEqual([]);
+      expect(await types(applicant)).toEqual([]);
+      // Nothing was written, so the same proof's jti goes through now.
+      expectStatus(await owner.post(approve, {}, { jti: 'approval-rollback-0001' }), 200);
+      expect(await types(member)).toEqual(['notify.member.joined']);
+      expect(await types(applicant)).toEqual(['notify.application.approved']);
+    });
+
     it('a refused write notifies no one', async () => {
       const { owner, admin, member, id } = await staffedSpace();
       expectStatus(await admin.delete(`/spaces/${id}/members/${owner.did}`), 403);

@@ -2,7 +2,7 @@ import request, { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock/clock';
 import { PlatIdentity } from '../../../src/protocol/client';
-import { Actor } from '../../support/actors';
+import { Actor, SignOptions } from '../../support/actors';
 import { ShiftedClock } from '../../support/clock';
 import { bootApp, BootOptions, TestApp } from '../../support/app';
 
@@ -79,8 +79,8 @@ export class Caller {
     return this.actor ? (await this.actor).headers(method, path) : {};
   }
 
-  private async send(method: Method, path: string, body?: unknown): Promise<Response> {
-    if (this.actor) return (await this.actor).send(method, path, body);
+  private async send(method: Method, path: string, body?: unknown, options?: SignOptions): Promise<Response> {
+    if (this.actor) return (await this.actor).send(method, path, body, options);
     const call = request(this.t.http)[method.toLowerCase() as 'get'](path);
     return body === undefined ? call : call.send(body as object);
   }
@@ -89,8 +89,8 @@ export class Caller {
     return this.send('GET', path);
   }
 
-  post(path: string, body?: unknown) {
-    return this.send('POST', path, body);
+  post(path: string, body?: unknown, options?: SignOptions) {
+    return this.send('POST', path, body, options);
   }
 
   put(path: string, body?: unknown) {
