@@ -1,5 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Space } from '../spaces/entities/space.entity';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /** Who a notification kind goes to; the read side hides a row once its audience no longer holds. */
 export type NotificationAudience = 'members' | 'admins' | 'member' | 'applicant';
@@ -39,12 +38,10 @@ export class Notification {
   @Column({ type: 'varchar', length: 64 })
   type: string;
 
+  /** The space's row goes with its notifications (the spaces module's table, by name only). */
   @Column({ name: 'space_id', type: 'uuid' })
+  @ForeignKey('spaces', { onDelete: 'CASCADE' })
   spaceId: string;
-
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'space_id' })
-  space?: Space;
 
   @Column({ type: 'varchar', length: 16 })
   audience: NotificationAudience;

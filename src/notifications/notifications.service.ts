@@ -14,7 +14,6 @@ import {
   NotificationStatusRecord,
   SpaceNotificationCounts,
 } from './dto/notification-records.dto';
-import { SpaceMembership } from '../spaces/entities/space-membership.entity';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { UsersService } from '../users/users.service';
 import { Notification, StoredPerson, StoredScope } from './notification.entity';
@@ -33,12 +32,21 @@ const VISIBLE = `(
   OR (n.audience = 'applicant' AND (m.status IS NULL OR m.status <> 'banned'))
 )`;
 
-/** Raw-SQL form: the visible notifications of `$1`. */
+/**
+ * Raw-SQL form: the visible notifications of `$1`. Spaces and standings come from the views the
+ * spaces module exposes for such joins (`live_spaces`, `space_member_standings`), never its tables.
+ */
 const VISIBLE_FROM = `
   FROM notifications n
-  JOIN spaces s ON s.id = n.space_id AND s.deleted_at IS NULL
-  LEFT JOIN space_memberships m ON m.space_id = n.space_id AND m.member_did = n.recipient_did
+  JOIN live_spaces s ON s.id = n.space_id
+  LEFT JOIN space_member_standings m ON m.space_id = n.space_id AND m.member_did = n.recipient_did
   WHERE n.recipient_did = $1 AND ${VISIBLE}`;
+
+/** A visible notification with the space it is about. */
+interface VisibleNotification {
+  notification: Notification;
+  space: { id: string; did: string; displayName: string | null };
+}
 
 @Injectable()
 export class NotificationsService {
@@ -104,16 +112,23 @@ export class NotificationsService {
     const builder = this.visible(did);
     if (query.spaceDID) builder.andWhere('s.did = :spaceDid', { spaceDid: query.spaceDID });
     const totalCount = await builder.clone().getCount();
-    const page = await paginateKeyset(builder, {
-      listing: 'notifications',
-      columns: [
-        { expression: 'n.lastActivityAt', direction: 'DESC' },
-        { expression: 'n.id', direction: 'DESC' },
-      ],
-      keyOf: (row) => [row.lastActivityAt.toISOString(), row.id],
-      page: query,
-      cursors: this.cursors,
-    });
+    const page = await paginateKeyset(
+      builder,
+      {
+        listing: 'notifications',
+        columns: [
+          { expression: 'n.lastActivityAt', direction: 'DESC' },
+          { expression: 'n.id', direction: 'DESC' },
+        ],
+        keyOf: ({ notification }: VisibleNotification) => [
+          notification.lastActivityAt.toISOString(),
+          notification.id,
+        ],
+        page: query,
+        cursors: this.cursors,
+      },
+      readVisible,
+    );
     return {
       items: page.rows.map(toNotificationRecord),
       totalCount,
@@ -142,13 +157,14 @@ export class NotificationsService {
   async markRead(did: string, wireId: string): Promise<NotificationRecord> {
     const id = parseEntityId('notification', wireId);
     if (!id) throw notFound();
-    const found = await this.visible(did).andWhere('n.id = :id', { id }).getOne();
+    const [found] = await readVisible(this.visible(did).andWhere('n.id = :id', { id }));
     if (!found) throw notFound();
-    if (found.readState === 'unread') {
+    const { notification } = found;
+    if (notification.readState === 'unread') {
       const now = this.clock.now();
       await this.notifications.update({ id, readState: 'unread' }, { readState: 'read', lastReadAt: now });
-      found.readState = 'read';
-      found.lastReadAt = now;
+      notification.readState = 'read';
+      notification.lastReadAt = now;
     }
     return toNotificationRecord(found);
   }
@@ -189,8 +205,9 @@ export class NotificationsService {
   private visible(did: string): SelectQueryBuilder<Notification> {
     return this.notifications
       .createQueryBuilder('n')
-      .innerJoinAndSelect('n.space', 's', 's.deletedAt IS NULL')
-      .leftJoin(SpaceMembership, 'm', 'm.spaceId = n.spaceId AND m.memberDid = n.recipientDid')
+      .innerJoin('live_spaces', 's', 's.id = n.space_id')
+      .addSelect(['s.did AS space_did', 's.display_name AS space_display_name'])
+      .leftJoin('space_member_standings', 'm', 'm.space_id = n.space_id AND m.member_did = n.recipient_did')
       .where('n.recipientDid = :did', { did })
       .andWhere(VISIBLE);
   }
@@ -210,8 +227,23 @@ export class NotificationsService {
   }
 }
 
-export function toNotificationRecord(row: Notification): NotificationRecord {
-  const space = row.space!;
+/** Reads visible notifications with their spaces (one row each: nothing joined is a collection). */
+async function readVisible(query: SelectQueryBuilder<Notification>): Promise<VisibleNotification[]> {
+  const { entities, raw } = await query.getRawAndEntities<{
+    space_did: string;
+    space_display_name: string | null;
+  }>();
+  return entities.map((notification, index) => ({
+    notification,
+    space: {
+      id: notification.spaceId,
+      did: raw[index].space_did,
+      displayName: raw[index].space_display_name,
+    },
+  }));
+}
+
+export function toNotificationRecord({ notification: row, space }: VisibleNotification): NotificationRecord {
   return {
     id: formatEntityId('notification', row.id),
     type: row.type,

@@ -45,4 +45,18 @@ describe('module boundaries (dependency-cruiser)', () => {
     expect(output).toContain('no dependency violations found');
     expect(status).toBe(0);
   });
+
+  it("refuses SQL that names another module's table", () => {
+    const script = join(root, 'scripts/table-ownership.js');
+    let failure: { status: number; stderr: string } | undefined;
+    try {
+      execFileSync(process.execPath, [script, '--root', fixture], { encoding: 'utf8', stdio: 'pipe' });
+    } catch (error) {
+      failure = error as { status: number; stderr: string };
+    }
+    expect(failure?.status).toBe(1);
+    expect(failure?.stderr).toContain('src/beta/beta.sql.ts names things (alpha)');
+    // The service itself passes (apart from the violations still listed as known).
+    expect(execFileSync(process.execPath, [script], { encoding: 'utf8' })).toContain('no violations');
+  });
 });
