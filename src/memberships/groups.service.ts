@@ -10,7 +10,7 @@ import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { OriginIdentities } from '../protocol/publishing/origin-identities';
-import { Space } from '../spaces/entities/space.entity';
+import { SpaceView } from '../spaces/space-views';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { SpaceMembershipReads } from '../spaces/space-membership-reads';
 import { GroupMemberRecord, GroupRecord } from './dto/membership-records.dto';
@@ -161,7 +161,7 @@ export class GroupsService {
     principal: RequestPrincipal,
     pathId: string,
     groupId: string,
-  ): Promise<{ space: Space; group: SpaceGroup }> {
+  ): Promise<{ space: SpaceView; group: SpaceGroup }> {
     const space = await this.spaces.adminSpace(pathId, principal.did);
     const id = parseEntityId('group', groupId);
     const group = id ? await this.groups.findOneBy({ id, spaceId: space.id }) : null;

@@ -6,7 +6,7 @@ import { notFound } from '../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
 import { bothDirections, CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
-import { Space } from '../spaces/entities/space.entity';
+import { SpaceView } from '../spaces/space-views';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { ActiveMembership, SpaceMembershipReads } from '../spaces/space-membership-reads';
 import {
@@ -151,7 +151,7 @@ export class MembershipsService {
       this.spaces.rolesIn(did, spaceIds),
       this.counts.memberCounts(rows.map((row) => row.groupId)),
     ]);
-    const spaceById = new Map<string, Space>(spaces.map((space) => [space.id, space]));
+    const spaceById = new Map<string, SpaceView>(spaces.map((space) => [space.id, space]));
     return rows.flatMap((row) => {
       const space = spaceById.get(row.spaceId);
       const role = roles.get(row.spaceId);

@@ -1,15 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { formatEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { grantCoversSpace } from '../protocol/auth/credential-grant';
-import { SpaceMembership } from '../spaces/entities/space-membership.entity';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
-import { Space } from '../spaces/entities/space.entity';
 import { SpaceReadView } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { FeedListing } from './dto/post-records.dto';
@@ -27,8 +24,6 @@ import { CARD_COLUMNS } from './posts.service';
 export class FeedService {
   constructor(
     @InjectRepository(Post) private readonly posts: Repository<Post>,
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
     private readonly access: PostAccess,
     private readonly directory: SpaceDirectory,
     private readonly presenter: PostPresenter,
@@ -75,31 +70,20 @@ export class FeedService {
 
   /** The person's active memberships of live spaces the grant covers for `read:posts`. */
   private async memberViews(principal: RequestPrincipal): Promise<(SpaceReadView & { kind: 'member' })[]> {
-    const rows = await this.spaces
-      .createQueryBuilder('space')
-      .innerJoinAndMapOne(
-        'space.membership',
-        SpaceMembership,
-        'membership',
-        'membership.spaceId = space.id AND membership.memberDid = :did AND membership.status = :active',
-        { did: principal.did, active: 'active' },
-      )
-      .getMany();
-    return rows
+    const memberships = await this.directory.memberSpacesOf(principal.did);
+    return memberships
       .filter(
-        (space) => !principal.credential || grantCoversSpace(principal.credential, space.did, 'read:posts'),
+        ({ space }) =>
+          !principal.credential || grantCoversSpace(principal.credential, space.did, 'read:posts'),
       )
-      .map((space) => {
-        const membership = (space as Space & { membership: SpaceMembership }).membership;
-        return { kind: 'member' as const, space, did: principal.did, role: membership.role };
-      });
+      .map(({ space, role }) => ({ kind: 'member' as const, space, did: principal.did, role }));
   }
 
   /** Every live topic of those spaces the person reads in full (one query for the topics). */
   private async readableTopicIds(views: (SpaceReadView & { kind: 'member' })[]): Promise<string[]> {
     if (views.length === 0) return [];
     const bySpace = new Map(views.map((view) => [view.space.id, view]));
-    const topics = await this.topics.find({ where: { spaceId: In([...bySpace.keys()]) } });
+    const topics = await this.directory.topicsOf([...bySpace.keys()]);
     const verdicts = await Promise.all(
       topics.map((topic) => this.access.verdict(bySpace.get(topic.spaceId)!, topic)),
     );

@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { notFound } from '../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
 import { GroupMembershipLookup } from '../memberships/group-membership-lookup';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
 import { SpaceGrantAccess, SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { Post } from './entities/post.entity';
+import { TopicView } from '../spaces/space-views';
 
 /** Why a post's content is withheld (api-spec.md "Post response union"). */
 export type GatedReason = 'signIn' | 'spaceMembers' | 'restricted';
@@ -21,7 +21,7 @@ export type TopicVerdict = { readable: true } | { readable: false; reason: Gated
 export interface ReadablePost {
   view: SpaceReadView;
   post: Post;
-  topic: SpaceTopic;
+  topic: TopicView;
 }
 
 /**
@@ -43,20 +43,14 @@ export class PostAccess {
     private readonly directory: SpaceDirectory,
     private readonly groups: GroupMembershipLookup,
     @InjectRepository(Post) private readonly posts: Repository<Post>,
-    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
   ) {}
 
   /** The live topics of the view's space whose posts this view reads in full (listings, feed). */
-  async readableTopics(view: SpaceReadView): Promise<SpaceTopic[]> {
-    const topics = await this.topics.find({
-      where:
-        view.kind === 'member'
-          ? { spaceId: view.space.id }
-          : {
-              spaceId: view.space.id,
-              accessKind: view.kind === 'visitor' ? In(['public', 'signedIn']) : 'public',
-            },
-    });
+  async readableTopics(view: SpaceReadView): Promise<TopicView[]> {
+    const topics = await this.directory.topicsOf(
+      [view.space.id],
+      view.kind === 'member' ? undefined : view.kind === 'visitor' ? ['public', 'signedIn'] : ['public'],
+    );
     const verdicts = await Promise.all(topics.map((topic) => this.verdict(view, topic)));
     return topics.filter((_, index) => verdicts[index].readable);
   }
@@ -75,7 +69,7 @@ export class PostAccess {
     return this.grants.forWrite(principal, spaceRef, [scope, 'read:posts']);
   }
 
-  async verdict(view: SpaceReadView, topic: SpaceTopic): Promise<TopicVerdict> {
+  async verdict(view: SpaceReadView, topic: TopicView): Promise<TopicVerdict> {
     switch (topic.accessKind) {
       case 'public':
         return { readable: true };
@@ -93,7 +87,7 @@ export class PostAccess {
   }
 
   /** A live topic of the writer's space that the writer can read, else the 404. */
-  async writableTopic(writer: SpaceWriter, topicId: string): Promise<SpaceTopic> {
+  async writableTopic(writer: SpaceWriter, topicId: string): Promise<TopicView> {
     const topic = await this.directory.findTopic(writer.space.id, topicId);
     if (!topic) throw notFound();
     const view: SpaceReadView = { kind: 'member', space: writer.space, did: writer.did, role: writer.role };

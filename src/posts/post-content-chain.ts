@@ -4,8 +4,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Repository } from 'typeorm';
 import { documentCid } from '../protocol/core';
 import { ContentPublisher, PublishedContent } from '../protocol/publishing/content-publisher';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
-import { Space } from '../spaces/entities/space.entity';
+import { SpaceDirectory } from '../spaces/space-directory';
 import { Post } from './entities/post.entity';
 import { applyFold } from './rendering/post-text';
 
@@ -33,8 +32,7 @@ export class PostContentChain {
 
   constructor(
     @InjectRepository(Post) private readonly posts: Repository<Post>,
-    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly directory: SpaceDirectory,
     private readonly publisher: ContentPublisher,
   ) {}
 
@@ -103,8 +101,8 @@ export class PostContentChain {
   private async isPublic(post: Post): Promise<boolean> {
     if (post.deletedAt) return false;
     const [topic, space] = await Promise.all([
-      this.topics.findOne({ where: { id: post.topicId } }),
-      this.spaces.findOne({ where: { id: post.spaceId } }),
+      this.directory.findTopicById(post.topicId),
+      this.directory.findById(post.spaceId),
     ]);
     return topic?.accessKind === 'public' && space?.isPublic === true;
   }

@@ -2,8 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { formatEntityId } from '../common/ids/entity-id';
-import { Space } from '../spaces/entities/space.entity';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { AuthorDirectory } from '../users/author-directory';
 import { AuthorRecord } from '../users/dto/author.dto';
@@ -12,9 +10,10 @@ import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
 import { EntityLinkResolver } from './entity-links';
 import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from './rendering/post-text';
+import { SpaceView, TopicView } from '../spaces/space-views';
 
 /**
- * Maps posts to the wire (api-spec.md "Post card", "Full post", "Space call-to-action"). A page of
+ * Maps posts to the wire (api-spec.md "Post card", "Full post", "SpaceView call-to-action"). A page of
  * cards costs one query for its authors and, on a member projection, one for the viewer's upvotes.
  */
 @Injectable()
@@ -27,7 +26,11 @@ export class PostPresenter {
   ) {}
 
   /** Cards of a page; `viewerDid` (member projection) adds `viewer` to every card. */
-  async cards(posts: Post[], spaceOf: (post: Post) => Space, viewerDid: string | null): Promise<PostCard[]> {
+  async cards(
+    posts: Post[],
+    spaceOf: (post: Post) => SpaceView,
+    viewerDid: string | null,
+  ): Promise<PostCard[]> {
     const [authors, upvoted] = await Promise.all([
       this.authors.authorsOf(posts.map((post) => post.authorDid)),
       viewerDid ? this.upvotedBy(viewerDid, posts) : Promise.resolve(null),
@@ -43,7 +46,7 @@ export class PostPresenter {
   }
 
   /** The full post as read by this viewer (null: the anonymous projection, no `viewer`). */
-  async full(post: Post, space: Space, topic: SpaceTopic, viewerDid: string | null): Promise<FullPost> {
+  async full(post: Post, space: SpaceView, topic: TopicView, viewerDid: string | null): Promise<FullPost> {
     const [authors, upvoted] = await Promise.all([
       this.authors.authorsOf([post.authorDid]),
       viewerDid ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
@@ -75,7 +78,7 @@ export class PostPresenter {
     };
   }
 
-  callToAction(space: Space): SpaceCallToAction {
+  callToAction(space: SpaceView): SpaceCallToAction {
     return {
       displayName: space.displayName,
       description: space.description,
@@ -88,11 +91,11 @@ export class PostPresenter {
   }
 
   /** The public permalink: the space's public web address plus `/post/{slug}-{id}`. */
-  canonicalUri(space: Space, post: Pick<Post, 'id' | 'slug'>): string {
+  canonicalUri(space: SpaceView, post: Pick<Post, 'id' | 'slug'>): string {
     return `${this.directory.publicUrl(space)}/post/${post.slug}-${formatEntityId('post', post.id)}`;
   }
 
-  private card(post: Post, space: Space, author: AuthorRecord | null, upvoted: boolean | null): PostCard {
+  private card(post: Post, space: SpaceView, author: AuthorRecord | null, upvoted: boolean | null): PostCard {
     return {
       id: formatEntityId('post', post.id),
       slug: post.slug,

@@ -3,9 +3,6 @@ import { DomainEventsModule } from '../infrastructure/events/domain-events.modul
 import { PostCommentCounter } from './post-comment-counter';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MembershipsModule } from '../memberships/memberships.module';
-import { SpaceMembership } from '../spaces/entities/space-membership.entity';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
-import { Space } from '../spaces/entities/space.entity';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { Post } from './entities/post.entity';
@@ -33,7 +30,7 @@ import { PostsService } from './posts.service';
     SpacesModule,
     MembershipsModule,
     UsersModule,
-    TypeOrmModule.forFeature([Post, PostUpvote, Space, SpaceTopic, SpaceMembership]),
+    TypeOrmModule.forFeature([Post, PostUpvote]),
   ],
   controllers: [PostsController, FeedController],
   providers: [

@@ -7,7 +7,6 @@ import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common
 import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
 import { SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { DeletedPostResponse, FullPost, PostListing, PostResponse } from './dto/post-records.dto';
@@ -17,6 +16,7 @@ import { PostAccess } from './post-access.service';
 import { PostContentChain } from './post-content-chain';
 import { PostPresenter } from './post-presenter';
 import { attachmentTokensOf, slugOf } from './rendering/post-text';
+import { TopicView } from '../spaces/space-views';
 
 /** What a listing reads of a post: everything a card shows, never the attachment list or chain bookkeeping. */
 export const CARD_COLUMNS: (keyof Post)[] = [
@@ -193,7 +193,7 @@ export class PostsService {
    * The writer's own live post (in a live topic). Someone else's post is 403 when the writer can
    * read it (api-spec.md "Rules for writes" 8, admins included) and the one 404 when they cannot.
    */
-  private async ownPost(writer: SpaceWriter, postId: string): Promise<{ post: Post; topic: SpaceTopic }> {
+  private async ownPost(writer: SpaceWriter, postId: string): Promise<{ post: Post; topic: TopicView }> {
     const post = await this.access.postInSpace(writer.space.id, postId);
     const topic = await this.topicOf(post);
     if (post.authorDid !== writer.did) {
@@ -205,7 +205,7 @@ export class PostsService {
   }
 
   /** The post's live topic; a post of a deleted topic is the one 404. */
-  private async topicOf(post: Post): Promise<SpaceTopic> {
+  private async topicOf(post: Post): Promise<TopicView> {
     const topic = await this.directory.findTopic(post.spaceId, formatEntityId('topic', post.topicId));
     if (!topic) throw notFound();
     return topic;

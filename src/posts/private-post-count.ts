@@ -1,7 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { SpaceTopic } from '../spaces/entities/space-topic.entity';
 import { SpaceCounters } from '../spaces/space-counters';
 import { Post } from './entities/post.entity';
 
@@ -21,11 +20,14 @@ export class PrivatePostCount implements OnModuleInit {
   }
 
   count(spaceId: string): Promise<number> {
-    return this.posts
-      .createQueryBuilder('post')
-      .innerJoin(SpaceTopic, 'topic', 'topic.id = post.topicId AND topic.deletedAt IS NULL')
-      .where('post.spaceId = :spaceId', { spaceId })
-      .andWhere("topic.accessKind <> 'public'")
-      .getCount();
+    return (
+      this.posts
+        .createQueryBuilder('post')
+        // The spaces module's published view of live topics (its table stays its own).
+        .innerJoin('live_space_topics', 'topic', 'topic.id = post.topic_id')
+        .where('post.spaceId = :spaceId', { spaceId })
+        .andWhere("topic.access_kind <> 'public'")
+        .getCount()
+    );
   }
 }

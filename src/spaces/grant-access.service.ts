@@ -3,7 +3,7 @@ import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { forbidden, notFound } from '../common/errors/api-error';
 import { grantCoversSpace } from '../protocol/auth/credential-grant';
-import { Space } from './entities/space.entity';
+import { SpaceView } from './space-views';
 import { SpaceDirectory } from './space-directory';
 import { MemberRole } from './space-rules';
 
@@ -14,12 +14,12 @@ import { MemberRole } from './space-rules';
  * members and grants not covering the space included: item 6's anonymous projection).
  */
 export type SpaceReadView =
-  | { kind: 'anonymous'; space: Space }
-  | { kind: 'visitor'; space: Space; did: string }
-  | { kind: 'member'; space: Space; did: string; role: MemberRole };
+  | { kind: 'anonymous'; space: SpaceView }
+  | { kind: 'visitor'; space: SpaceView; did: string }
+  | { kind: 'member'; space: SpaceView; did: string; role: MemberRole };
 
 export interface SpaceWriter {
-  space: Space;
+  space: SpaceView;
   did: string;
   role: MemberRole;
 }
@@ -78,7 +78,7 @@ export class SpaceGrantAccess {
     throw forbidden('The grant does not cover this space, or the caller is not a member');
   }
 
-  private covers(principal: RequestPrincipal, space: Space, scope: Scope): boolean {
+  private covers(principal: RequestPrincipal, space: SpaceView, scope: Scope): boolean {
     return !principal.credential || grantCoversSpace(principal.credential, space.did, scope);
   }
 }

@@ -22,7 +22,8 @@ export const toProfileLink = (link: StoredSpaceLink): ProfileLinkDto => ({
   description: link.description,
 });
 
-export const memberCountSummary = (space: Space): string => wordedSummary(space.memberCount, 'members');
+export const memberCountSummary = (space: Pick<Space, 'memberCount'>): string =>
+  wordedSummary(space.memberCount, 'members');
 
 /** The discovery card (api-spec.md "Space discovery item"): no protocol block, nothing exact. */
 export function toSpaceCard(space: Space): SpaceCard {

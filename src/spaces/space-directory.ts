@@ -1,12 +1,13 @@
 import { AppConfig } from '../config/app-config';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { parseEntityId } from '../common/ids/entity-id';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
 import { Space } from './entities/space.entity';
+import { MemberSpace, SpaceView, TopicView } from './space-views';
 import { memberCountSummary } from './public-records';
 import {
   DEFAULT_DOMAIN_PATTERN,
@@ -14,6 +15,7 @@ import {
   isAdminRole,
   isProtocolDid,
   MemberRole,
+  TopicAccessKind,
 } from './space-rules';
 
 /**
@@ -130,12 +132,46 @@ export class SpaceDirectory implements PublicSpaceProbe {
     return id ? this.topics.findOne({ where: { id, spaceId } }) : null;
   }
 
+  /**
+   * The live topics of live spaces among `spaceIds` (uuids), only those of the given access kinds
+   * when `accessKinds` is set: one query whatever the number of spaces (listings, the feed).
+   */
+  topicsOf(spaceIds: string[], accessKinds?: TopicAccessKind[]): Promise<TopicView[]> {
+    if (spaceIds.length === 0 || accessKinds?.length === 0) return Promise.resolve([]);
+    return this.topics.find({
+      where: { spaceId: In(spaceIds), ...(accessKinds ? { accessKind: In(accessKinds) } : {}) },
+    });
+  }
+
+  /** A live topic by its uuid (the database id), in any space; null when deleted or unknown. */
+  findTopicById(topicId: string): Promise<TopicView | null> {
+    return this.topics.findOne({ where: { id: topicId } });
+  }
+
+  /** The live spaces where the person is an active member, with their role (the feed). */
+  async memberSpacesOf(did: string): Promise<MemberSpace[]> {
+    const rows = await this.spaces
+      .createQueryBuilder('space')
+      .innerJoinAndMapOne(
+        'space.membership',
+        SpaceMembership,
+        'membership',
+        'membership.spaceId = space.id AND membership.memberDid = :did AND membership.status = :active',
+        { did, active: 'active' },
+      )
+      .getMany();
+    return rows.map((space) => {
+      const { membership, ...view } = space as Space & { membership: SpaceMembership };
+      return { space: view, role: membership.role };
+    });
+  }
+
   /** The space's public web address (api-spec.md: post `canonicalUri`, feed `space.url`). */
-  publicUrl(space: Space): string {
+  publicUrl(space: Pick<SpaceView, 'domain'>): string {
     return `https://${space.domain}.${this.config.SPACES_WEB_DOMAIN}`;
   }
 
-  memberCountSummary(space: Space): string {
+  memberCountSummary(space: Pick<SpaceView, 'memberCount'>): string {
     return memberCountSummary(space);
   }
 }

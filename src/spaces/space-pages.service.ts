@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { conflict, notFound } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
@@ -12,7 +12,6 @@ import { isUniqueViolation } from './db-errors';
 import { PageAdminRecord, PublicPage, PublicPageItem } from './dto/public-space-records.dto';
 import { PageRequest } from './dto/site-requests.dto';
 import { SpacePage } from './entities/space-page.entity';
-import { User } from '../users/user.entity';
 import { mentionedIdentities, renderMentions } from './page-mentions';
 import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-records';
 import { SpaceAccess } from './space-access';
@@ -78,14 +77,16 @@ export class SpacePagesService {
 
   /**
    * The body as anyone may read it: mentions of people without a public profile become `@name`
-   * text (api-spec.md "Page"). The users table is read directly: UsersModule imports this module.
+   * text (api-spec.md "Page"). Read from the users module's published view `public_users`: that
+   * module imports this one, so it cannot be injected here.
    */
   private async publicBody(body: string): Promise<string> {
     const mentioned = mentionedIdentities(body);
     if (mentioned.length === 0) return body;
-    const visible = await this.dataSource
-      .getRepository(User)
-      .find({ where: { id: In(mentioned), isPublic: true }, select: { id: true } });
+    const visible: { id: string }[] = await this.dataSource.query(
+      'SELECT "id" FROM "public_users" WHERE "id" = ANY($1::uuid[])',
+      [mentioned],
+    );
     return renderMentions(body, new Set(visible.map((user) => user.id)));
   }
 

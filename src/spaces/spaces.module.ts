@@ -80,7 +80,6 @@ import { PublicSpaceProbe } from '../common/auth/public-space-probe';
     SpaceCounters,
     SpaceMembershipReads,
     SpaceVisibility,
-    TypeOrmModule,
   ],
 })
 export class SpacesModule {}

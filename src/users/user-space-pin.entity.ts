@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Space } from '../spaces/entities/space.entity';
+import { Column, Entity, ForeignKey, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { User } from './user.entity';
 
 /**
@@ -13,16 +12,14 @@ export class UserSpacePin {
   @PrimaryColumn({ name: 'user_id', type: 'uuid' })
   userId: string;
 
+  /** A foreign key to the spaces module's table by name only: no relation to its entity. */
   @PrimaryColumn({ name: 'space_id', type: 'uuid' })
+  @ForeignKey('spaces', { onDelete: 'CASCADE' })
   spaceId: string;
 
   @ManyToOne(() => User, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'user_id' })
   user?: User;
-
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'space_id' })
-  space?: Space;
 
   @Column({ type: 'integer' })
   position: number;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { conflict, forbidden, invalidRequest, notFound } from '../common/errors/api-error';
@@ -9,8 +9,7 @@ import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceMembership } from '../spaces/entities/space-membership.entity';
-import { Space } from '../spaces/entities/space.entity';
+import { SpaceView } from '../spaces/space-views';
 import { memberCountSummary } from '../spaces/public-records';
 import { SpaceDirectory } from '../spaces/space-directory';
 import {
@@ -43,8 +42,7 @@ interface SpaceRow {
 const iso = (date: Date | string) => new Date(date).toISOString();
 
 /** A space's count summary through the spaces module's own mapping. */
-const countSummary = (memberCount: number): string =>
-  memberCountSummary(Object.assign(new Space(), { memberCount }));
+const countSummary = (memberCount: number): string => memberCountSummary({ memberCount });
 
 /** api-spec.md "User public space item"; `pinMessage` only on pinned items (null when none). */
 function toItem(
@@ -79,7 +77,7 @@ const rowToItem = (row: SpaceRow): UserSpaceItem =>
 /** The pinned-first, then most recently joined, order of a user's spaces (a total order). */
 const PIN_GROUP = 'CASE WHEN "pin"."position" IS NULL THEN 1 ELSE 0 END';
 const PIN_POSITION = 'COALESCE("pin"."position", 0)';
-const JOINED = 'COALESCE("membership"."joined_at", "membership"."created_at")';
+const JOINED = '"membership"."joined_at"';
 const SPACE_ID = '"space"."id"';
 
 /**
@@ -91,7 +89,6 @@ const SPACE_ID = '"space"."id"';
 export class UserSpacesService {
   constructor(
     @InjectRepository(User) private readonly users: Repository<User>,
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly directory: SpaceDirectory,
     private readonly cursors: CursorCodec,
@@ -199,7 +196,7 @@ export class UserSpacesService {
 
   /** GET /v1/users/{user}/spaces: pinned first in the user's order, then by join recency. */
   async listSpaces(user: User, query: PaginationQueryDto): Promise<Page<UserSpaceItem>> {
-    const page = await paginateKeyset<SpaceMembership, SpaceRow>(
+    const page = await paginateKeyset<SpaceRow, SpaceRow>(
       this.spacesOf(user),
       {
         listing: `user-spaces:${user.id}`,
@@ -239,9 +236,8 @@ export class UserSpacesService {
         `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name"
            FROM "user_space_pins" "pin"
            JOIN "users" "user" ON "user"."id" = "pin"."user_id"
-           JOIN "spaces" "space" ON "space"."id" = "pin"."space_id"
-                AND "space"."is_public" AND "space"."deleted_at" IS NULL
-           JOIN "space_memberships" "membership" ON "membership"."space_id" = "pin"."space_id"
+           JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."is_public"
+           JOIN "space_member_standings" "membership" ON "membership"."space_id" = "pin"."space_id"
                 AND "membership"."member_did" = "user"."did" AND "membership"."status" = 'active'
           WHERE "pin"."user_id" = ANY($1::uuid[])
           ORDER BY "pin"."user_id", "pin"."position", "pin"."space_id"`,
@@ -258,19 +254,19 @@ export class UserSpacesService {
     return cards;
   }
 
-  /** The user's public live spaces where they are an active member, with their pin if any. */
-  private spacesOf(user: User) {
-    return this.memberships
-      .createQueryBuilder('membership')
-      .innerJoin(
-        Space,
-        'space',
-        'space.id = membership.spaceId AND space.isPublic = true AND space.deletedAt IS NULL',
-      )
-      .leftJoin(UserSpacePin, 'pin', 'pin.spaceId = membership.spaceId AND pin.userId = :userId', {
+  /**
+   * The user's public live spaces where they are an active member, with their pin if any (over the
+   * spaces module's published views: its tables stay its own).
+   */
+  private spacesOf(user: User): SelectQueryBuilder<SpaceRow> {
+    return this.dataSource
+      .createQueryBuilder()
+      .from<SpaceRow>('space_member_standings', 'membership')
+      .innerJoin('live_spaces', 'space', '"space"."id" = "membership"."space_id" AND "space"."is_public"')
+      .leftJoin(UserSpacePin, 'pin', 'pin.spaceId = "membership"."space_id" AND pin.userId = :userId', {
         userId: user.id,
       })
-      .where('membership.memberDid = :did AND membership.status = :active', {
+      .where('"membership"."member_did" = :did AND "membership"."status" = :active', {
         did: user.did,
         active: 'active',
       })
@@ -292,7 +288,7 @@ export class UserSpacesService {
   private async resolveMemberSpace(
     principal: RequestPrincipal,
     pathId: string,
-  ): Promise<{ user: User; space: Space }> {
+  ): Promise<{ user: User; space: SpaceView }> {
     const user = await this.requireAccount(principal.did);
     const id = parseEntityId('space', pathId);
     const space = id ? await this.directory.findById(id) : null;
@@ -309,8 +305,8 @@ export class UserSpacesService {
     const rows: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n
          FROM "user_space_pins" "pin"
-         JOIN "spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."deleted_at" IS NULL
-         JOIN "space_memberships" "membership" ON "membership"."space_id" = "pin"."space_id"
+         JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id"
+         JOIN "space_member_standings" "membership" ON "membership"."space_id" = "pin"."space_id"
               AND "membership"."member_did" = $2 AND "membership"."status" = 'active'
         WHERE "pin"."user_id" = $1`,
       [user.id, user.did],

@@ -1,5 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Post } from '../../posts/entities/post.entity';
+import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A comment on a post (api-spec.md "Comment"). Threads are one level deep: a reply's
@@ -13,12 +12,10 @@ export class Comment {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
+  // A foreign key to the posts module's table by name only: no relation to its entity.
   @Column({ name: 'post_id', type: 'uuid' })
+  @ForeignKey('posts', { onDelete: 'CASCADE' })
   postId: string;
-
-  @ManyToOne(() => Post, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'post_id' })
-  post?: Post;
 
   /** The post's space, repeated so `/v1/spaces/{space}/comments/{id}` resolves without a join. */
   @Column({ name: 'space_id', type: 'uuid' })

@@ -3,12 +3,10 @@ import {
   CreateDateColumn,
   Entity,
   Index,
-  JoinColumn,
-  ManyToOne,
+  ForeignKey,
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { Space } from '../../spaces/entities/space.entity';
 
 /**
  * A group of a space (design.md §9), with its own identity chain signed by the origin key
@@ -20,12 +18,10 @@ export class SpaceGroup {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
+  /** A foreign key to the spaces module's table by name only: no relation to its entity. */
   @Column({ name: 'space_id', type: 'uuid' })
+  @ForeignKey('spaces', { onDelete: 'CASCADE' })
   spaceId: string;
-
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'space_id' })
-  space?: Space;
 
   @Index('idx_space_groups_did', { unique: true })
   @Column({ type: 'varchar', length: 64 })

@@ -1,6 +1,4 @@
-import { Column, DeleteDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import { Space } from '../../spaces/entities/space.entity';
-import { SpaceTopic } from '../../spaces/entities/space-topic.entity';
+import { Column, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * A post of a space (api-spec.md "Post card", "Full post"). Who reads it is its topic's `access`
@@ -16,19 +14,14 @@ export class Post {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
+  // Foreign keys name the spaces module's tables only: no relation to its entities.
   @Column({ name: 'space_id', type: 'uuid' })
+  @ForeignKey('spaces', { onDelete: 'CASCADE' })
   spaceId: string;
 
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'space_id' })
-  space?: Space;
-
   @Column({ name: 'topic_id', type: 'uuid' })
+  @ForeignKey('space_topics', { onDelete: 'CASCADE' })
   topicId: string;
-
-  @ManyToOne(() => SpaceTopic, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'topic_id' })
-  topic?: SpaceTopic;
 
   @Column({ name: 'author_did', type: 'varchar', length: 64 })
   authorDid: string;
