@@ -18,6 +18,7 @@ import { PostsModule } from './posts/posts.module';
 import { CommentsModule } from './comments/comments.module';
 import { UsersModule } from './users/users.module';
 import { CredentialsModule } from './protocol/credentials/credentials.module';
+import { ClockModule } from './common/clock/clock.module';
 
 @Module({})
 export class AppModule {
@@ -30,6 +31,7 @@ export class AppModule {
         LoggingModule,
         RedisModule,
         RateLimitModule,
+        ClockModule,
         CommonModule,
         DatabaseModule,
         HealthModule,

@@ -8,11 +8,13 @@ import { CommentsController } from './comments.controller';
 import { CommentsService } from './comments.service';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
+import { PaginationModule } from '../common/pagination/pagination.module';
 
 /** Comments on posts and their upvotes (api-spec.md "Comment", the comment routes of "Writes"). */
 @Module({
   imports: [
     DomainEventsModule,
+    PaginationModule,
     PostsModule,
     SpacesModule,
     UsersModule,

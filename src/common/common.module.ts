@@ -1,27 +1,25 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
-import { Clock } from './clock/clock';
+import { RateLimitModule } from '../infrastructure/rate-limit/rate-limit.module';
+import { AuthModule } from '../protocol/auth/auth.module';
 import { RouteAccessAudit } from './auth/route-access.audit';
 import { RouteAccessGuard } from './auth/route-access.guard';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';
-import { CursorCodec } from './pagination/cursor-codec';
 import { createValidationPipe } from './validation.pipe';
 
 /**
- * Cross-cutting pieces registered as app-level providers (not in main.ts) so that every way of
- * booting AppModule, tests included, gets the same filter, pipe and guards.
+ * The request pipeline registered as app-level providers (not in main.ts) so that every way of
+ * booting AppModule, tests included, gets the same filter, pipe and guard. The guard verifies
+ * through AuthModule and charges through RateLimitModule's hooks; the filter gives refused writes'
+ * jti back through AuthModule's hook. Imported by AppModule only.
  */
-@Global()
 @Module({
-  imports: [DiscoveryModule],
+  imports: [DiscoveryModule, AuthModule, RateLimitModule],
   providers: [
-    CursorCodec,
-    Clock,
     RouteAccessAudit,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_GUARD, useClass: RouteAccessGuard },
   ],
-  exports: [CursorCodec, Clock],
 })
 export class CommonModule {}

@@ -9,6 +9,8 @@ import { GroupsController } from './groups.controller';
 import { GroupsService } from './groups.service';
 import { MembershipsController } from './memberships.controller';
 import { MembershipsService } from './memberships.service';
+import { PaginationModule } from '../common/pagination/pagination.module';
+import { RelayModule } from '../protocol/relay/relay.module';
 
 /**
  * Groups of spaces (design.md §9 administration; each group has its own DID) and the
@@ -17,7 +19,12 @@ import { MembershipsService } from './memberships.service';
  * SpacesModule's SpaceMembershipReads; OriginIdentities comes from the global relay module.
  */
 @Module({
-  imports: [SpacesModule, TypeOrmModule.forFeature([SpaceGroup, GroupMembership])],
+  imports: [
+    PaginationModule,
+    RelayModule,
+    SpacesModule,
+    TypeOrmModule.forFeature([SpaceGroup, GroupMembership]),
+  ],
   controllers: [GroupsController, MembershipsController],
   providers: [GroupsService, MembershipsService, GroupCounts, GroupMembershipLookup],
   exports: [GroupMembershipLookup],

@@ -7,6 +7,7 @@ import { MembershipNotifier } from './membership-notifier';
 import { Notification } from './notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
+import { PaginationModule } from '../common/pagination/pagination.module';
 
 /**
  * Pull-based notifications (legacy namespace), fed by the spaces module's membership events.
@@ -14,7 +15,13 @@ import { NotificationsService } from './notifications.service';
  * `GET /spaces/notifications` is matched before `GET /spaces/:id`.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Notification]), DomainEventsModule, SpacesModule, UsersModule],
+  imports: [
+    TypeOrmModule.forFeature([Notification]),
+    DomainEventsModule,
+    PaginationModule,
+    SpacesModule,
+    UsersModule,
+  ],
   controllers: [NotificationsController],
   providers: [NotificationsService, MembershipNotifier],
 })

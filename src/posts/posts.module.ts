@@ -18,6 +18,8 @@ import { PostUpvotesService } from './post-upvotes.service';
 import { PrivatePostCount } from './private-post-count';
 import { PostsController } from './posts.controller';
 import { PostsService } from './posts.service';
+import { PaginationModule } from '../common/pagination/pagination.module';
+import { RelayModule } from '../protocol/relay/relay.module';
 
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
@@ -27,6 +29,8 @@ import { PostsService } from './posts.service';
 @Module({
   imports: [
     DomainEventsModule,
+    PaginationModule,
+    RelayModule,
     SpacesModule,
     MembershipsModule,
     UsersModule,

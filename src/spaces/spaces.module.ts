@@ -31,6 +31,8 @@ import { SpaceTopicsService } from './space-topics.service';
 import { SpaceVisibility } from './space-visibility';
 import { SpacesService } from './spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
+import { PaginationModule } from '../common/pagination/pagination.module';
+import { RelayModule } from '../protocol/relay/relay.module';
 
 /**
  * Spaces, memberships, invites and applications: the legacy space management routes, the public
@@ -42,6 +44,8 @@ import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 @Module({
   imports: [
     DomainEventsModule,
+    PaginationModule,
+    RelayModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceInvite, SpaceApplication, SpaceTopic, SpacePage]),
   ],
   // Controllers with literal path segments first (spaces/invites/:code, spaces/join/:code).

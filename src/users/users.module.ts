@@ -7,10 +7,19 @@ import { UserSpacePin } from './user-space-pin.entity';
 import { UserSpacesService } from './user-spaces.service';
 import { User } from './user.entity';
 import { UsersService } from './users.service';
+import { PaginationModule } from '../common/pagination/pagination.module';
+import { RelayModule } from '../protocol/relay/relay.module';
+import { AuthModule } from '../protocol/auth/auth.module';
 
 /** Accounts and profiles, pins, and the public user reads (/v1/users). */
 @Module({
-  imports: [TypeOrmModule.forFeature([User, UserSpacePin]), SpacesModule],
+  imports: [
+    TypeOrmModule.forFeature([User, UserSpacePin]),
+    AuthModule,
+    PaginationModule,
+    RelayModule,
+    SpacesModule,
+  ],
   controllers: [AccountsController],
   providers: [UsersService, UserSpacesService, AuthorDirectory],
   exports: [UsersService, AuthorDirectory],

@@ -4,6 +4,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
+import { PaginationModule } from '../../src/common/pagination/pagination.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase } from './database';
 
@@ -58,7 +59,8 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     DATABASE_URL: databaseUrl,
   });
   let builder = Test.createTestingModule({
-    imports: [AppModule.forRoot(config)],
+    // Test-only routes page like the service's own listings.
+    imports: [AppModule.forRoot(config), PaginationModule],
     controllers: options.controllers ?? [],
   });
   if (options.override) builder = options.override(builder);

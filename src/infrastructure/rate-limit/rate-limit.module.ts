@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { AUTHENTICATION_HOOKS } from '../../common/auth/route-access.guard';
 import { AppConfig } from '../../config/app-config';
 import { BudgetTable } from './budgets';
@@ -24,7 +24,6 @@ function createStore(config: AppConfig, clock: Clock, redis: SharedRedis): RateL
  * middleware (app.factory.ts, before body parsing), the `pop-capture` and per-grant stages as hooks of the route access guard. Windows run on
  * the service's Clock (CommonModule), which tests replace.
  */
-@Global()
 @Module({
   providers: [
     { provide: BudgetTable, inject: [AppConfig], useFactory: (config: AppConfig) => new BudgetTable(config) },

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RequestAuthenticator } from '../../common/auth/request-authenticator';
@@ -14,14 +14,14 @@ import { ReplayEntry } from './replay-entry.entity';
 import { IdentityStateService } from '../relay/identity-state.service';
 import { RevocationService } from '../relay/revocation.service';
 import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-store';
+import { RelayModule } from '../relay/relay.module';
 
 /**
  * Request proofs and credentials (design.md §3–§4) behind the route access guard. The identity
  * directory and revocation lookup are the relay module's cached services.
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([ReplayEntry])],
+  imports: [TypeOrmModule.forFeature([ReplayEntry]), RelayModule],
   providers: [
     CredentialVerifier,
     // The relay module (global) holds identity chains and revocations.

@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ContentPublisher } from '../publishing/content-publisher';
 import { OriginIdentities } from '../publishing/origin-identities';
@@ -11,16 +11,16 @@ import { RelayController } from './relay.controller';
 import { RelayIngestService } from './relay-ingest.service';
 import { RelayApiService } from './relay-api.service';
 import { RevocationService } from './revocation.service';
+import { PaginationModule } from '../../common/pagination/pagination.module';
 
 /**
  * The embedded relay (design.md §1) and the services other modules build on: identity state (cached,
- * invalidated on ingest), revocations, ingest, and the service's origin identity. Global, so feature
- * modules inject these without importing the module. The origin identity also answers the
+ * invalidated on ingest), revocations, ingest, and the service's origin identity, for the modules
+ * that import it. The origin identity also answers the
  * publishing ports (OriginIdentities, ContentPublisher).
  */
-@Global()
 @Module({
-  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES)],
+  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule],
   controllers: [RelayController, ProtocolDiscoveryController],
   providers: [
     IdentityCacheBus,

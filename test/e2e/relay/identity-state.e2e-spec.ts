@@ -141,7 +141,16 @@ describe('identity cache across replicas over Redis (e2e)', () => {
     try {
       expect(await b.app.get(IdentityCacheBus).ready()).toBe(true);
       const dave = new TestIdentity();
+      // The genesis's invalidation reaches B asynchronously: wait for it, or it could clear what B
+      // caches next and the "served from cache" check below would race it.
+      const invalidatedOnB = new Promise<void>((resolve) =>
+        b.app.get(IdentityCacheBus).listen({
+          invalidate: (did) => did === dave.did && resolve(),
+          reset: () => undefined,
+        }),
+      );
       await ingest(a, [dave.genesis]);
+      await invalidatedOnB;
       const onB = b.app.get(IdentityStateService);
       expect((await onB.current(dave.did))?.headCid).toBe(dave.head); // now cached on B
       // B really serves from its cache: a change behind its back stays invisible there.

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
 
 const root = join(__dirname, '../../..');
 const fixture = join(root, 'test/fixtures/boundaries');
@@ -58,5 +59,23 @@ describe('module boundaries (dependency-cruiser)', () => {
     expect(failure?.stderr).toContain('src/beta/beta.sql.ts names things (alpha)');
     // The service itself passes.
     expect(execFileSync(process.execPath, [script], { encoding: 'utf8' })).toContain('no violations');
+  });
+
+  it('makes only configuration, database, Redis and the clock global', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir).flatMap((name) => {
+        const path = join(dir, name);
+        return statSync(path).isDirectory() ? files(path) : path.endsWith('.module.ts') ? [path] : [];
+      });
+    const global = files(join(root, 'src'))
+      .filter((path) => /^@Global\(\)/m.test(readFileSync(path, 'utf8')))
+      .map((path) => relative(root, path))
+      .sort();
+    expect(global).toEqual([
+      'src/common/clock/clock.module.ts',
+      'src/config/config.module.ts',
+      'src/infrastructure/database/database.module.ts',
+      'src/infrastructure/redis/redis.module.ts',
+    ]);
   });
 });
