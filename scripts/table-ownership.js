@@ -9,7 +9,7 @@ const root = rootArgument > 0 ? process.argv[rootArgument + 1] : join(__dirname,
 const src = join(root, 'src');
 /** Views a module publishes as its SQL read API (db/migrations), by owner. */
 const PUBLISHED_VIEWS = {
-  spaces: ['live_spaces', 'space_member_standings', 'live_space_topics'],
+  spaces: ['live_spaces', 'space_member_standings', 'active_space_members', 'live_space_topics'],
   users: ['public_users'],
 };
 const SQL_NAME = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+"?([a-z_][a-z0-9_]*)"?/gi;

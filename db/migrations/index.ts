@@ -10,7 +10,7 @@ import { Accounts1795320135448 } from './1795320135448-Accounts';
 import { Relay1795319773790 } from './1795319773790-Relay';
 import { ReplayStore1795318209754 } from './1795318209754-ReplayStore';
 import { Spaces1795319372874 } from './1795319372874-Spaces';
-import { SpaceReadViews1795600000000 } from './1795600000000-SpaceReadViews';
+import { PublishedReadViews1795600000000 } from './1795600000000-PublishedReadViews';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -25,5 +25,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RelayPendingOperations1795335465374,
   Groups1795335874232,
   PostsAndComments1795336555785,
-  SpaceReadViews1795600000000,
+  PublishedReadViews1795600000000,
 ];

@@ -157,8 +157,8 @@ export class CommentsService {
           .execute();
       }
       await this.events.emit(manager, new CommentAdded(writer.space.id, post.id, comment.id, writer.did));
+      await this.directory.recordActivity(writer.space.id, now, manager);
     });
-    await this.directory.recordActivity(writer.space.id, now);
     const [item] = await this.items(writer.did, [comment]);
     const { activityAt: _activityAt, ...created } = item;
     return created;

@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RelayModule } from '../protocol/relay/relay.module';
 import { UsersModule } from '../users/users.module';
-import { KeyProofCeremony } from './key-proof-ceremony.entity';
+import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
 import { KeyProofController } from './key-proof.controller';
 import { KeyProofService } from './key-proof.service';
 import { KeyProofsController } from './key-proofs.controller';

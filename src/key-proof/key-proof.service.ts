@@ -45,7 +45,7 @@ import {
   parseRoleSet,
   TIMESTAMP_WINDOW_MS,
 } from './key-proof-envelope';
-import { KeyProofCeremony } from './key-proof-ceremony.entity';
+import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
 
 export const CODE_LENGTH = 8;
 const CODE_PATTERN = new RegExp(`^[${ID_ALPHABET}]{${CODE_LENGTH}}$`);

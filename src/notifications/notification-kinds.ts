@@ -1,5 +1,5 @@
 import { formatEntityId } from '../common/ids/entity-id';
-import { NotificationAudience } from './notification.entity';
+import { NotificationAudience } from './entities/notification.entity';
 
 /** A committed membership or application event, as notifications read it. */
 export type SpaceEvent =

@@ -4,7 +4,7 @@ import { DomainEventsModule } from '../infrastructure/events/domain-events.modul
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { MembershipNotifier } from './membership-notifier';
-import { Notification } from './notification.entity';
+import { Notification } from './entities/notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
 import { PaginationModule } from '../common/pagination/pagination.module';

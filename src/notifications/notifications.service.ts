@@ -16,7 +16,7 @@ import {
 } from './dto/notification-records.dto';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { UsersService } from '../users/users.service';
-import { Notification, StoredPerson, StoredScope } from './notification.entity';
+import { Notification, StoredPerson, StoredScope } from './entities/notification.entity';
 import { planOf, SpaceEvent } from './notification-kinds';
 
 /** People shown in an aggregation (the most recent ones); `totalCount` counts them all. */

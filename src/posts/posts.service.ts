@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
@@ -50,6 +50,7 @@ export class PostsService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly chain: PostContentChain,
+    private readonly dataSource: DataSource,
   ) {}
 
   /**
@@ -128,8 +129,10 @@ export class PostsService {
       headCid: null,
       documentCid: null,
     });
-    await this.posts.insert(post);
-    await this.directory.recordActivity(writer.space.id, now);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.insert(Post, post);
+      await this.directory.recordActivity(writer.space.id, now, manager);
+    });
     await this.publish(post, false);
     return this.presenter.full(post, writer.space, topic, writer.did);
   }
@@ -161,11 +164,21 @@ export class PostsService {
     const formatChanged = !title !== !post.title;
     const now = this.clock.now();
     Object.assign(post, { title, body, topicId: topic.id, slug: slugOf(title, body), updatedAt: now });
-    await this.posts.update(
-      { id: post.id },
-      { title, body, topicId: topic.id, slug: post.slug, attachmentIds: post.attachmentIds, updatedAt: now },
-    );
-    await this.directory.recordActivity(writer.space.id, now);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(
+        Post,
+        { id: post.id },
+        {
+          title,
+          body,
+          topicId: topic.id,
+          slug: post.slug,
+          attachmentIds: post.attachmentIds,
+          updatedAt: now,
+        },
+      );
+      await this.directory.recordActivity(writer.space.id, now, manager);
+    });
     await this.publish(post, formatChanged);
     return this.presenter.full(post, writer.space, topic, writer.did);
   }

@@ -1,7 +1,7 @@
 import { AppConfig } from '../config/app-config';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { parseEntityId } from '../common/ids/entity-id';
 import { SpaceMembership } from './entities/space-membership.entity';
@@ -112,8 +112,12 @@ export class SpaceDirectory implements PublicSpaceProbe {
   }
 
   /** Moves `lastActivityAt` forward (never back) for activity such as a new post. */
-  async recordActivity(spaceId: string, at: Date): Promise<void> {
-    await this.spaces
+  /**
+   * Moves the space's last activity forward to `at`, inside the caller's transaction (`manager`)
+   * so a content write and its activity commit or roll back together.
+   */
+  async recordActivity(spaceId: string, at: Date, manager: EntityManager): Promise<void> {
+    await manager
       .createQueryBuilder()
       .update(Space)
       .set({ lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :at), :at)' })

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { AuthorRecord } from './dto/author.dto';
-import { User } from './user.entity';
+import { User } from './entities/user.entity';
 
 /** Author records of many people at once, for listings (one query per page, never one per item). */
 @Injectable()

@@ -20,8 +20,8 @@ import {
   ReplacePinsRequest,
   UserSpaceItem,
 } from './dto/pins.dto';
-import { UserSpacePin } from './user-space-pin.entity';
-import { User } from './user.entity';
+import { UserSpacePin } from './entities/user-space-pin.entity';
+import { User } from './entities/user.entity';
 
 /** Spaces embedded in the single profile fetch after the pinned ones (api-spec.md "Limits"). */
 export const EMBEDDED_UNPINNED_SPACES = 20;
@@ -237,8 +237,8 @@ export class UserSpacesService {
            FROM "user_space_pins" "pin"
            JOIN "users" "user" ON "user"."id" = "pin"."user_id"
            JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."is_public"
-           JOIN "space_member_standings" "membership" ON "membership"."space_id" = "pin"."space_id"
-                AND "membership"."member_did" = "user"."did" AND "membership"."status" = 'active'
+           JOIN "active_space_members" "membership" ON "membership"."space_id" = "pin"."space_id"
+                AND "membership"."member_did" = "user"."did"
           WHERE "pin"."user_id" = ANY($1::uuid[])
           ORDER BY "pin"."user_id", "pin"."position", "pin"."space_id"`,
         [users.map((user) => user.id)],
@@ -261,15 +261,12 @@ export class UserSpacesService {
   private spacesOf(user: User): SelectQueryBuilder<SpaceRow> {
     return this.dataSource
       .createQueryBuilder()
-      .from<SpaceRow>('space_member_standings', 'membership')
+      .from<SpaceRow>('active_space_members', 'membership')
       .innerJoin('live_spaces', 'space', '"space"."id" = "membership"."space_id" AND "space"."is_public"')
       .leftJoin(UserSpacePin, 'pin', 'pin.spaceId = "membership"."space_id" AND pin.userId = :userId', {
         userId: user.id,
       })
-      .where('"membership"."member_did" = :did AND "membership"."status" = :active', {
-        did: user.did,
-        active: 'active',
-      })
+      .where('"membership"."member_did" = :did', { did: user.did })
       .select(SPACE_ID, 'id')
       .addSelect('"space"."did"', 'did')
       .addSelect('"space"."domain"', 'domain')
@@ -305,9 +302,8 @@ export class UserSpacesService {
     const rows: { n: number }[] = await manager.query(
       `SELECT count(*)::int AS n
          FROM "user_space_pins" "pin"
-         JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id"
-         JOIN "space_member_standings" "membership" ON "membership"."space_id" = "pin"."space_id"
-              AND "membership"."member_did" = $2 AND "membership"."status" = 'active'
+         JOIN "active_space_members" "membership" ON "membership"."space_id" = "pin"."space_id"
+              AND "membership"."member_did" = $2
         WHERE "pin"."user_id" = $1`,
       [user.id, user.did],
     );

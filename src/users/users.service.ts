@@ -19,7 +19,7 @@ import {
 } from './dto/account.dto';
 import { UserDirectoryItem, UserProfileResponse, UserSpaceItem } from './dto/pins.dto';
 import { UserSpacesService } from './user-spaces.service';
-import { User } from './user.entity';
+import { User } from './entities/user.entity';
 
 const UNIQUE_VIOLATION = '23505';
 

@@ -10,7 +10,7 @@ import { ProofAuthenticator } from './proof-authenticator';
 import { ReplayRelease } from './replay-release';
 import { SharedRedis } from '../../infrastructure/redis/shared-redis';
 import { RequestWrites } from '../../infrastructure/database/request-writes';
-import { ReplayEntry } from './replay-entry.entity';
+import { ReplayEntry } from './entities/replay-entry.entity';
 import { IdentityStateService } from '../relay/identity-state.service';
 import { RevocationService } from '../relay/revocation.service';
 import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-store';

@@ -1,6 +1,6 @@
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { User } from '../../../src/users/user.entity';
+import { User } from '../../../src/users/entities/user.entity';
 import { bootApp, TestApp } from '../../support/app';
 
 /**

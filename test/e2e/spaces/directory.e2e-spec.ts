@@ -83,9 +83,9 @@ describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {
     const spaceId = parseEntityId('space', id)!;
     const created = (await directory.findById(spaceId))!;
     const later = new Date(created.lastActivityAt!.getTime() + 60_000);
-    await directory.recordActivity(spaceId, later);
+    await directory.recordActivity(spaceId, later, t.dataSource.manager);
     expect((await directory.findById(spaceId))!.lastActivityAt).toEqual(later);
-    await directory.recordActivity(spaceId, created.lastActivityAt!);
+    await directory.recordActivity(spaceId, created.lastActivityAt!, t.dataSource.manager);
     expect((await directory.findById(spaceId))!.lastActivityAt).toEqual(later);
     expect(directory.memberCountSummary(created)).toBe('a handful of members');
   });
