@@ -38,7 +38,7 @@ import { RelayModule } from '../protocol/relay/relay.module';
  * Spaces, memberships, invites and applications: the legacy space management routes, the public
  * space reads (/v1/spaces: discovery, profile, topics, pages), the site administration (design.md
  * §9: site, topics, pages, domain verification), and the lookups (SpaceDirectory) that posts and
- * events build on. OriginIdentities and ContentPublisher (the space identity and profile chains)
+ * events build on. OriginIdentities and ContentChainSync (the space identity and profile chains)
  * come from the protocol layer; other modules register their counts with SpaceCounters.
  */
 @Module({

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ContentChainSync } from '../publishing/content-chain-sync';
 import { ContentPublisher } from '../publishing/content-publisher';
 import { OriginIdentities } from '../publishing/origin-identities';
 import { RELAY_ENTITIES } from './entities';
@@ -16,8 +17,8 @@ import { PaginationModule } from '../../common/pagination/pagination.module';
 /**
  * The embedded relay (design.md §1) and the services other modules build on: identity state (cached,
  * invalidated on ingest), revocations, ingest, and the service's origin identity, for the modules
- * that import it. The origin identity also answers the
- * publishing ports (OriginIdentities, ContentPublisher).
+ * that import it. The origin identity also answers the publishing ports (OriginIdentities,
+ * ContentPublisher); ContentChainSync keeps other modules' content chains in line with their content.
  */
 @Module({
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule],
@@ -31,6 +32,7 @@ import { PaginationModule } from '../../common/pagination/pagination.module';
     RelayApiService,
     { provide: OriginIdentities, useExisting: OriginIdentityService },
     { provide: ContentPublisher, useExisting: OriginIdentityService },
+    ContentChainSync,
   ],
   exports: [
     IdentityStateService,
@@ -39,6 +41,7 @@ import { PaginationModule } from '../../common/pagination/pagination.module';
     OriginIdentityService,
     OriginIdentities,
     ContentPublisher,
+    ContentChainSync,
   ],
 })
 export class RelayModule {}
