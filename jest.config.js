@@ -1,8 +1,7 @@
-// ESM-only dependencies (@nestjs/*, jose, multiformats, @ipld/dag-cbor, ...) are compiled to CommonJS by swc,
+// ESM-only dependencies (@nestjs/*, multiformats, @ipld/dag-cbor, ...) are compiled to CommonJS by swc,
 // because Jest's module loader cannot use Node's require(esm). See docs/decisions.md.
 const esmOnly = [
   '@nestjs',
-  'jose',
   'uuid',
   '@apidevtools',
   'multiformats',
