@@ -22,7 +22,7 @@ import {
 import { CommentSort, CommentsQuery, CreateCommentBody, UpdateCommentBody } from './dto/comment-requests.dto';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
-import { CommentAdded, CommentRemoved } from './events/comment-events';
+import { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment-events';
 
 const INLINE_IMAGE = /attachment:\/\//i;
 
@@ -238,6 +238,12 @@ export class CommentsService {
           })
           .where('id = :id', { id: comment.id })
           .execute();
+        if (upvoted) {
+          await this.events.emit(
+            manager,
+            new CommentUpvoted(comment.spaceId, comment.postId, comment.id, comment.authorDid, voterDid),
+          );
+        }
       }
       const row = await manager.findOneByOrFail(Comment, { id: comment.id });
       return row.upvoteCount;

@@ -6,7 +6,9 @@ import { notFound } from '../common/errors/api-error';
 import { formatEntityId } from '../common/ids/entity-id';
 import { SpaceReadView } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { UpvoteResponse } from './dto/post-records.dto';
+import { PostUpvoted } from './events/post-events';
 import { PostAccess } from './post-access.service';
 
 /** Adds the upvote and bumps the counter only when the row is new, in one statement. */
@@ -18,7 +20,8 @@ WITH inserted AS (
   UPDATE posts SET upvote_count = upvote_count + 1
   WHERE id = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING upvote_count
 )
-SELECT COALESCE((SELECT upvote_count FROM bumped), (SELECT upvote_count FROM posts WHERE id = $1)) AS count`;
+SELECT COALESCE((SELECT upvote_count FROM bumped), (SELECT upvote_count FROM posts WHERE id = $1)) AS count,
+       EXISTS (SELECT 1 FROM inserted) AS changed`;
 
 /** Removes the upvote and lowers the counter (never below zero) only when a row went. */
 const WITHDRAW_SQL = `
@@ -42,6 +45,7 @@ export class PostUpvotesService {
     private readonly directory: SpaceDirectory,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly events: DomainEvents,
   ) {}
 
   async set(
@@ -55,10 +59,22 @@ export class PostUpvotesService {
     const topic = await this.directory.findTopic(writer.space.id, formatEntityId('topic', post.topicId));
     const view: SpaceReadView = { kind: 'member', space: writer.space, did: writer.did, role: writer.role };
     if (!topic || !(await this.access.verdict(view, topic)).readable) throw notFound();
-    const rows = (await this.dataSource.query(
-      upvoted ? UPVOTE_SQL : WITHDRAW_SQL,
-      upvoted ? [post.id, writer.did, this.clock.now()] : [post.id, writer.did],
-    )) as { count: number | null }[];
-    return { upvoted, upvoteCount: Math.max(0, Number(rows[0]?.count ?? 0)) };
+    if (!upvoted) {
+      const rows = (await this.dataSource.query(WITHDRAW_SQL, [post.id, writer.did])) as {
+        count: number | null;
+      }[];
+      return { upvoted, upvoteCount: Math.max(0, Number(rows[0]?.count ?? 0)) };
+    }
+    const count = await this.dataSource.transaction(async (manager) => {
+      const [row] = (await manager.query(UPVOTE_SQL, [post.id, writer.did, this.clock.now()])) as {
+        count: number | null;
+        changed: boolean;
+      }[];
+      if (row?.changed) {
+        await this.events.emit(manager, new PostUpvoted(post.spaceId, post.id, post.authorDid, writer.did));
+      }
+      return row?.count ?? 0;
+    });
+    return { upvoted, upvoteCount: Math.max(0, Number(count)) };
   }
 }

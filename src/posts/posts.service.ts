@@ -17,6 +17,8 @@ import { PostContentChain } from './post-content-chain';
 import { PostPresenter } from './post-presenter';
 import { attachmentTokensOf, slugOf } from './rendering/post-text';
 import { TopicView } from '../spaces/space-views';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { PostPublished } from './events/post-events';
 
 /** What a listing reads of a post: everything a card shows, never the attachment list or chain bookkeeping. */
 export const CARD_COLUMNS: (keyof Post)[] = [
@@ -51,6 +53,7 @@ export class PostsService {
     private readonly clock: Clock,
     private readonly chain: PostContentChain,
     private readonly dataSource: DataSource,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -132,6 +135,7 @@ export class PostsService {
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Post, post);
       await this.directory.recordActivity(writer.space.id, now, manager);
+      await this.events.emit(manager, new PostPublished(post.spaceId, post.id, post.topicId, post.authorDid));
     });
     await this.publish(post, false);
     return this.presenter.full(post, writer.space, topic, writer.did);

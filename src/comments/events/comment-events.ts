@@ -18,3 +18,14 @@ export class CommentRemoved {
     readonly commentId: string,
   ) {}
 }
+
+/** Someone upvoted a comment (not emitted when the upvote already existed). */
+export class CommentUpvoted {
+  constructor(
+    readonly spaceId: string,
+    readonly postId: string,
+    readonly commentId: string,
+    readonly authorDid: string,
+    readonly voterDid: string,
+  ) {}
+}

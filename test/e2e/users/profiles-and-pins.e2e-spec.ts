@@ -170,6 +170,23 @@ describe('user profiles, public spaces and pins (e2e)', () => {
       expect(await pinCount()).toBe(0);
     });
 
+    it('a replacement that fails mid-write keeps the old pins (one transaction)', async () => {
+      expectStatus(await alice.put('/profile/pins', { spaceIds: [spaces[7], spaces[2]] }), 200);
+      // The old pins are deleted first; the insert of the new ones then fails.
+      await t.dataSource.query(`
+        CREATE FUNCTION refuse_pin() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN RAISE EXCEPTION 'forced failure'; END $$;
+        CREATE TRIGGER refuse_pin BEFORE INSERT ON user_space_pins
+          FOR EACH ROW EXECUTE FUNCTION refuse_pin();`);
+      try {
+        expectStatus(await alice.put('/profile/pins', { spaceIds: [spaces[3]] }), 500);
+      } finally {
+        await t.dataSource.query('DROP TRIGGER refuse_pin ON user_space_pins; DROP FUNCTION refuse_pin();');
+      }
+      const listed = (await t.anonymous.get('/v1/users/alice/spaces')).body.items as SpaceItem[];
+      expect(listed.filter((item) => item.pinned).map((item) => item.id)).toEqual([spaces[7], spaces[2]]);
+    });
+
     it.each([
       [{}, 'spaceIds'],
       [{ spaceIds: 'space_0190f1a2b3c4d5e6f708192a3b4c5d6e' }, 'spaceIds'],

@@ -1,0 +1,21 @@
+/** Domain events of the posts module (emitted inside the post write's transaction). */
+
+/** A post was published in a topic of a space. */
+export class PostPublished {
+  constructor(
+    readonly spaceId: string,
+    readonly postId: string,
+    readonly topicId: string,
+    readonly authorDid: string,
+  ) {}
+}
+
+/** Someone upvoted a post (not emitted when the upvote already existed). */
+export class PostUpvoted {
+  constructor(
+    readonly spaceId: string,
+    readonly postId: string,
+    readonly authorDid: string,
+    readonly voterDid: string,
+  ) {}
+}
