@@ -4,6 +4,7 @@ import { CommonModule } from './common/common.module';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
 import { DatabaseModule } from './infrastructure/database/database.module';
+import { LegacySpacesModule } from './legacy-spaces/legacy-spaces.module';
 import { KeyProofModule } from './key-proof/key-proof.module';
 import { HealthModule } from './infrastructure/health/health.module';
 import { LoggingModule } from './infrastructure/logging/logging.module';
@@ -40,6 +41,7 @@ export class AppModule {
         RelayModule,
         NotificationsModule,
         SpacesModule,
+        LegacySpacesModule,
         MembershipsModule,
         PostsModule,
         CommentsModule,

@@ -6,7 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * owner can change its tables by changing its views with them.
  * - spaces: `live_spaces`, `space_member_standings` (any status), `active_space_members` (the one
  *   SQL form of "an active member of a live space") and `live_space_topics`;
- * - users: `public_users`, the accounts with a public profile.
+ * - users: `public_users`, the accounts with a public profile;
+ * - legacy-spaces: `space_applicants`, who applied to which space, in which status.
  */
 export class PublishedReadViews1795600000000 implements MigrationInterface {
   name = 'PublishedReadViews1795600000000';
@@ -25,9 +26,13 @@ export class PublishedReadViews1795600000000 implements MigrationInterface {
       `CREATE VIEW "live_space_topics" AS SELECT "id", "space_id", "access_kind" FROM "space_topics" WHERE "deleted_at" IS NULL`,
     );
     await queryRunner.query(`CREATE VIEW "public_users" AS SELECT "id" FROM "users" WHERE "is_public"`);
+    await queryRunner.query(
+      `CREATE VIEW "space_applicants" AS SELECT "space_id", "applicant_did", "status" FROM "space_applications"`,
+    );
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP VIEW "space_applicants"`);
     await queryRunner.query(`DROP VIEW "public_users"`);
     await queryRunner.query(`DROP VIEW "live_space_topics"`);
     await queryRunner.query(`DROP VIEW "active_space_members"`);

@@ -1,8 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { ApplicationDecided, ApplicationSubmitted } from '../legacy-spaces/events/application-events';
 import {
-  ApplicationDecided,
-  ApplicationSubmitted,
   MemberBanned,
   MemberJoined,
   MemberKicked,

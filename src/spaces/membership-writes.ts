@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { forbidden } from '../common/errors/api-error';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { MemberBanned, MemberJoined } from './events/membership-events';
-import { SpaceApplication } from './entities/space-application.entity';
-import { SpaceInvite } from './entities/space-invite.entity';
+import { MemberBanned, MemberJoined, MembershipEnded } from './events/membership-events';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
-import { MembershipStatus } from './space-rules';
 
 /**
  * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the
@@ -41,17 +38,23 @@ export class MembershipWrites {
     return membership;
   }
 
-  /** Ends an active membership (left or removed): the person's invites stop admitting. */
-  async end(manager: EntityManager, membership: SpaceMembership, status: MembershipStatus): Promise<void> {
+  /** Ends an active membership (left or removed); `MembershipEnded` lets invites stop admitting. */
+  async end(manager: EntityManager, membership: SpaceMembership, status: 'left' | 'removed'): Promise<void> {
     membership.status = status;
     await manager.getRepository(SpaceMembership).save(membership);
-    await this.revokeInvitesOf(manager, membership.spaceId, membership.memberDid);
     await this.refreshCount(manager, membership.spaceId);
+    await this.events.emit(manager, new MembershipEnded(membership.spaceId, membership.memberDid, status));
+  }
+
+  /** The person's membership row in any state, read inside the caller's transaction, or null. */
+  standingOf(manager: EntityManager, spaceId: string, did: string): Promise<SpaceMembership | null> {
+    return manager.getRepository(SpaceMembership).findOne({ where: { spaceId, memberDid: did } });
   }
 
   /**
    * Bans a person whatever their standing (a member, a former member, a stranger): the row turns
-   * banned, their invites stop admitting and their pending applications are rejected.
+   * banned; on `MemberBanned` their invites stop admitting and their pending applications are
+   * rejected (legacy-spaces, in this transaction).
    */
   async ban(manager: EntityManager, spaceId: string, did: string, byDid: string): Promise<SpaceMembership> {
     const repository = manager.getRepository(SpaceMembership);
@@ -61,23 +64,9 @@ export class MembershipWrites {
       repository.create({ spaceId, memberDid: did, joinedAt: null, statusMessage: null });
     Object.assign(membership, { role: 'member', status: 'banned', bannedAt: now, bannedByDid: byDid });
     await repository.save(membership);
-    await this.revokeInvitesOf(manager, spaceId, did);
-    await manager
-      .getRepository(SpaceApplication)
-      .update(
-        { spaceId, applicantDid: did, status: 'pending' },
-        { status: 'rejected', decidedAt: now, decidedByDid: byDid },
-      );
     await this.refreshCount(manager, spaceId);
     await this.events.emit(manager, new MemberBanned(spaceId, did, byDid));
     return membership;
-  }
-
-  /** Revokes the person's current invite in the space (role lost, left, kicked, banned). */
-  async revokeInvitesOf(manager: EntityManager, spaceId: string, did: string): Promise<void> {
-    await manager
-      .getRepository(SpaceInvite)
-      .update({ spaceId, creatorDid: did, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
   }
 
   /** Recounts active members (exact under the row lock) and, for a join, records the activity. */

@@ -3,7 +3,6 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { forbidden, invalidRequest, notFound } from '../common/errors/api-error';
 import { parseEntityId } from '../common/ids/entity-id';
-import { SpaceApplication } from './entities/space-application.entity';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
 import { isAdminRole } from './space-rules';
@@ -25,14 +24,13 @@ export const roleOf = (context: SpaceContext): string | null =>
 /**
  * Who reaches which space on the legacy routes. A space is reachable when it is live and either
  * has a public profile, or the caller is an active member, or the caller (not banned) has applied
- * to it. Everything else, malformed ids included, is the one 404.
+ * to it (legacy-spaces' applications). Everything else, malformed ids included, is the one 404.
  */
 @Injectable()
 export class SpaceAccess {
   constructor(
     @InjectRepository(Space) private readonly spaces: Repository<Space>,
     @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
-    @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
   ) {}
 
   async resolve(pathId: string, did: string): Promise<SpaceContext> {
@@ -49,10 +47,22 @@ export class SpaceAccess {
     const context = { space, membership, did };
     if (space.isPublic || isActive(context)) return context;
     if (membership?.status !== 'banned') {
-      const applied = await this.applications.exists({ where: { spaceId: space.id, applicantDid: did } });
-      if (applied) return context;
+      if (await this.hasApplied(space.id, did)) return context;
     }
     throw notFound();
+  }
+
+  /**
+   * Whether the person has applied to the space (in `status`, when given): read from the view
+   * legacy-spaces publishes (`space_applicants`), since applications are that module's.
+   */
+  async hasApplied(spaceId: string, did: string, status?: 'pending'): Promise<boolean> {
+    const rows: unknown[] = await this.spaces.query(
+      `SELECT 1 FROM "space_applicants" WHERE "space_id" = $1 AND "applicant_did" = $2
+          AND ($3::varchar IS NULL OR "status" = $3) LIMIT 1`,
+      [spaceId, did, status ?? null],
+    );
+    return rows.length > 0;
   }
 
   async resolveMember(pathId: string, did: string): Promise<SpaceContext> {

@@ -12,7 +12,6 @@ import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from './dto/space-requests.dto';
 import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from './dto/space-records.dto';
-import { SpaceApplication } from './entities/space-application.entity';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { MembershipWrites } from './membership-writes';
 import { assertRepeats, isActive, SpaceAccess, SpaceContext } from './space-access';
@@ -25,7 +24,6 @@ export class SpaceMembersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
-    @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly cursors: CursorCodec,
@@ -120,8 +118,6 @@ export class SpaceMembersService {
       if (target.role !== request.role) {
         target.role = request.role;
         await repository.save(target);
-        if (request.role === 'member')
-          await this.writes.revokeInvitesOf(manager, context.space.id, memberDid);
         await this.events.emit(
           manager,
           new MemberRoleChanged(context.space.id, memberDid, request.role, principal.did),
@@ -212,11 +208,7 @@ export class SpaceMembersService {
     const context = await this.access.resolve(pathId, principal.did);
     const member = isActive(context);
     const isBanned = context.membership?.status === 'banned';
-    const pending =
-      !member &&
-      (await this.applications.exists({
-        where: { spaceId: context.space.id, applicantDid: principal.did, status: 'pending' },
-      }));
+    const pending = !member && (await this.access.hasApplied(context.space.id, principal.did, 'pending'));
     return {
       status: member ? 'member' : pending ? 'pending' : null,
       role: member ? context.membership!.role : null,

@@ -1,13 +1,5 @@
 import { formatEntityId } from '../common/ids/entity-id';
-import {
-  ApplicationRecord,
-  BanRecord,
-  InviteRecord,
-  MemberRecord,
-  SpaceRecord,
-} from './dto/space-records.dto';
-import { SpaceApplication } from './entities/space-application.entity';
-import { SpaceInvite } from './entities/space-invite.entity';
+import { BanRecord, MemberRecord, SpaceRecord } from './dto/space-records.dto';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
 
@@ -46,31 +38,6 @@ export function toSpaceRecord(space: Space, role: string | null): SpaceRecord {
     lastActivityAt: role && space.lastActivityAt ? iso(space.lastActivityAt) : null,
     createdAt: iso(space.createdAt),
     updatedAt: iso(space.updatedAt),
-  };
-}
-
-export function toInviteRecord(invite: SpaceInvite): InviteRecord {
-  return {
-    inviteId: formatEntityId('space_invite', invite.id),
-    inviteCode: invite.code,
-    spaceId: formatEntityId('space', invite.spaceId),
-    expiresAt: iso(invite.expiresAt),
-    usesRemaining: Math.max(0, invite.maxUses - invite.uses),
-    maxUses: invite.maxUses,
-    joinModeOverride: invite.joinModeOverride,
-    createdAt: iso(invite.createdAt),
-  };
-}
-
-export function toApplicationRecord(application: SpaceApplication): ApplicationRecord {
-  return {
-    applicationId: formatEntityId('application', application.id),
-    spaceId: formatEntityId('space', application.spaceId),
-    applicantDid: application.applicantDid,
-    status: application.status,
-    responses: application.responses.map((r) => ({ question: r.question, response: r.response })),
-    submittedAt: iso(application.submittedAt),
-    decidedAt: application.decidedAt ? iso(application.decidedAt) : null,
   };
 }
 

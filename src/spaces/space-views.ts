@@ -19,9 +19,16 @@ export interface SpaceView {
   subscribeEnabled: boolean;
   category: string | null;
   memberCount: number;
+  applicationQuestions: StoredApplicationQuestion[];
   lastActivityAt: Date | null;
   deletedAt: Date | null;
   createdAt: Date;
+}
+
+/** A question the space asks applicants (legacy application settings). */
+export interface StoredApplicationQuestion {
+  question: string;
+  isRequired: boolean;
 }
 
 /** A topic of a space as other modules read it (its `accessKind` decides who reads its posts). */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
@@ -14,7 +14,6 @@ import {
 } from './dto/space-requests.dto';
 import { DomainStatusRecord, SpaceRecord } from './dto/space-records.dto';
 import { isUniqueViolation } from './db-errors';
-import { SpaceInvite } from './entities/space-invite.entity';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
 import { assertRepeats, roleOf, SpaceAccess, SpaceContext } from './space-access';
@@ -28,6 +27,9 @@ import {
   isClaimableDomainForm,
   RESERVED_DOMAINS,
 } from './space-rules';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { SpaceDeleted } from './events/membership-events';
+import { StoredApplicationQuestion } from './space-views';
 
 /** Creating, reading, configuring and deleting spaces (the legacy Spaces table). */
 @Injectable()
@@ -40,6 +42,7 @@ export class SpacesService {
     private readonly profileChain: SpaceProfileChain,
     private readonly clock: Clock,
     private readonly visibility: SpaceVisibility,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -122,15 +125,18 @@ export class SpacesService {
     return this.write(context, changes);
   }
 
+  /** The questions applicants answer (legacy application settings), stored on the space. */
+  async storeApplicationQuestions(spaceId: string, questions: StoredApplicationQuestion[]): Promise<void> {
+    await this.spaces.update({ id: spaceId }, { applicationQuestions: questions });
+  }
+
   /** Soft delete: from now on every route answers 404 and the subdomain is free again. */
   async remove(principal: RequestPrincipal, pathId: string): Promise<void> {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      await manager
-        .getRepository(SpaceInvite)
-        .update({ spaceId: context.space.id, revokedAt: IsNull() }, { revokedAt: this.clock.now() });
       await manager.getRepository(Space).softDelete({ id: context.space.id });
+      await this.events.emit(manager, new SpaceDeleted(context.space.id));
     });
     await this.profileChain.sync(context.space.id);
     if (context.space.isPublic) await this.visibility.changed({ spaceId: context.space.id });

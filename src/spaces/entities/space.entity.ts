@@ -8,6 +8,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import type { JoinMode, SiteMode } from '../space-rules';
+import type { StoredApplicationQuestion } from '../space-views';
 
 /** A link as the owners entered it; title and image are resolved metadata, filled in later. */
 export interface StoredSpaceLink {
@@ -16,10 +17,7 @@ export interface StoredSpaceLink {
   description: string | null;
 }
 
-export interface StoredApplicationQuestion {
-  question: string;
-  isRequired: boolean;
-}
+export type { StoredApplicationQuestion } from '../space-views';
 
 /** Rows the public directory (GET /v1/spaces) lists: public and not deleted. */
 const DIRECTORY = '"is_public" AND "deleted_at" IS NULL';

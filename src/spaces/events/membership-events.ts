@@ -33,20 +33,16 @@ export class MemberBanned {
   ) {}
 }
 
-export class ApplicationSubmitted {
+/** An active membership ended (left or removed); the person is no longer a member. */
+export class MembershipEnded {
   constructor(
     readonly spaceId: string,
-    readonly applicantDid: string,
-    readonly applicationId: string,
+    readonly memberDid: string,
+    readonly status: 'left' | 'removed',
   ) {}
 }
 
-export class ApplicationDecided {
-  constructor(
-    readonly spaceId: string,
-    readonly applicantDid: string,
-    readonly applicationId: string,
-    readonly decision: 'approved' | 'rejected',
-    readonly byDid: string,
-  ) {}
+/** A space was deleted (soft): every route answers 404 for it from now on. */
+export class SpaceDeleted {
+  constructor(readonly spaceId: string) {}
 }

@@ -8,7 +8,7 @@ import { ValidationDetail } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { ApplicationDecided, ApplicationSubmitted } from './events/membership-events';
+import { ApplicationDecided, ApplicationSubmitted } from './events/application-events';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import {
@@ -17,27 +17,29 @@ import {
   ApplicationsQuery,
   ApplyRequest,
   DecideApplicationRequest,
-} from './dto/space-requests.dto';
-import { ApplicationRecord, ApplicationSettingsRecord } from './dto/space-records.dto';
+} from './dto/legacy-requests.dto';
+import { ApplicationRecord, ApplicationSettingsRecord } from './dto/legacy-records.dto';
 import { SpaceApplication, StoredApplicationResponse } from './entities/space-application.entity';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space, StoredApplicationQuestion } from './entities/space.entity';
-import { MembershipWrites } from './membership-writes';
-import { assertRepeats, isAdmin, SpaceAccess } from './space-access';
-import { toApplicationRecord } from './space-records';
+import { SpaceView, StoredApplicationQuestion } from '../spaces/space-views';
+import { SpacesService } from '../spaces/spaces.service';
+import { MembershipWrites } from '../spaces/membership-writes';
+import { assertRepeats, isAdmin, SpaceAccess } from '../spaces/space-access';
+import { toApplicationRecord } from './legacy-records';
+import { SpaceDirectory } from '../spaces/space-directory';
 
 /** Applications to join (pending → approved | rejected) and the questions they answer. */
 @Injectable()
 export class SpaceApplicationsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly spaces: SpacesService,
     @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
+    private readonly directory: SpaceDirectory,
   ) {}
 
   /** Applies to a space whose join mode is application. */
@@ -63,14 +65,12 @@ export class SpaceApplicationsService {
    */
   async submit(
     manager: EntityManager,
-    space: Space,
+    space: SpaceView,
     did: string,
     responses: ApplicationResponseInput[],
     inviteId: string | null,
   ): Promise<{ application: SpaceApplication; existing: boolean }> {
-    const membership = await manager
-      .getRepository(SpaceMembership)
-      .findOne({ where: { spaceId: space.id, memberDid: did } });
+    const membership = await this.writes.standingOf(manager, space.id, did);
     if (membership?.status === 'banned') throw forbidden('Banned from this space');
     if (membership?.status === 'active') throw conflict('Already a member');
     const repository = manager.getRepository(SpaceApplication);
@@ -172,7 +172,7 @@ export class SpaceApplicationsService {
     if (duplicates.length > 0) throw invalidRequest('Invalid request', duplicates);
     const context = await this.access.resolveAdmin(pathId, principal.did);
     const questions = request.questions.map(copyQuestion);
-    await this.spaces.update({ id: context.space.id }, { applicationQuestions: questions });
+    await this.spaces.storeApplicationQuestions(context.space.id, questions);
     return { questions: questions.map(copyQuestion) };
   }
 
@@ -191,7 +191,7 @@ export class SpaceApplicationsService {
     if (!id) throw notFound();
     const found = await this.applications.findOne({ where: { id } });
     if (!found) throw notFound();
-    const space = await this.spaces.findOne({ where: { id: found.spaceId } });
+    const space = await this.directory.findById(found.spaceId);
     if (!space) throw notFound();
     const context = await this.access.reach(space, principal.did);
     if (!isAdmin(context)) throw forbidden('Admins only');
@@ -202,9 +202,7 @@ export class SpaceApplicationsService {
       if (application.status === decision) return toApplicationRecord(application);
       if (application.status !== 'pending') throw conflict(`Application already ${application.status}`);
       if (decision === 'approved') {
-        const membership = await manager
-          .getRepository(SpaceMembership)
-          .findOne({ where: { spaceId: space.id, memberDid: application.applicantDid } });
+        const membership = await this.writes.standingOf(manager, space.id, application.applicantDid);
         if (membership?.status === 'banned') throw conflict('Applicant is banned');
         await this.writes.admit(manager, space.id, application.applicantDid);
       }

@@ -8,8 +8,8 @@ import {
   ApplicationsQuery,
   ApplyRequest,
   DecideApplicationRequest,
-} from '../dto/space-requests.dto';
-import { ApplicationPage, ApplicationRecord, ApplicationSettingsRecord } from '../dto/space-records.dto';
+} from '../dto/legacy-requests.dto';
+import { ApplicationPage, ApplicationRecord, ApplicationSettingsRecord } from '../dto/legacy-records.dto';
 import { SpaceApplicationsService } from '../space-applications.service';
 
 @ApiTags('spaces (legacy)')

@@ -14,9 +14,9 @@ import {
   CreateSpaceRequest,
   PublicConfigRequest,
   UpdateSpaceRequest,
-} from '../dto/space-requests.dto';
-import { DomainStatusRecord, SpaceRecord } from '../dto/space-records.dto';
-import { SpacesService } from '../spaces.service';
+} from '../../spaces/dto/space-requests.dto';
+import { DomainStatusRecord, SpaceRecord } from '../../spaces/dto/space-records.dto';
+import { SpacesService } from '../../spaces/spaces.service';
 
 @ApiTags('spaces (legacy)')
 @Controller('spaces')

@@ -6,16 +6,18 @@ import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { forbidden, notFound } from '../common/errors/api-error';
 import { formatEntityId, newUuid } from '../common/ids/entity-id';
-import { CreateInviteRequest, JoinByCodeRequest } from './dto/space-requests.dto';
-import { InvitePreviewRecord, InviteRecord, JoinResultRecord } from './dto/space-records.dto';
+import { CreateInviteRequest, JoinByCodeRequest } from './dto/legacy-requests.dto';
+import { JoinResultRecord } from '../spaces/dto/space-records.dto';
+import { InvitePreviewRecord, InviteRecord } from './dto/legacy-records.dto';
 import { SpaceInvite } from './entities/space-invite.entity';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
-import { MembershipWrites } from './membership-writes';
+import { SpaceView } from '../spaces/space-views';
+import { MembershipWrites } from '../spaces/membership-writes';
 import { SpaceApplicationsService } from './space-applications.service';
-import { assertRepeats, SpaceAccess } from './space-access';
-import { toInviteRecord } from './space-records';
-import { effectiveJoinMode, LIMITS } from './space-rules';
+import { assertRepeats, SpaceAccess } from '../spaces/space-access';
+import { toInviteRecord } from './legacy-records';
+import { effectiveJoinMode, LIMITS } from '../spaces/space-rules';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { MembershipFollower } from './membership-follower';
 
 const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
 
@@ -24,13 +26,13 @@ const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
 export class SpaceInvitesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
     @InjectRepository(SpaceInvite) private readonly invites: Repository<SpaceInvite>,
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly applications: SpaceApplicationsService,
     private readonly clock: Clock,
+    private readonly directory: SpaceDirectory,
+    private readonly follower: MembershipFollower,
   ) {}
 
   /** A fresh invite for the calling admin; their previous code stops admitting at once. */
@@ -57,7 +59,7 @@ export class SpaceInvitesService {
     });
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      await this.writes.revokeInvitesOf(manager, context.space.id, principal.did);
+      await this.follower.revokeInvitesOf(manager, context.space.id, principal.did);
       await manager.getRepository(SpaceInvite).insert(invite);
     });
     return toInviteRecord(invite);
@@ -78,7 +80,7 @@ export class SpaceInvitesService {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      await this.writes.revokeInvitesOf(manager, context.space.id, principal.did);
+      await this.follower.revokeInvitesOf(manager, context.space.id, principal.did);
     });
   }
 
@@ -86,9 +88,7 @@ export class SpaceInvitesService {
   async preview(code: string, principal: RequestPrincipal | null): Promise<InvitePreviewRecord> {
     const { invite, space } = await this.admitting(code);
     const effective = effectiveJoinMode(invite.joinModeOverride, space.joinMode);
-    const membership = principal
-      ? await this.memberships.findOne({ where: { spaceId: space.id, memberDid: principal.did } })
-      : null;
+    const membership = principal ? await this.directory.membershipOf(space.id, principal.did) : null;
     const questions = space.applicationQuestions.map((q) => ({
       question: q.question,
       isRequired: q.isRequired,
@@ -127,9 +127,7 @@ export class SpaceInvitesService {
       const invite = await inviteRepository.findOne({ where: { id: found.invite.id } });
       if (!invite || !this.admits(invite)) throw notFound();
       const spaceId = formatEntityId('space', space.id);
-      const membership = await manager
-        .getRepository(SpaceMembership)
-        .findOne({ where: { spaceId: space.id, memberDid: principal.did } });
+      const membership = await this.writes.standingOf(manager, space.id, principal.did);
       if (membership?.status === 'banned') throw forbidden('Banned from this space');
       if (membership?.status === 'active')
         return { spaceId, status: 'member', role: membership.role, applicationId: null };
@@ -155,11 +153,11 @@ export class SpaceInvitesService {
     });
   }
 
-  private async admitting(code: string): Promise<{ invite: SpaceInvite; space: Space }> {
+  private async admitting(code: string): Promise<{ invite: SpaceInvite; space: SpaceView }> {
     if (!CODE_PATTERN.test(code)) throw notFound();
     const invite = await this.invites.findOne({ where: { code } });
     if (!invite || !this.admits(invite)) throw notFound();
-    const space = await this.spaces.findOne({ where: { id: invite.spaceId } });
+    const space = await this.directory.findById(invite.spaceId);
     if (!space) throw notFound();
     return { invite, space };
   }

@@ -9,8 +9,9 @@ import {
 import { IdentityProof, OptionalAuth } from '../../common/auth/access.decorators';
 import { OptionalPrincipal, Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
-import { CreateInviteRequest, JoinByCodeRequest } from '../dto/space-requests.dto';
-import { InvitePreviewRecord, InviteRecord, JoinResultRecord } from '../dto/space-records.dto';
+import { CreateInviteRequest, JoinByCodeRequest } from '../dto/legacy-requests.dto';
+import { JoinResultRecord } from '../../spaces/dto/space-records.dto';
+import { InvitePreviewRecord, InviteRecord } from '../dto/legacy-records.dto';
 import { SpaceInvitesService } from '../space-invites.service';
 
 @ApiTags('spaces (legacy)')

@@ -1,6 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { JoinModeOverride } from '../space-rules';
-import { Space } from './space.entity';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import type { JoinModeOverride } from '../../spaces/space-rules';
 
 /**
  * An admin's invite link. At most one unrevoked invite per admin and space: creating a new one
@@ -12,12 +11,10 @@ export class SpaceInvite {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
+  /** A foreign key to the spaces module's table by name only: no relation to its entity. */
   @Column({ name: 'space_id', type: 'uuid' })
+  @ForeignKey('spaces', { onDelete: 'CASCADE' })
   spaceId: string;
-
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'space_id' })
-  space?: Space;
 
   @Column({ name: 'creator_did', type: 'varchar', length: 64 })
   creatorDid: string;

@@ -1,6 +1,5 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
-import type { ApplicationStatus } from '../space-rules';
-import { Space } from './space.entity';
+import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
+import type { ApplicationStatus } from '../../spaces/space-rules';
 
 export interface StoredApplicationResponse {
   question: string;
@@ -19,12 +18,10 @@ export class SpaceApplication {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
+  /** A foreign key to the spaces module's table by name only: no relation to its entity. */
   @Column({ name: 'space_id', type: 'uuid' })
+  @ForeignKey('spaces', { onDelete: 'CASCADE' })
   spaceId: string;
-
-  @ManyToOne(() => Space, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'space_id' })
-  space?: Space;
 
   @Column({ name: 'applicant_did', type: 'varchar', length: 64 })
   applicantDid: string;

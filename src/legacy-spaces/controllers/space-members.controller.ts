@@ -4,7 +4,12 @@ import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from '../dto/space-requests.dto';
+import {
+  BanRequest,
+  ChangeRoleRequest,
+  PersonalStatusRequest,
+  SpaceIdBody,
+} from '../../spaces/dto/space-requests.dto';
 import {
   BanPage,
   BanRecord,
@@ -12,8 +17,8 @@ import {
   MemberPage,
   MemberRecord,
   ViewerRecord,
-} from '../dto/space-records.dto';
-import { SpaceMembersService } from '../space-members.service';
+} from '../../spaces/dto/space-records.dto';
+import { SpaceMembersService } from '../../spaces/space-members.service';
 
 @ApiTags('spaces (legacy)')
 @Controller('spaces')

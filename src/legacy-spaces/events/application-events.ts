@@ -1,0 +1,19 @@
+/** Domain events of legacy applications (emitted inside the write's transaction). */
+
+export class ApplicationSubmitted {
+  constructor(
+    readonly spaceId: string,
+    readonly applicantDid: string,
+    readonly applicationId: string,
+  ) {}
+}
+
+export class ApplicationDecided {
+  constructor(
+    readonly spaceId: string,
+    readonly applicantDid: string,
+    readonly applicationId: string,
+    readonly decision: 'approved' | 'rejected',
+    readonly byDid: string,
+  ) {}
+}
