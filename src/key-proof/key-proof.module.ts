@@ -3,9 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { RelayModule } from '../protocol/relay/relay.module';
 import { UsersModule } from '../users/users.module';
 import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
-import { KeyProofController } from './key-proof.controller';
+import { KeyProofController } from './controllers/key-proof.controller';
 import { KeyProofService } from './key-proof.service';
-import { KeyProofsController } from './key-proofs.controller';
+import { KeyProofsController } from './controllers/key-proofs.controller';
 
 /** The key-proof ceremony: owner side (`/key-proofs`) and the anonymous key-proof routes. */
 @Module({

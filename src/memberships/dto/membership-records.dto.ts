@@ -1,5 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { ApiProperty, OmitType } from '@nestjs/swagger';
+import { SpaceCard } from '../../spaces/dto/public-space-records.dto';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { GROUP_COLORS, MEMBERSHIP_ROLES } from '../group-rules';
 
@@ -8,32 +8,8 @@ const SPACE_ID_EXAMPLE = 'space_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const GROUP_ID_EXAMPLE = 'group_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const ROLE_DESCRIPTION = 'open enum: treat unknown values as opaque';
 
-/** The `space` block of a space membership item. */
-export class MembershipSpace {
-  @ApiProperty({ example: SPACE_ID_EXAMPLE })
-  id: string;
-
-  @ApiProperty({ pattern: DID })
-  did: string;
-
-  @ApiProperty({ description: 'effective subdomain' })
-  domain: string;
-
-  @ApiProperty({ type: String, nullable: true })
-  displayName: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  description: string | null;
-
-  @ApiProperty({ type: String, nullable: true })
-  avatarUrl: string | null;
-
-  @ApiProperty({ type: [ProfileLinkDto] })
-  links: ProfileLinkDto[];
-
-  @ApiProperty({ example: 'dozens of members', description: 'worded, never exact' })
-  memberCountSummary: string;
-}
+/** The `space` block of a space membership item: the discovery card without domain proof or category. */
+export class MembershipSpace extends OmitType(SpaceCard, ['verifiedDomain', 'category'] as const) {}
 
 /** Space membership item (api-spec.md "Membership records"). */
 export class SpaceMembershipItem {

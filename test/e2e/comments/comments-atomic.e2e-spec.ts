@@ -1,4 +1,5 @@
 import { Actor } from '../../support/actors';
+import { refuseWrites } from '../../support/faults';
 import {
   admit,
   bootSpaces,
@@ -28,14 +29,7 @@ describe('comment writes are atomic (e2e)', () => {
   let postId: string;
   let path: string;
 
-  const breakCounter = () =>
-    t.dataSource.query(`
-      CREATE FUNCTION refuse_comment_count() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'forced failure'; END $$;
-      CREATE TRIGGER refuse_comment_count BEFORE UPDATE OF comment_count ON posts
-        FOR EACH ROW EXECUTE FUNCTION refuse_comment_count();`);
-  const repairCounter = () =>
-    t.dataSource.query(`DROP TRIGGER refuse_comment_count ON posts; DROP FUNCTION refuse_comment_count();`);
+  const breakCounter = () => refuseWrites(t.dataSource, 'posts', 'UPDATE OF comment_count');
   const replyCountOf = async (rootId: string) => {
     const response = await bob.get(path);
     expectStatus(response, 200);
@@ -60,7 +54,7 @@ describe('comment writes are atomic (e2e)', () => {
     const rows = await commentRows(t);
     const count = await commentCountOf(t, postId);
     const jti = 'atomic-comment-jti-0001';
-    await breakCounter();
+    const repairCounter = await breakCounter();
     try {
       const failed = await bob.post(path, { body: 'reply', parentCommentId: root.id }, { jti });
       expectStatus(failed, 500);
@@ -79,7 +73,7 @@ describe('comment writes are atomic (e2e)', () => {
   it('a delete whose post counter fails leaves the comment live and counted', async () => {
     const target = await comment(bob, space, postId, { body: 'keep me' });
     const count = await commentCountOf(t, postId);
-    await breakCounter();
+    const repairCounter = await breakCounter();
     try {
       expectStatus(await bob.delete(`/v1/spaces/${space}/comments/${target.id}`), 500);
     } finally {

@@ -1,4 +1,5 @@
 import { Response } from 'supertest';
+import { refuseWrites } from '../../support/faults';
 import {
   addMember,
   bootSpaces,
@@ -242,18 +243,12 @@ describe('notifications (e2e)', () => {
         expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
       }
       // The membership row, member count and join event come first; the decision's own update fails.
-      await t.dataSource.query(`
-        CREATE FUNCTION refuse_decision() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'forced failure'; END $$;
-        CREATE TRIGGER refuse_decision BEFORE UPDATE ON space_applications
-          FOR EACH ROW EXECUTE FUNCTION refuse_decision();`);
+      const repair = await refuseWrites(t.dataSource, 'space_applications', 'UPDATE');
       const approve = `/applications/${applied.body.applicationId}/approve`;
       try {
         expectStatus(await owner.post(approve, {}, { jti: 'approval-rollback-0001' }), 500);
       } finally {
-        await t.dataSource.query(
-          'DROP TRIGGER refuse_decision ON space_applications; DROP FUNCTION refuse_decision();',
-        );
+        await repair();
       }
       const rows = await t.dataSource.query(
         'SELECT count(*)::int AS n FROM space_memberships WHERE member_did = $1',

@@ -1,4 +1,5 @@
 import { Actor } from '../../support/actors';
+import { refuseWrites } from '../../support/faults';
 import {
   admit,
   bootSpaces,
@@ -23,14 +24,7 @@ describe('post writes are atomic (e2e)', () => {
   let space: { id: string; did: string };
   let topic: string;
 
-  const breakActivity = () =>
-    t.dataSource.query(`
-      CREATE FUNCTION refuse_activity() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN RAISE EXCEPTION 'forced failure'; END $$;
-      CREATE TRIGGER refuse_activity BEFORE UPDATE OF last_activity_at ON spaces
-        FOR EACH ROW EXECUTE FUNCTION refuse_activity();`);
-  const repairActivity = () =>
-    t.dataSource.query('DROP TRIGGER refuse_activity ON spaces; DROP FUNCTION refuse_activity();');
+  const breakActivity = () => refuseWrites(t.dataSource, 'spaces', 'UPDATE OF last_activity_at');
   const postRows = async () =>
     Number((await t.dataSource.query('SELECT count(*)::int AS n FROM posts'))[0].n);
 
@@ -49,7 +43,7 @@ describe('post writes are atomic (e2e)', () => {
     const rows = await postRows();
     const jti = 'atomic-post-jti-000001';
     const path = `/v1/spaces/${space.id}/posts`;
-    await breakActivity();
+    const repairActivity = await breakActivity();
     try {
       const failed = await member.post(path, { topic, body: 'hello' }, { jti });
       expectStatus(failed, 500);
@@ -65,7 +59,7 @@ describe('post writes are atomic (e2e)', () => {
   it('an edit whose space activity fails leaves the post as it was', async () => {
     const { id } = await newPost(member, space.id, { topic, body: 'before' });
     const path = `/v1/spaces/${space.id}/posts/${id}`;
-    await breakActivity();
+    const repairActivity = await breakActivity();
     try {
       expectStatus(await member.patch(path, { body: 'after' }), 500);
     } finally {

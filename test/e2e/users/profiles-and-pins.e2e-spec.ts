@@ -1,3 +1,4 @@
+import { refuseWrites } from '../../support/faults';
 import {
   addMember,
   bootSpaces,
@@ -173,15 +174,11 @@ describe('user profiles, public spaces and pins (e2e)', () => {
     it('a replacement that fails mid-write keeps the old pins (one transaction)', async () => {
       expectStatus(await alice.put('/profile/pins', { spaceIds: [spaces[7], spaces[2]] }), 200);
       // The old pins are deleted first; the insert of the new ones then fails.
-      await t.dataSource.query(`
-        CREATE FUNCTION refuse_pin() RETURNS trigger LANGUAGE plpgsql AS $$
-        BEGIN RAISE EXCEPTION 'forced failure'; END $$;
-        CREATE TRIGGER refuse_pin BEFORE INSERT ON user_space_pins
-          FOR EACH ROW EXECUTE FUNCTION refuse_pin();`);
+      const repair = await refuseWrites(t.dataSource, 'user_space_pins', 'INSERT');
       try {
         expectStatus(await alice.put('/profile/pins', { spaceIds: [spaces[3]] }), 500);
       } finally {
-        await t.dataSource.query('DROP TRIGGER refuse_pin ON user_space_pins; DROP FUNCTION refuse_pin();');
+        await repair();
       }
       const listed = (await t.anonymous.get('/v1/users/alice/spaces')).body.items as SpaceItem[];
       expect(listed.filter((item) => item.pinned).map((item) => item.id)).toEqual([spaces[7], spaces[2]]);

@@ -1,11 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Gated } from '../common/auth/access.decorators';
-import { Principal } from '../common/auth/principal.decorator';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { FeedListing } from './dto/post-records.dto';
-import { FeedService } from './feed.service';
+import { Gated } from '../../common/auth/access.decorators';
+import { Principal } from '../../common/auth/principal.decorator';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { FeedListing } from '../dto/post-records.dto';
+import { FeedService } from '../feed.service';
 
 /** The granting person's feed across their spaces (api-spec.md "Credential-gated reads"). */
 @ApiTags('posts')

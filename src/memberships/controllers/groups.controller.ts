@@ -6,13 +6,13 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { IdentityProof } from '../common/auth/access.decorators';
-import { Principal } from '../common/auth/principal.decorator';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { GroupAdminListing, GroupMemberRecord, GroupRecord } from './dto/membership-records.dto';
-import { GroupRequest } from './dto/membership-requests.dto';
-import { GroupsService } from './groups.service';
+import { IdentityProof } from '../../common/auth/access.decorators';
+import { Principal } from '../../common/auth/principal.decorator';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { GroupAdminListing, GroupMemberRecord, GroupRecord } from '../dto/membership-records.dto';
+import { GroupRequest } from '../dto/membership-requests.dto';
+import { GroupsService } from '../groups.service';
 
 /**
  * Groups administration (design.md §9): admins of the space. A non-admin member gets 403, a

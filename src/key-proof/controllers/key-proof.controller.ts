@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
 import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { KeyProofRoute } from '../common/auth/access.decorators';
+import { KeyProofRoute } from '../../common/auth/access.decorators';
 import {
   KeyProofCodeQuery,
   KeyProofResolution,
@@ -8,9 +8,9 @@ import {
   KeyProofStatus,
   PresentedKeyProof,
   PresentKeyProofRequest,
-} from './dto/key-proof.dto';
-import { KeyProofExceptionsFilter } from './key-proof-exceptions.filter';
-import { KeyProofService } from './key-proof.service';
+} from '../dto/key-proof.dto';
+import { KeyProofExceptionsFilter } from '../key-proof-exceptions.filter';
+import { KeyProofService } from '../key-proof.service';
 
 /** The anonymous side of the key-proof ceremony: the signed envelope is the whole capability. */
 @ApiTags('key-proof')

@@ -1,16 +1,16 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Gated } from '../common/auth/access.decorators';
-import { Principal } from '../common/auth/principal.decorator';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Gated } from '../../common/auth/access.decorators';
+import { Principal } from '../../common/auth/principal.decorator';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import {
   GroupMembershipItem,
   GroupMembershipListing,
   SpaceMembershipItem,
   SpaceMembershipListing,
-} from './dto/membership-records.dto';
-import { GroupMembershipsQuery, MembershipsQuery } from './dto/membership-requests.dto';
-import { MembershipsService } from './memberships.service';
+} from '../dto/membership-records.dto';
+import { GroupMembershipsQuery, MembershipsQuery } from '../dto/membership-requests.dto';
+import { MembershipsService } from '../memberships.service';
 
 /**
  * The granting person's space and group memberships (api-spec.md "Credential-gated reads"): a

@@ -1,8 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Gated, OptionalAuth } from '../common/auth/access.decorators';
-import { OptionalPrincipal, Principal } from '../common/auth/principal.decorator';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { Gated, OptionalAuth } from '../../common/auth/access.decorators';
+import { OptionalPrincipal, Principal } from '../../common/auth/principal.decorator';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import {
   DeletedPostResponse,
   FullPost,
@@ -10,10 +10,10 @@ import {
   PostListing,
   PostResponse,
   UpvoteResponse,
-} from './dto/post-records.dto';
-import { CreatePostRequest, PostListingQuery, UpdatePostRequest } from './dto/post-requests.dto';
-import { PostUpvotesService } from './post-upvotes.service';
-import { PostsService } from './posts.service';
+} from '../dto/post-records.dto';
+import { CreatePostRequest, PostListingQuery, UpdatePostRequest } from '../dto/post-requests.dto';
+import { PostUpvotesService } from '../post-upvotes.service';
+import { PostsService } from '../posts.service';
 
 /** The posts of a space: optional-auth reads, the author's writes, upvotes (api-spec.md). */
 @ApiTags('posts')

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { IdentityProof } from '../common/auth/access.decorators';
-import { Principal } from '../common/auth/principal.decorator';
-import type { RequestPrincipal } from '../common/auth/request-authenticator';
+import { IdentityProof } from '../../common/auth/access.decorators';
+import { Principal } from '../../common/auth/principal.decorator';
+import type { RequestPrincipal } from '../../common/auth/request-authenticator';
 import {
   AdoptedKeyProof,
   AdoptKeyProofRequest,
@@ -10,8 +10,8 @@ import {
   CreateKeyProofRequest,
   DeclinedKeyProof,
   KeyProofRecord,
-} from './dto/key-proof.dto';
-import { KeyProofService } from './key-proof.service';
+} from '../dto/key-proof.dto';
+import { KeyProofService } from '../key-proof.service';
 
 /** The owner side of the key-proof ceremony (design.md §10): the owner's own ceremonies only. */
 @ApiTags('key-proof (owner)')
