@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
+import { AppConfig } from '../config/app-config';
 import { RateLimitModule } from '../infrastructure/rate-limit/rate-limit.module';
 import { AuthModule } from '../protocol/auth/auth.module';
 import { RouteAccessAudit } from './auth/route-access.audit';
@@ -18,7 +19,7 @@ import { createValidationPipe } from './validation.pipe';
   providers: [
     RouteAccessAudit,
     { provide: APP_FILTER, useClass: AllExceptionsFilter },
-    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_PIPE, inject: [AppConfig], useFactory: createValidationPipe },
     { provide: APP_GUARD, useClass: RouteAccessGuard },
   ],
 })

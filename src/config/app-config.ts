@@ -199,6 +199,18 @@ export class AppConfig {
   @MinLength(32)
   CURSOR_SECRET?: string;
 
+  /** Most members of one object (or items of one array) in a request body or query. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  BODY_MAX_MEMBERS = 1000;
+
+  /** Deepest nesting of objects and arrays in a request body or query. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  BODY_MAX_DEPTH = 32;
+
   /** Milliseconds to wait for in-flight requests on SIGTERM before exiting anyway. */
   @Type(() => Number)
   @IsInt()

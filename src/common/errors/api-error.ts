@@ -52,8 +52,11 @@ export class CredentialRefused extends ApiError {
   }
 }
 
+/** A 400 lists at most this many details: the answer stays small however bad the input. */
+export const MAX_DETAILS = 20;
+
 export const invalidRequest = (message: string, details?: ValidationDetail[]) =>
-  new ApiError(HttpStatus.BAD_REQUEST, message, details ? { details } : {});
+  new ApiError(HttpStatus.BAD_REQUEST, message, details ? { details: details.slice(0, MAX_DETAILS) } : {});
 export const unauthorized = (message = 'Unauthorized') => new ApiError(HttpStatus.UNAUTHORIZED, message);
 export const forbidden = (message = 'Forbidden') => new ApiError(HttpStatus.FORBIDDEN, message);
 export const notFound = () => new ApiError(HttpStatus.NOT_FOUND, 'Not found');

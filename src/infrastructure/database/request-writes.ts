@@ -28,8 +28,9 @@ export class RequestWrites implements EntitySubscriberInterface, OnModuleInit {
     this.dataSource.subscribers.push(this);
   }
 
-  /** Runs the rest of the request (`next`) in a scope of its own. */
+  /** Runs the rest of a write request (`next`) in a scope of its own; reads need none. */
   track(request: IncomingMessage, next: () => void): void {
+    if (request.method === 'GET' || request.method === 'HEAD') return next();
     const scope: WriteScope = { committed: false };
     (request as ScopedRequest)[SCOPE] = scope;
     this.storage.run(scope, next);

@@ -104,7 +104,7 @@ describe('cursor codec (design.md §7)', () => {
 });
 
 describe('pagination input', () => {
-  const pipe = createValidationPipe();
+  const pipe = createValidationPipe(new AppConfig());
   const metadata: ArgumentMetadata = { type: 'query', metatype: PaginationQueryDto };
 
   it('defaults limit to 20', async () => {

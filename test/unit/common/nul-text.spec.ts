@@ -2,6 +2,7 @@ import { ArgumentMetadata } from '@nestjs/common';
 import { IsString } from 'class-validator';
 import { ApiError } from '../../../src/common/errors/api-error';
 import { createValidationPipe } from '../../../src/common/validation.pipe';
+import { AppConfig } from '../../../src/config/app-config';
 import { nulTextPath } from '../../../src/common/validation/nul-text';
 
 class NamedBody {
@@ -25,7 +26,7 @@ describe('text holding NUL (PostgreSQL text cannot store U+0000)', () => {
   });
 
   it('makes the global pipe answer 400 with a detail at that member, bodies and queries alike', async () => {
-    const pipe = createValidationPipe();
+    const pipe = createValidationPipe(new AppConfig());
     const refusal = async (value: unknown, metadata: ArgumentMetadata) => {
       try {
         await pipe.transform(value, metadata);
