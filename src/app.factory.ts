@@ -11,6 +11,7 @@ import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { ApiArtifacts } from './api-docs/api-artifacts.service';
 import { AppModule } from './app.module';
 import { notFound } from './common/errors/api-error';
+import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
@@ -54,8 +55,8 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   app.use((request: Request, response: Response, next: NextFunction) => {
     rateLimit.use(request, response, next).catch(next);
   });
-  // A path whose percent-encoding does not decode names nothing: the one 404 (a malformed id),
-  // not the 400 Express would give when such a segment lands in a route parameter.
+  // A path whose percent-encoding does not decode (or decodes to NUL, which no column stores)
+  // names nothing: the one 404 (a malformed id), not a 400 or a database error.
   app.use((request: Request, _response: Response, next: NextFunction) => {
     next(decodes(request.path) ? undefined : notFound());
   });
@@ -79,10 +80,11 @@ function refuseInvalidUtf8(_request: unknown, _response: unknown, body: Buffer):
   if (!isUtf8(body)) throw Object.assign(new Error('request body is not UTF-8'), { status: 400 });
 }
 
+/** Whether the path percent-decodes to text a route parameter can carry (no NUL, no lone surrogate). */
 function decodes(path: string): boolean {
   try {
-    decodeURIComponent(path);
-    return true;
+    const decoded = decodeURIComponent(path);
+    return !holdsNul(decoded) && !holdsLoneSurrogate(decoded);
   } catch {
     return false;
   }

@@ -3,13 +3,13 @@ import { AppConfig } from '../config/app-config';
 import { invalidRequest } from './errors/api-error';
 import { toValidationDetails } from './errors/validation-details';
 import { BodyShapeLimits, bodyShapeViolation } from './validation/body-shape';
-import { nulTextPath } from './validation/nul-text';
+import { holdsLoneSurrogate, nulTextPath, textPath } from './validation/nul-text';
 
 /**
  * Unknown members are refused, values are converted to the DTO types, failures are a 400 with
  * details. Before any of that, for every route at once: a body or query wider or deeper than the
  * configured shape is refused (its validation would cost CPU in proportion to its size, or
- * overflow the stack), then text holding U+0000, since no column can store it (see `nulTextPath`).
+ * overflow the stack), then text no column can store (U+0000, lone surrogates: `nul-text.ts`).
  */
 class RequestValidationPipe extends ValidationPipe {
   constructor(
@@ -23,19 +23,22 @@ class RequestValidationPipe extends ValidationPipe {
     if (metadata.type === 'body' || metadata.type === 'query') {
       const excess = bodyShapeViolation(value, this.shape);
       if (excess) throw invalidRequest('Invalid request', [excess]);
-      refuseNulText(value, metadata);
+      refuseUnstorableText(value, metadata);
     }
     return super.transform(value, metadata);
   }
 }
 
-function refuseNulText(value: unknown, metadata: ArgumentMetadata): void {
-  const path = nulTextPath(value);
-  if (path === null) return;
-  const member = path || metadata.data || metadata.type;
-  throw invalidRequest('Invalid request', [
-    { path: member, message: `${member} must not contain NUL (U+0000) characters` },
-  ]);
+/** Text no column can store: U+0000, and lone UTF-16 surrogates (no UTF-8 form). */
+function refuseUnstorableText(value: unknown, metadata: ArgumentMetadata): void {
+  const refuse = (path: string, problem: string) => {
+    const member = path || metadata.data || metadata.type;
+    throw invalidRequest('Invalid request', [{ path: member, message: `${member} ${problem}` }]);
+  };
+  const nul = nulTextPath(value);
+  if (nul !== null) refuse(nul, 'must not contain NUL (U+0000) characters');
+  const surrogate = textPath(value, holdsLoneSurrogate);
+  if (surrogate !== null) refuse(surrogate, 'must be well-formed Unicode (no lone surrogates)');
 }
 
 export function createValidationPipe(config: AppConfig): ValidationPipe {
