@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
 import { seedSpaces } from '../../db/seed/spaces';
 import { wordedSummary } from '../../src/common/summaries/worded-summary';
@@ -187,33 +187,36 @@ export const spacesScenarios: Scenario[] = [
 
 type Keyset = [string, string];
 
-const CURSOR_SECRET = Buffer.from('plat-bench-baseline-cursor-secret');
-const LISTING = 'bench:spaces';
+// The same work as the service's cursors: AES-256-GCM, the listing as associated data.
+const CURSOR_KEY = Buffer.from(
+  hkdfSync('sha256', Buffer.from('plat-bench-baseline-cursor-secret'), Buffer.alloc(0), 'bench cursor', 32),
+);
+const LISTING = Buffer.from('bench:spaces');
 
 export function encodeCursor(values: Keyset): string {
-  const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
-  return `${payload}.${mac(payload)}`;
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', CURSOR_KEY, iv).setAAD(LISTING);
+  const sealed = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
 }
 
 /** The keyset of a cursor this baseline issued, or null for anything else. */
 export function decodeCursor(cursor: string): Keyset | null {
-  const [payload, given, ...rest] = cursor.split('.');
-  if (!payload || !given || rest.length > 0) return null;
-  const expected = Buffer.from(mac(payload));
-  const actual = Buffer.from(given);
-  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) return null;
+  if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return null;
+  const bytes = Buffer.from(cursor, 'base64url');
+  if (bytes.length <= 28) return null;
   try {
-    const values: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    const decipher = createDecipheriv('aes-256-gcm', CURSOR_KEY, bytes.subarray(0, 12))
+      .setAAD(LISTING)
+      .setAuthTag(bytes.subarray(bytes.length - 16));
+    const text = Buffer.concat([decipher.update(bytes.subarray(12, bytes.length - 16)), decipher.final()]);
+    const values: unknown = JSON.parse(text.toString('utf8'));
     if (Array.isArray(values) && values.length === 2 && values.every((v) => typeof v === 'string'))
       return values as Keyset;
   } catch {
     // fall through
   }
   return null;
-}
-
-function mac(payload: string): string {
-  return createHmac('sha256', CURSOR_SECRET).update(`${LISTING}\n${payload}`).digest('base64url');
 }
 
 interface CardRow {

@@ -193,7 +193,7 @@ export class AppConfig {
   })
   RATE_LIMIT_REDIS_PREFIX = 'plat:rl:';
 
-  /** HMAC key for pagination cursors; must be shared by every replica. */
+  /** Key material of pagination cursors (AES-256-GCM through HKDF); shared by every replica. */
   @IsOptional()
   @IsString()
   @MinLength(32)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { AppConfig } from '../../config/app-config';
 import { invalidRequest } from '../errors/api-error';
 
@@ -11,21 +11,30 @@ export interface CursorPosition {
   values: KeysetValue[];
 }
 
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
 /**
- * Opaque cursors (design.md §7): base64url of the keyset position, authenticated with an HMAC under
- * CURSOR_SECRET. The listing name is mixed into the MAC so a cursor of one listing is refused by another.
+ * Opaque cursors (design.md §7): the keyset position encrypted and authenticated with AES-256-GCM
+ * under a key derived from CURSOR_SECRET, the listing name as associated data, so a cursor reveals
+ * nothing (a space's exact last activity, a member's join date) and a cursor of one listing is
+ * refused by another. `base64url(iv ‖ ciphertext ‖ tag)`, a fresh IV per cursor.
  */
 @Injectable()
 export class CursorCodec {
-  private readonly secret: Buffer;
+  private readonly key: Buffer;
 
   constructor(config: AppConfig) {
-    this.secret = config.CURSOR_SECRET ? Buffer.from(config.CURSOR_SECRET) : randomBytes(32);
+    const secret = config.CURSOR_SECRET ? Buffer.from(config.CURSOR_SECRET) : randomBytes(32);
+    this.key = Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'plat cursor v1', 32));
   }
 
   encode(listing: string, values: KeysetValue[]): string {
-    const payload = Buffer.from(JSON.stringify(values)).toString('base64url');
-    return `${payload}.${this.mac(listing, payload)}`;
+    const iv = randomBytes(IV_BYTES);
+    const cipher = createCipheriv('aes-256-gcm', this.key, iv).setAAD(Buffer.from(listing));
+    const sealed = Buffer.concat([cipher.update(JSON.stringify(values), 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, sealed, cipher.getAuthTag()]).toString('base64url');
   }
 
   /**
@@ -34,18 +43,24 @@ export class CursorCodec {
    */
   decode(listing: string, cursor: string, member: CursorMember = 'after'): KeysetValue[] {
     const invalidCursor = () => invalidCursorIn(member);
-    const [payload, mac, ...rest] = cursor.split('.');
-    if (!payload || !mac || rest.length > 0) throw invalidCursor();
-    const expected = Buffer.from(this.mac(listing, payload));
-    const given = Buffer.from(mac);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalidCursor();
-    const values = parseJson(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (!BASE64URL.test(cursor)) throw invalidCursor();
+    const bytes = Buffer.from(cursor, 'base64url');
+    if (bytes.length <= IV_BYTES + TAG_BYTES) throw invalidCursor();
+    const decipher = createDecipheriv('aes-256-gcm', this.key, bytes.subarray(0, IV_BYTES))
+      .setAAD(Buffer.from(listing))
+      .setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
+    let text: string;
+    try {
+      text = Buffer.concat([
+        decipher.update(bytes.subarray(IV_BYTES, bytes.length - TAG_BYTES)),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      throw invalidCursor();
+    }
+    const values = parseJson(text);
     if (!Array.isArray(values)) throw invalidCursor();
     return values as KeysetValue[];
-  }
-
-  private mac(listing: string, payload: string): string {
-    return createHmac('sha256', this.secret).update(`${listing}\n${payload}`).digest('base64url');
   }
 }
 
