@@ -109,6 +109,16 @@ export class AppConfig {
   @IsBoolean()
   TRUST_PROXY = false;
 
+  /**
+   * Whether the service applies pending migrations when it starts. Unset: yes, except in
+   * production, where `npm run migrate` (the Kubernetes migrate Job) runs them before a rollout
+   * and a pod with pending migrations refuses to start.
+   */
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  MIGRATE_ON_BOOT?: boolean;
+
   /** Benchmark baseline only: charges no budget and sends no RateLimit-* header. */
   @Transform(toBoolean)
   @IsBoolean()
@@ -216,6 +226,10 @@ export class AppConfig {
   @IsInt()
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 25000;
+
+  get migrateOnBoot(): boolean {
+    return this.MIGRATE_ON_BOOT ?? this.NODE_ENV !== 'production';
+  }
 
   get publicBaseUrl(): string {
     return (this.PUBLIC_BASE_URL ?? `http://localhost:${this.PORT}`).replace(/\/+$/, '');

@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { baseDataSourceOptions } from './data-source-options';
-import { runMigrationsExclusively } from './migrate';
+import { assertMigrated, PendingMigrationsError, runMigrationsExclusively } from './migrate';
 
 /** The connection (migrated before any module uses it) and the request write scopes. */
 @Global()
@@ -20,12 +20,22 @@ import { runMigrationsExclusively } from './migrate';
         return {
           ...baseDataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
           autoLoadEntities: true,
+          // Read by dataSourceFactory below, which runs them under the advisory lock.
+          migrationsRun: config.migrateOnBoot,
+          toRetry: (error: unknown) => !(error instanceof PendingMigrationsError),
         };
       },
-      // Migrations run before any module can use the connection.
+      // Migrations run (or, when left to `npm run migrate`, are checked) before any module can use
+      // the connection.
       dataSourceFactory: async (options?: DataSourceOptions) => {
-        const dataSource = await new DataSource(options!).initialize();
-        await runMigrationsExclusively(dataSource);
+        const dataSource = await new DataSource({ ...options!, migrationsRun: false }).initialize();
+        try {
+          if (options!.migrationsRun) await runMigrationsExclusively(dataSource);
+          else await assertMigrated(dataSource);
+        } catch (error) {
+          await dataSource.destroy();
+          throw error;
+        }
         return dataSource;
       },
     }),

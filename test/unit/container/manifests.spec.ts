@@ -253,6 +253,43 @@ describe('PodDisruptionBudget', () => {
   });
 });
 
+describe('docker/k8s/jobs/migrate.yaml', () => {
+  const [job] = (loadAll(readFileSync(join(k8sDir, 'jobs/migrate.yaml'), 'utf8')) as Obj[]).filter(Boolean);
+  const jobContainer = () => job.spec.template.spec.containers[0];
+
+  it('is a Job that runs the migrate script once, never restarting in place', () => {
+    expect(job.apiVersion).toBe('batch/v1');
+    expect(job.kind).toBe('Job');
+    expect(job.metadata.labels[NAME_LABEL]).toBe(APP);
+    expect(job.spec.template.spec.restartPolicy).toBe('Never');
+    expect(jobContainer().command).toEqual(['node', 'dist/scripts/migrate.js']);
+    const scripts = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
+    expect(scripts.migrate).toBe('node dist/scripts/migrate.js');
+  });
+
+  it('runs the Deployment image, configured like it, with the database secret', () => {
+    const image = kustomization.images[0];
+    expect(jobContainer().image).toBe(`${image.newName}:${image.newTag}`);
+    expect(jobContainer().envFrom).toEqual(container().envFrom);
+    const databaseUrl = jobContainer().env.find((entry: Obj) => entry.name === 'DATABASE_URL');
+    expect(databaseUrl.valueFrom.secretKeyRef).toEqual({ name: 'plat-api-secrets', key: 'DATABASE_URL' });
+  });
+
+  it('is locked down like the Deployment', () => {
+    expect(job.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+    expect(jobContainer().securityContext).toMatchObject({
+      runAsNonRoot: true,
+      allowPrivilegeEscalation: false,
+      readOnlyRootFilesystem: true,
+      capabilities: { drop: ['ALL'] },
+    });
+  });
+
+  it('leaves migrating to the Job: the ConfigMap turns boot migrations off', () => {
+    expect(only('ConfigMap').data.MIGRATE_ON_BOOT).toBe('false');
+  });
+});
+
 describe('docker/Dockerfile', () => {
   const instructions = parseDockerfile(readFileSync(join(root, 'docker/Dockerfile'), 'utf8'));
   const stages = splitStages(instructions);
