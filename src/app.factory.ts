@@ -15,6 +15,8 @@ import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
+import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
+import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { requestIdFor } from './infrastructure/logging/logging.module';
 import { RateLimitMiddleware } from './infrastructure/rate-limit/rate-limit.middleware';
 
@@ -43,11 +45,15 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   app.disable('x-powered-by');
   // Read by Node for every new connection (http.Server options.maxHeaderSize).
   (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
+  applyServerTimeouts(app.getHttpServer() as Server, app.get(AppConfig));
   app.set('etag', false);
   // Data responses are never cached; the static artifacts override this (api-spec.md "Limits").
+  const shutdown = app.get(ShutdownState);
   app.use((request: Request, response: Response, next: NextFunction) => {
     requestIdFor(request, response);
     response.setHeader('Cache-Control', 'no-store');
+    // Draining (SIGTERM): keep-alive clients reconnect elsewhere instead of riding this socket.
+    shutdown.track(response);
     next();
   });
   // Every request is charged per IP before its body is parsed; refusals reach the global filter.

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { ConfigValidationError, loadConfig } from './config/app-config';
 import type { EmbeddedDatabase } from './infrastructure/database/embedded-postgres';
-import { ShutdownState } from './infrastructure/health/shutdown-state';
+import { drain } from './infrastructure/health/drain';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -26,11 +26,10 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.get(ShutdownState).draining = true;
     const forceExit = setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS).unref();
     try {
       // Stops accepting connections and waits for in-flight requests, then runs shutdown hooks.
-      await app.close();
+      await drain(app);
       await embedded?.stop();
       clearTimeout(forceExit);
       process.stdout.write(`${JSON.stringify({ level: 30, msg: `stopped on ${signal}` })}\n`);

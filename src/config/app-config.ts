@@ -221,6 +221,24 @@ export class AppConfig {
   @Min(1)
   BODY_MAX_DEPTH = 32;
 
+  /** The whole request (headers and body) must arrive within this many milliseconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  REQUEST_TIMEOUT_MS = 10000;
+
+  /** The request headers must arrive within this many milliseconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  HEADERS_TIMEOUT_MS = 10000;
+
+  /** An idle keep-alive connection closes after this many milliseconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  KEEP_ALIVE_TIMEOUT_MS = 5000;
+
   /** Milliseconds to wait for in-flight requests on SIGTERM before exiting anyway. */
   @Type(() => Number)
   @IsInt()

@@ -1,7 +1,30 @@
 import { Injectable } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
 
-/** Flipped on SIGTERM so readiness fails and the load balancer stops sending new requests. */
+/**
+ * Whether the replica is draining (SIGTERM): readiness fails so the load balancer stops sending new
+ * requests, and every response not yet started closes its connection, so keep-alive clients move
+ * to other replicas instead of riding this one until the forced exit.
+ */
 @Injectable()
 export class ShutdownState {
   draining = false;
+  private readonly unanswered = new Set<ServerResponse>();
+
+  startDraining(): void {
+    this.draining = true;
+    for (const response of this.unanswered) {
+      if (!response.headersSent) response.setHeader('Connection', 'close');
+    }
+  }
+
+  /** Called as a request arrives: its response closes the connection if a drain starts first. */
+  track(response: ServerResponse): void {
+    if (this.draining) {
+      response.setHeader('Connection', 'close');
+      return;
+    }
+    this.unanswered.add(response);
+    response.once('close', () => this.unanswered.delete(response));
+  }
 }
