@@ -17,7 +17,11 @@ const SEGMENT = '[^/]+';
 
 const UPVOTE = route(`/v1/spaces/${SEGMENT}/(?:posts|comments)/${SEGMENT}/upvote`);
 const KEY_PROOF_PRESENT = route('/v1/key-proof/present');
-/** POST/PATCH/DELETE of posts and comments, media mints, account creation (design.md §6). */
+/**
+ * POST/PATCH/DELETE of posts and comments, media mints, account creation (design.md §6), and the
+ * expensive anonymous-capable work beside them: relay ingest (up to 100 operations verified per
+ * request) and space creation (an identity chain signed per space).
+ */
 const POST_ROUTES: Record<string, RegExp[]> = {
   POST: [
     route(`/v1/spaces/${SEGMENT}/posts`),
@@ -25,6 +29,8 @@ const POST_ROUTES: Record<string, RegExp[]> = {
     route(`/v1/spaces/${SEGMENT}/media`),
     route('/media'),
     route('/users'),
+    route('/relay/proof/v1/operations'),
+    route('/spaces'),
   ],
   PATCH: [
     route(`/v1/spaces/${SEGMENT}/posts/${SEGMENT}`),

@@ -124,6 +124,17 @@ describe.each([
       expectRefused(await send('post', '/v1/spaces/s/media', ip), 'create', 3);
     });
 
+    it('charges relay ingest and POST /spaces to `create` as well (issue 11 item 9)', async () => {
+      const ip = freshIp();
+      for (const path of ['/relay/proof/v1/operations', '/spaces', '/relay/proof/v1/operations/']) {
+        expect((await send('post', path, ip)).status).not.toBe(429);
+      }
+      expectRefused(await send('post', '/spaces', ip), 'create', 3);
+      expectRefused(await send('post', '/relay/proof/v1/operations', ip), 'create', 3);
+      // Reads of the relay stay `query`.
+      expect((await send('get', '/relay/proof/v1/operations/x', ip)).status).not.toBe(429);
+    });
+
     it('charges POST /v1/key-proof/present to `sensitive`', async () => {
       const ip = freshIp();
       for (let hit = 1; hit <= 2; hit++) {
