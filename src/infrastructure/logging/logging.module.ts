@@ -31,10 +31,21 @@ function requestSummary(request: IncomingMessage & { originalUrl?: string }) {
   return {
     id: (request as WithRequestId).id,
     method: request.method,
-    url: request.originalUrl ?? request.url,
+    url: withoutBearerCodes(request.originalUrl ?? request.url ?? ''),
     remoteAddress: request.socket?.remoteAddress,
     userAgent: request.headers['user-agent'],
   };
+}
+
+/**
+ * Codes that admit whoever holds them (a key-proof ceremony's code, an invite code) never reach a
+ * log line: the `code` query member, `/key-proofs/<code>` and `/spaces/invites|join/<code>`.
+ */
+export function withoutBearerCodes(url: string): string {
+  return url
+    .replace(/([?&]code=)[^&#]*/gi, '$1[redacted]')
+    .replace(/^(\/key-proofs\/)[^/?#]+/i, '$1[redacted]')
+    .replace(/^(\/spaces\/(?:invites|join)\/)[^/?#]+/i, '$1[redacted]');
 }
 
 const responseSummary = (response: ServerResponse) => ({ statusCode: response.statusCode });

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import pinoHttp from 'pino-http';
-import { httpLoggerOptions } from '../../../src/infrastructure/logging/logging.module';
+import { httpLoggerOptions, withoutBearerCodes } from '../../../src/infrastructure/logging/logging.module';
 
 interface LogLine {
   level: number;
@@ -91,5 +91,19 @@ describe('request logging (issue 2 point 8)', () => {
   it('leaves the health probes out of the access log', async () => {
     await get('/health/live', { 'x-request-id': 'log-3' });
     expect((await linesOf('log-3')).map((line) => line.msg)).toEqual(['handler ran']);
+  });
+
+  it('never logs a key-proof or invite code (issue 11 item 10)', async () => {
+    await get('/v1/key-proof/status?code=SECRETCODE1&x=1', { 'x-request-id': 'codes-1' });
+    const [line] = await linesOf('codes-1');
+    expect(line.req?.url).toBe('/v1/key-proof/status?code=[redacted]&x=1');
+    expect(JSON.stringify(lines)).not.toContain('SECRETCODE1');
+    expect(withoutBearerCodes('/.well-known/plat-key-proof?code=abc')).toBe(
+      '/.well-known/plat-key-proof?code=[redacted]',
+    );
+    expect(withoutBearerCodes('/key-proofs/abc/adopt')).toBe('/key-proofs/[redacted]/adopt');
+    expect(withoutBearerCodes('/spaces/invites/abc')).toBe('/spaces/invites/[redacted]');
+    expect(withoutBearerCodes('/spaces/join/abc?x=1')).toBe('/spaces/join/[redacted]?x=1');
+    expect(withoutBearerCodes('/spaces/s1/my-invite')).toBe('/spaces/s1/my-invite');
   });
 });
