@@ -34,6 +34,10 @@ export abstract class DomainFetcher {
 @Injectable()
 export class HttpsDomainFetcher extends DomainFetcher {
   get(domain: string, path: string): Promise<FetchedDocument> {
+    // Node connects to an IP literal without any lookup, so the address guard would never see it.
+    if (isIP(domain.replace(/^\[|\]$/g, '')) !== 0) {
+      return Promise.reject(new Error(`${domain} is an IP address, not a domain`));
+    }
     return requestDocument(https, {
       host: domain,
       servername: domain,
@@ -113,9 +117,14 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // IPv4-compatible addresses (`::a.b.c.d`), `::` and `::1` among them.
+  ['::', 96],
+  // NAT64 (well-known and local-use) and 6to4 embed an IPv4 address a gateway would reach.
+  ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
+  ['2002::', 16],
+  // Teredo tunnels to an embedded IPv4 address too.
+  ['2001::', 32],
   ['100::', 64],
   ['2001:db8::', 32],
   ['fc00::', 7],

@@ -126,6 +126,12 @@ describe('domain fetcher address guard', () => {
       'fd00::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
+      // NAT64, 6to4, Teredo and IPv4-compatible forms of internal IPv4 addresses (issue 11 item 10).
+      '64:ff9b::7f00:1',
+      '64:ff9b::a9fe:a9fe',
+      '2002:7f00:1::1',
+      '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+      '::127.0.0.1',
       'not an address',
     ]) {
       expect(isPublicAddress(closed)).toBe(false);
@@ -138,6 +144,15 @@ describe('domain fetcher address guard', () => {
     );
     expect(error?.message).toMatch(/public addresses/);
   });
+
+  it.each(['127.0.0.1', '8.8.8.8', '[::1]', '::1', '64:ff9b::7f00:1'])(
+    'refuses the IP literal %s as a domain, before any connection',
+    async (literal) => {
+      await expect(new HttpsDomainFetcher().get(literal, '/.well-known/plat-did')).rejects.toThrow(
+        /is an IP address, not a domain/,
+      );
+    },
+  );
 
   it('never connects to a domain that resolves to a loopback address', async () => {
     await expect(new HttpsDomainFetcher().get('localhost', '/.well-known/plat-did')).rejects.toThrow(
