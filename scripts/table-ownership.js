@@ -12,6 +12,7 @@ const PUBLISHED_VIEWS = {
   spaces: ['live_spaces', 'space_member_standings', 'active_space_members', 'live_space_topics'],
   users: ['public_users'],
   'legacy-spaces': ['space_applicants'],
+  memberships: ['space_group_ids'],
 };
 const SQL_NAME = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 

@@ -7,7 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - spaces: `live_spaces`, `space_member_standings` (any status), `active_space_members` (the one
  *   SQL form of "an active member of a live space") and `live_space_topics`;
  * - users: `public_users`, the accounts with a public profile;
- * - legacy-spaces: `space_applicants`, who applied to which space, in which status.
+ * - legacy-spaces: `space_applicants`, who applied to which space, in which status;
+ * - memberships: `space_group_ids`, which groups a space has.
  */
 export class PublishedReadViews1795600000000 implements MigrationInterface {
   name = 'PublishedReadViews1795600000000';
@@ -29,9 +30,11 @@ export class PublishedReadViews1795600000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE VIEW "space_applicants" AS SELECT "space_id", "applicant_did", "status" FROM "space_applications"`,
     );
+    await queryRunner.query(`CREATE VIEW "space_group_ids" AS SELECT "id", "space_id" FROM "space_groups"`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP VIEW "space_group_ids"`);
     await queryRunner.query(`DROP VIEW "space_applicants"`);
     await queryRunner.query(`DROP VIEW "public_users"`);
     await queryRunner.query(`DROP VIEW "live_space_topics"`);

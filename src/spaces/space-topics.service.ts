@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, notFound } from '../common/errors/api-error';
+import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
@@ -96,6 +96,7 @@ export class SpaceTopicsService {
     request: TopicRequest,
   ): Promise<TopicAdminRecord> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
+    await this.assertGroupsOf(space.id, request.access);
     const topic = this.topics.create({
       id: newUuid(),
       spaceId: space.id,
@@ -114,6 +115,7 @@ export class SpaceTopicsService {
     request: TopicRequest,
   ): Promise<TopicAdminRecord> {
     const topic = await this.adminTopic(principal, pathId, topicId);
+    await this.assertGroupsOf(topic.spaceId, request.access);
     const wasPublic = topic.accessKind === 'public';
     Object.assign(topic, this.fields(request));
     await this.saveUnique(topic);
@@ -140,6 +142,24 @@ export class SpaceTopicsService {
     const topic = await this.directory.findTopic(space.id, topicId);
     if (!topic) throw notFound();
     return topic;
+  }
+
+  /**
+   * A `groups` access names groups of this very space (a 400 otherwise, nothing stored). Groups are
+   * the memberships module's: read from the view it publishes, `space_group_ids`.
+   */
+  private async assertGroupsOf(spaceId: string, access: TopicAccessInput): Promise<void> {
+    if (typeof access === 'string') return;
+    const ids = access.groups.map((id) => parseEntityId('group', id)!);
+    const rows: { id: string }[] = await this.topics.query(
+      'SELECT "id" FROM "space_group_ids" WHERE "space_id" = $1 AND "id" = ANY($2::uuid[])',
+      [spaceId, ids],
+    );
+    const known = new Set(rows.map((row) => row.id));
+    const details = ids.flatMap((id, index) =>
+      known.has(id) ? [] : [{ path: `access.groups.${index}`, message: 'not a group of this space' }],
+    );
+    if (details.length > 0) throw invalidRequest('Invalid request', details);
   }
 
   private fields(request: TopicRequest): Partial<SpaceTopic> {

@@ -97,7 +97,8 @@ describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {
     const create = async (spaceWireId: string, name: string, access: unknown) =>
       (await owner.post(`/spaces/${spaceWireId}/topics`, { name, access })).body.id as string;
     const members = await create(id, 'Members', 'members');
-    const groups = await create(id, 'Groups', { groups: [`group_${'a'.repeat(32)}`] });
+    const group = (await owner.post(`/spaces/${id}/groups`, { name: 'Crew' })).body.id as string;
+    const groups = await create(id, 'Groups', { groups: [group] });
     const foreign = await create(other, 'Foreign', 'public');
     expect(await directory.findTopic(spaceId, members)).toMatchObject({
       name: 'Members',
@@ -105,7 +106,7 @@ describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {
     });
     expect(await directory.findTopic(spaceId, groups)).toMatchObject({
       accessKind: 'groups',
-      accessGroupIds: ['aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa'],
+      accessGroupIds: [parseEntityId('group', group)],
     });
     expectStatus(await owner.delete(`/spaces/${id}/topics/${members}`), 204);
     for (const topicId of [members, foreign, 'topic_1', `topic_${'0'.repeat(32)}`, groups.toUpperCase()]) {

@@ -28,7 +28,6 @@ interface PageItem {
 }
 
 const GROUP_A = `group_${'a'.repeat(32)}`;
-const GROUP_B = `group_${'b'.repeat(32)}`;
 
 describe('space administration: site, topics, pages, and their public reads (e2e)', () => {
   let t: SpacesTestApp;
@@ -181,9 +180,14 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       expect(cherry.description).toBeNull();
       const members = (await create({ name: 'Members corner', access: 'members' })).body;
       const signedIn = (await create({ name: 'Signed in', access: 'signedIn' })).body;
-      const groups = await create({ name: 'Inner circle', access: { groups: [GROUP_A, GROUP_B] } });
+      const [groupA, groupB] = await Promise.all(
+        ['A', 'B'].map(
+          async (name) => (await owner.post(`/spaces/${id}/groups`, { name })).body.id as string,
+        ),
+      );
+      const groups = await create({ name: 'Inner circle', access: { groups: [groupA, groupB] } });
       expectStatus(groups, 201);
-      expect(groups.body.access).toEqual({ groups: [GROUP_A, GROUP_B] });
+      expect(groups.body.access).toEqual({ groups: [groupA, groupB] });
 
       const publicOrder = ['Apple', 'banana', 'cherry'];
       for (const limit of [1, 2, 20]) {
@@ -295,6 +299,33 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       }
       expect(await count(t.dataSource, 'space_topics')).toBe(before);
       expect((await t.anonymous.get(`/v1/spaces/${id}/topics/${topic.id}`)).body.name).toBe('Keep');
+    });
+
+    it('refuses groups of another space or unknown ones (400 at the member), storing nothing (issue 11 item 10)', async () => {
+      const id = await publicSpace(owner);
+      const other = await publicSpace(owner);
+      const own = (await owner.post(`/spaces/${id}/groups`, { name: 'Own' })).body.id as string;
+      const foreign = (await owner.post(`/spaces/${other}/groups`, { name: 'Foreign' })).body.id as string;
+      const topic = (await owner.post(`/spaces/${id}/topics`, { name: 'Keep', access: { groups: [own] } }))
+        .body;
+      const before = await count(t.dataSource, 'space_topics');
+      for (const groups of [[foreign], [own, GROUP_A]]) {
+        const body = { name: 'Crew', access: { groups } };
+        for (const response of [
+          await owner.post(`/spaces/${id}/topics`, body),
+          await owner.put(`/spaces/${id}/topics/${topic.id}`, body),
+        ]) {
+          expectStatus(response, 400);
+          expect(response.body.details).toEqual([
+            { path: `access.groups.${groups.length - 1}`, message: 'not a group of this space' },
+          ]);
+        }
+      }
+      expect(await count(t.dataSource, 'space_topics')).toBe(before);
+      const kept = (await owner.get(`/spaces/${id}/topics`)).body.items.find(
+        (item: { id: string }) => item.id === topic.id,
+      );
+      expect(kept).toMatchObject({ name: 'Keep', access: { groups: [own] } });
     });
 
     it('answers the one 404 for unknown, malformed and other spaces’ topics', async () => {
