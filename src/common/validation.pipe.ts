@@ -3,7 +3,7 @@ import { AppConfig } from '../config/app-config';
 import { invalidRequest } from './errors/api-error';
 import { toValidationDetails } from './errors/validation-details';
 import { BodyShapeLimits, bodyShapeViolation } from './validation/body-shape';
-import { holdsLoneSurrogate, nulTextPath, textPath } from './validation/nul-text';
+import { UnstorableText, unstorableText } from './validation/nul-text';
 
 /**
  * Unknown members are refused, values are converted to the DTO types, failures are a 400 with
@@ -29,16 +29,19 @@ class RequestValidationPipe extends ValidationPipe {
   }
 }
 
-/** Text no column can store: U+0000, and lone UTF-16 surrogates (no UTF-8 form). */
+const UNSTORABLE_MESSAGES: Record<UnstorableText['problem'], string> = {
+  nul: 'must not contain NUL (U+0000) characters',
+  'lone-surrogate': 'must be well-formed Unicode (no lone surrogates)',
+};
+
+/** Text no column can store: U+0000 (refused first, wherever it is), then lone UTF-16 surrogates. */
 function refuseUnstorableText(value: unknown, metadata: ArgumentMetadata): void {
-  const refuse = (path: string, problem: string) => {
-    const member = path || metadata.data || metadata.type;
-    throw invalidRequest('Invalid request', [{ path: member, message: `${member} ${problem}` }]);
-  };
-  const nul = nulTextPath(value);
-  if (nul !== null) refuse(nul, 'must not contain NUL (U+0000) characters');
-  const surrogate = textPath(value, holdsLoneSurrogate);
-  if (surrogate !== null) refuse(surrogate, 'must be well-formed Unicode (no lone surrogates)');
+  const found = unstorableText(value);
+  if (found === null) return;
+  const member = found.path || metadata.data || metadata.type;
+  throw invalidRequest('Invalid request', [
+    { path: member, message: `${member} ${UNSTORABLE_MESSAGES[found.problem]}` },
+  ]);
 }
 
 export function createValidationPipe(config: AppConfig): ValidationPipe {

@@ -70,7 +70,7 @@ export class SpaceApplicationsService {
     responses: ApplicationResponseInput[],
     inviteId: string | null,
   ): Promise<{ application: SpaceApplication; existing: boolean }> {
-    const membership = await this.writes.standingOf(manager, space.id, did);
+    const membership = await this.directory.membershipOf(space.id, did, manager);
     if (membership?.status === 'banned') throw forbidden('Banned from this space');
     if (membership?.status === 'active') throw conflict('Already a member');
     const repository = manager.getRepository(SpaceApplication);
@@ -202,7 +202,7 @@ export class SpaceApplicationsService {
       if (application.status === decision) return toApplicationRecord(application);
       if (application.status !== 'pending') throw conflict(`Application already ${application.status}`);
       if (decision === 'approved') {
-        const membership = await this.writes.standingOf(manager, space.id, application.applicantDid);
+        const membership = await this.directory.membershipOf(space.id, application.applicantDid, manager);
         if (membership?.status === 'banned') throw conflict('Applicant is banned');
         await this.writes.admit(manager, space.id, application.applicantDid);
       }

@@ -127,7 +127,7 @@ export class SpaceInvitesService {
       const invite = await inviteRepository.findOne({ where: { id: found.invite.id } });
       if (!invite || !this.admits(invite)) throw notFound();
       const spaceId = formatEntityId('space', space.id);
-      const membership = await this.writes.standingOf(manager, space.id, principal.did);
+      const membership = await this.directory.membershipOf(space.id, principal.did, manager);
       if (membership?.status === 'banned') throw forbidden('Banned from this space');
       if (membership?.status === 'active')
         return { spaceId, status: 'member', role: membership.role, applicationId: null };

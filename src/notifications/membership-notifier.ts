@@ -22,9 +22,7 @@ export class MembershipNotifier implements OnModuleInit {
 
   onModuleInit(): void {
     const record = this.notifications.record.bind(this.notifications);
-    this.events.afterCommit(MemberJoined, (event) =>
-      record({ kind: 'notify.member.joined', spaceId: event.spaceId, memberDid: event.memberDid }),
-    );
+    this.events.afterCommit(MemberJoined, (event) => record({ kind: 'notify.member.joined', ...event }));
     this.events.afterCommit(MemberRoleChanged, (event) =>
       record({ kind: 'notify.member.role_changed', ...event }),
     );

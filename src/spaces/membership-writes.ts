@@ -46,11 +46,6 @@ export class MembershipWrites {
     await this.events.emit(manager, new MembershipEnded(membership.spaceId, membership.memberDid, status));
   }
 
-  /** The person's membership row in any state, read inside the caller's transaction, or null. */
-  standingOf(manager: EntityManager, spaceId: string, did: string): Promise<SpaceMembership | null> {
-    return manager.getRepository(SpaceMembership).findOne({ where: { spaceId, memberDid: did } });
-  }
-
   /**
    * Bans a person whatever their standing (a member, a former member, a stranger): the row turns
    * banned; on `MemberBanned` their invites stop admitting and their pending applications are

@@ -91,9 +91,13 @@ export class SpaceDirectory implements PublicSpaceProbe {
     return rows.map((row) => row.did);
   }
 
-  /** The person's membership row in any state (active, left, removed, banned, invited), or null. */
-  membershipOf(spaceId: string, did: string): Promise<SpaceMembership | null> {
-    return this.memberships.findOne({ where: { spaceId, memberDid: did } });
+  /**
+   * The person's membership row in any state (active, left, removed, banned, invited), or null;
+   * read inside the caller's transaction when `manager` is given.
+   */
+  membershipOf(spaceId: string, did: string, manager?: EntityManager): Promise<SpaceMembership | null> {
+    const memberships = manager ? manager.getRepository(SpaceMembership) : this.memberships;
+    return memberships.findOne({ where: { spaceId, memberDid: did } });
   }
 
   async isActiveMember(spaceId: string, did: string): Promise<boolean> {
@@ -111,7 +115,6 @@ export class SpaceDirectory implements PublicSpaceProbe {
     return isAdminRole(await this.roleOf(spaceId, did));
   }
 
-  /** Moves `lastActivityAt` forward (never back) for activity such as a new post. */
   /**
    * Moves the space's last activity forward to `at`, inside the caller's transaction (`manager`)
    * so a content write and its activity commit or roll back together.

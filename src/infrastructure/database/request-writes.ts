@@ -47,18 +47,17 @@ export class RequestWrites implements EntitySubscriberInterface, OnModuleInit {
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
+    const scope = this.storage.getStore();
     // A released savepoint is not the commit.
-    if (!event.queryRunner.isTransactionActive) this.markCommitted();
+    if (scope && !event.queryRunner.isTransactionActive) scope.committed = true;
   }
 
   afterQuery(event: AfterQueryEvent): void {
-    if (event.success && !event.queryRunner.isTransactionActive && !READ_ONLY.test(event.query)) {
-      this.markCommitted();
-    }
-  }
-
-  private markCommitted(): void {
+    // Every query of every request passes here: reads (no scope) and known writes stop first.
     const scope = this.storage.getStore();
-    if (scope) scope.committed = true;
+    if (!scope || scope.committed) return;
+    if (event.success && !event.queryRunner.isTransactionActive && !READ_ONLY.test(event.query)) {
+      scope.committed = true;
+    }
   }
 }
