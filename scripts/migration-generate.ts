@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { schemaDrift } from '../src/infrastructure/database/schema-drift';
@@ -25,7 +25,13 @@ async function main(): Promise<void> {
     process.stdout.write('No changes: entities and migrations agree.\n');
     return;
   }
-  const timestamp = Date.now();
+  // Later than every committed migration (TypeORM orders them by this number), even where a
+  // committed one carries a hand-picked future timestamp.
+  const latest = Math.max(
+    0,
+    ...readdirSync(MIGRATIONS_DIR).map((file) => Number(/^(\d+)-/.exec(file)?.[1] ?? 0)),
+  );
+  const timestamp = Math.max(Date.now(), latest + 1);
   const className = `${name}${timestamp}`;
   const statements = (queries: string[]) =>
     queries.map((query) => `    await queryRunner.query(${JSON.stringify(query)});`).join('\n');

@@ -203,6 +203,26 @@ export class AppConfig {
   })
   RATE_LIMIT_REDIS_PREFIX = 'plat:rl:';
 
+  /** Prefix of the BullMQ keys in Redis; replicas sharing jobs must use the same one. */
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, { message: 'JOBS_REDIS_PREFIX must be 1 to 64 of [A-Za-z0-9:_.-]' })
+  JOBS_REDIS_PREFIX = 'plat:jobs';
+
+  /** Jobs one replica runs at the same time. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  JOBS_CONCURRENCY = 4;
+
+  /**
+   * How often pending chain publications (the outbox) are looked at; a publication that failed is
+   * retried with a growing pause, capped at 10 minutes.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  CHAIN_OUTBOX_SWEEP_MS = 5000;
+
   /** Key material of pagination cursors (AES-256-GCM through HKDF); shared by every replica. */
   @IsOptional()
   @IsString()

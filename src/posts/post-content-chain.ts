@@ -1,14 +1,15 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { ChainOwner, ChainState, StoredHead } from '../protocol/publishing/chain-owner';
-import { ContentChainSync } from '../protocol/publishing/content-chain-sync';
+import { ChainOutbox } from '../protocol/publishing/chain-outbox';
 import type { PublishedContent } from '../protocol/publishing/content-publisher';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { Post } from './entities/post.entity';
 import { applyFold } from './rendering/post-text';
 
 export const POST_SCHEMA = 'https://schemas.dfos.com/post/v1';
+const POST_CHAIN_OWNER = 'post';
 
 /**
  * The content chain of a public post (protocol CONTENT-MODEL.md `post/v1`, design.md §1): while a
@@ -18,24 +19,35 @@ export const POST_SCHEMA = 'https://schemas.dfos.com/post/v1';
  * non-public topic) the chain gets a delete. `format` is fixed at genesis, so a format change
  * retracts the chain and starts a new one.
  *
- * ContentChainSync drives the chain (one sync at a time per post, compare-and-set on the stored
- * head across replicas); this class reads the post and stores its head. Syncs run after the post's
- * write and never fail it. Admin access changes reach here through PostVisibilityFollower.
+ * A write enqueues its posts in the chain outbox inside its transaction and settles them after
+ * commit; the outbox's sweep retries what failed, so the chain follows the row even when the relay
+ * or the database failed in between. ContentChainSync drives the chain (one sync at a time per
+ * post, compare-and-set on the stored head across replicas); this class reads the post and stores
+ * its head. Admin access changes reach here through PostVisibilityFollower.
  */
 @Injectable()
-export class PostContentChain implements ChainOwner {
+export class PostContentChain implements ChainOwner, OnModuleInit {
   constructor(
     @InjectRepository(Post) private readonly posts: Repository<Post>,
     private readonly directory: SpaceDirectory,
-    private readonly chains: ContentChainSync,
+    private readonly outbox: ChainOutbox,
   ) {}
 
+  onModuleInit(): void {
+    this.outbox.register(POST_CHAIN_OWNER, this);
+  }
+
   /**
-   * Brings the chain in line with the post; never fails the write that called it. `formatChanged`
+   * Records inside the write's transaction that the posts' chains must follow them. `formatChanged`
    * (a title added or removed) starts a new chain, since `format` is fixed at genesis.
    */
-  sync(postId: string, formatChanged = false): Promise<void> {
-    return this.chains.sync(this, postId, { startNewChain: formatChanged, onFailure: 'log' });
+  enqueue(manager: EntityManager, postIds: string[], formatChanged = false): Promise<void> {
+    return this.outbox.enqueue(manager, POST_CHAIN_OWNER, postIds, { startNewChain: formatChanged });
+  }
+
+  /** After commit: publishes what `enqueue` recorded; never fails the write (the sweep retries). */
+  settle(postIds: string[]): Promise<void> {
+    return this.outbox.settle(POST_CHAIN_OWNER, postIds);
   }
 
   chainName(postId: string): string {

@@ -19,7 +19,7 @@ import { PrivatePostCount } from './private-post-count';
 import { PostsController } from './controllers/posts.controller';
 import { PostsService } from './posts.service';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { RelayModule } from '../protocol/relay/relay.module';
+import { PublishingModule } from '../protocol/publishing/publishing.module';
 
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
@@ -30,7 +30,7 @@ import { RelayModule } from '../protocol/relay/relay.module';
   imports: [
     DomainEventsModule,
     PaginationModule,
-    RelayModule,
+    PublishingModule,
     SpacesModule,
     MembershipsModule,
     UsersModule,

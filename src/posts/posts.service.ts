@@ -16,7 +16,7 @@ import { PostAccess } from './post-access.service';
 import { PostContentChain } from './post-content-chain';
 import { PostPresenter } from './post-presenter';
 import { attachmentTokensOf, slugOf } from './rendering/post-text';
-import { TopicView } from '../spaces/space-views';
+import { SpaceView, TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
 
@@ -132,12 +132,14 @@ export class PostsService {
       headCid: null,
       documentCid: null,
     });
+    const chained = isPublic(writer.space, topic);
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Post, post);
       await this.directory.recordActivity(writer.space.id, now, manager);
       await this.events.emit(manager, new PostPublished(post.spaceId, post.id, post.topicId, post.authorDid));
+      if (chained) await this.chain.enqueue(manager, [post.id]);
     });
-    await this.publish(post, false);
+    if (chained) await this.publish(post);
     return this.presenter.full(post, writer.space, topic, writer.did);
   }
 
@@ -167,6 +169,8 @@ export class PostsService {
     checkContent(title, body, attachments ?? post.attachmentIds, attachments !== undefined);
     const formatChanged = !title !== !post.title;
     const now = this.clock.now();
+    // A post that is public now, or was (it holds a chain), has a chain to follow it.
+    const chained = isPublic(writer.space, topic) || post.contentId !== null;
     Object.assign(post, { title, body, topicId: topic.id, slug: slugOf(title, body), updatedAt: now });
     await this.dataSource.transaction(async (manager) => {
       await manager.update(
@@ -182,8 +186,9 @@ export class PostsService {
         },
       );
       await this.directory.recordActivity(writer.space.id, now, manager);
+      if (chained) await this.chain.enqueue(manager, [post.id], formatChanged);
     });
-    await this.publish(post, formatChanged);
+    if (chained) await this.publish(post);
     return this.presenter.full(post, writer.space, topic, writer.did);
   }
 
@@ -191,14 +196,18 @@ export class PostsService {
   async remove(principal: RequestPrincipal, spaceRef: string, postId: string): Promise<DeletedPostResponse> {
     const writer = await this.access.writer(principal, spaceRef, 'write:posts');
     const { post } = await this.ownPost(writer, postId);
-    await this.posts.update({ id: post.id }, { deletedAt: this.clock.now() });
-    await this.chain.sync(post.id);
+    const chained = post.contentId !== null;
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Post, { id: post.id }, { deletedAt: this.clock.now() });
+      if (chained) await this.chain.enqueue(manager, [post.id]);
+    });
+    if (chained) await this.chain.settle([post.id]);
     return { deleted: true };
   }
 
-  /** Syncs the post's content chain after a write and takes the stored chain position onto `post`. */
-  private async publish(post: Post, formatChanged: boolean): Promise<void> {
-    await this.chain.sync(post.id, formatChanged);
+  /** Publishes the post's content chain after commit and takes the stored chain position onto `post`. */
+  private async publish(post: Post): Promise<void> {
+    await this.chain.settle([post.id]);
     const stored = await this.posts.findOne({
       where: { id: post.id },
       select: { id: true, contentId: true, headCid: true, documentCid: true },
@@ -289,4 +298,9 @@ function checkContent(
     );
   }
   if (details.length > 0) throw invalidRequest('Invalid request', details);
+}
+
+/** Whether a post in this topic of this space is public (has a content chain). */
+function isPublic(space: SpaceView, topic: TopicView): boolean {
+  return space.isPublic && topic.accessKind === 'public';
 }

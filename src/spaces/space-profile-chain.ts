@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import type { ChainOwner, ChainState, StoredHead } from '../protocol/publishing/chain-owner';
-import { ContentChainSync } from '../protocol/publishing/content-chain-sync';
+import { ChainOutbox } from '../protocol/publishing/chain-outbox';
 import { PROFILE_SCHEMA, type PublishedContent } from '../protocol/publishing/content-publisher';
 import { Space } from './entities/space.entity';
+
+const PROFILE_CHAIN_OWNER = 'space-profile';
 
 /**
  * The public profile content chain of a space (design.md §1): while the space's profile is public,
@@ -12,19 +14,29 @@ import { Space } from './entities/space.entity';
  * origin identity; when the profile stops being public (private again, or deleted) the chain gets
  * a delete, and a later public profile starts a new chain.
  *
- * `sync` runs after every space write and is idempotent; ContentChainSync drives the chain (one
- * sync at a time per space, compare-and-set on the stored head across replicas), this class reads
- * the space and stores its head. A relay failure fails the write that called it.
+ * A space write enqueues the space in the chain outbox inside its transaction and settles it after
+ * commit; the outbox's sweep retries a publication that failed, so a relay failure never fails the
+ * committed write nor leaves the chain behind. ContentChainSync drives the chain (one sync at a time
+ * per space, compare-and-set on the stored head across replicas), this class reads the space and
+ * stores its head.
  */
 @Injectable()
-export class SpaceProfileChain implements ChainOwner {
+export class SpaceProfileChain implements ChainOwner, OnModuleInit {
   constructor(
     @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    private readonly chains: ContentChainSync,
+    private readonly outbox: ChainOutbox,
   ) {}
 
-  sync(spaceId: string): Promise<void> {
-    return this.chains.sync(this, spaceId);
+  onModuleInit(): void {
+    this.outbox.register(PROFILE_CHAIN_OWNER, this);
+  }
+
+  enqueue(manager: EntityManager, spaceId: string): Promise<void> {
+    return this.outbox.enqueue(manager, PROFILE_CHAIN_OWNER, [spaceId]);
+  }
+
+  settle(spaceId: string): Promise<void> {
+    return this.outbox.settle(PROFILE_CHAIN_OWNER, [spaceId]);
   }
 
   chainName(spaceId: string): string {

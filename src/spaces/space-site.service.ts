@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { invalidRequest } from '../common/errors/api-error';
 import { parseEntityId } from '../common/ids/entity-id';
@@ -27,6 +27,7 @@ export class SpaceSiteService {
     private readonly access: SpaceAccess,
     private readonly profileChain: SpaceProfileChain,
     private readonly fetcher: DomainFetcher,
+    private readonly dataSource: DataSource,
   ) {}
 
   /** Changes the members sent (null clears category and header); naming none is 400. */
@@ -56,8 +57,11 @@ export class SpaceSiteService {
       ]);
     }
     const context = await this.access.resolveAdmin(pathId, principal.did);
-    await this.spaces.update({ id: context.space.id }, changes);
-    if (changes.links) await this.profileChain.sync(context.space.id);
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Space, { id: context.space.id }, changes);
+      if (changes.links) await this.profileChain.enqueue(manager, context.space.id);
+    });
+    if (changes.links) await this.profileChain.settle(context.space.id);
     const space = await this.spaces.findOneByOrFail({ id: context.space.id });
     return toSpaceRecord(space, roleOf(context));
   }

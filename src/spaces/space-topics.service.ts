@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
@@ -14,9 +14,10 @@ import { TopicAccessInput, TopicRequest } from './dto/site-requests.dto';
 import { SpaceTopic } from './entities/space-topic.entity';
 import { toPublicTopic, toTopicAdminRecord } from './public-records';
 import { SpaceAccess } from './space-access';
-import { SpaceVisibility } from './space-visibility';
 import { SpaceDirectory } from './space-directory';
 import { topicNameKey } from './space-rules';
+import { DomainEvents } from '../infrastructure/events/domain-events.service';
+import { SpaceVisibilityChanged } from './events/visibility-events';
 
 const TOPIC_ORDER = [
   { expression: 'topic.nameKey', direction: 'ASC' as const },
@@ -35,7 +36,8 @@ export class SpaceTopicsService {
     private readonly directory: SpaceDirectory,
     private readonly access: SpaceAccess,
     private readonly cursors: CursorCodec,
-    private readonly visibility: SpaceVisibility,
+    private readonly dataSource: DataSource,
+    private readonly events: DomainEvents,
   ) {}
 
   async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicTopic>> {
@@ -118,19 +120,24 @@ export class SpaceTopicsService {
     await this.assertGroupsOf(topic.spaceId, request.access);
     const wasPublic = topic.accessKind === 'public';
     Object.assign(topic, this.fields(request));
-    await this.saveUnique(topic);
-    if (wasPublic !== (topic.accessKind === 'public')) {
-      await this.visibility.changed({ spaceId: topic.spaceId, topicId: topic.id });
-    }
+    await this.dataSource.transaction(async (manager) => {
+      await this.saveUnique(topic, manager);
+      if (wasPublic !== (topic.accessKind === 'public')) {
+        await this.events.emit(manager, new SpaceVisibilityChanged(topic.spaceId, topic.id));
+      }
+    });
     return toTopicAdminRecord(await this.topics.findOneByOrFail({ id: topic.id }));
   }
 
   /** Soft delete: posts may keep pointing at it; from now on it is 404 everywhere. */
   async remove(principal: RequestPrincipal, pathId: string, topicId: string): Promise<void> {
     const topic = await this.adminTopic(principal, pathId, topicId);
-    await this.topics.softDelete({ id: topic.id });
-    if (topic.accessKind === 'public')
-      await this.visibility.changed({ spaceId: topic.spaceId, topicId: topic.id });
+    await this.dataSource.transaction(async (manager) => {
+      await manager.getRepository(SpaceTopic).softDelete({ id: topic.id });
+      if (topic.accessKind === 'public') {
+        await this.events.emit(manager, new SpaceVisibilityChanged(topic.spaceId, topic.id));
+      }
+    });
   }
 
   private async adminTopic(
@@ -171,9 +178,9 @@ export class SpaceTopicsService {
     };
   }
 
-  private async saveUnique(topic: SpaceTopic): Promise<void> {
+  private async saveUnique(topic: SpaceTopic, manager?: EntityManager): Promise<void> {
     try {
-      await this.topics.save(topic);
+      await (manager?.getRepository(SpaceTopic) ?? this.topics).save(topic);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('A topic of that name exists');
       throw error;

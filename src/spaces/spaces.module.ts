@@ -20,7 +20,7 @@ import { SpacePagesService } from './space-pages.service';
 import { SpaceProfileChain } from './space-profile-chain';
 import { SpaceSiteService } from './space-site.service';
 import { SpaceTopicsService } from './space-topics.service';
-import { SpaceVisibility } from './space-visibility';
+import { PublishingModule } from '../protocol/publishing/publishing.module';
 import { SpacesService } from './spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { PaginationModule } from '../common/pagination/pagination.module';
@@ -31,8 +31,8 @@ import { RelayModule } from '../protocol/relay/relay.module';
  * profile, topics, pages), the site administration (design.md §9: site, topics, pages, domain
  * verification), and the space and membership API other modules build on (SpaceDirectory,
  * SpaceGrantAccess, SpaceAccess, MembershipWrites, SpacesService, SpaceMembersService). The legacy
- * namespace's routes, invites and applications are legacy-spaces'. OriginIdentities and
- * ContentChainSync (the space identity and profile chains) come from the protocol layer; other
+ * namespace's routes, invites and applications are legacy-spaces'. OriginIdentities and the
+ * ChainOutbox (the space identity and profile chains) come from the protocol layer; other
  * modules register their counts with SpaceCounters.
  */
 @Module({
@@ -40,6 +40,7 @@ import { RelayModule } from '../protocol/relay/relay.module';
     DomainEventsModule,
     PaginationModule,
     RelayModule,
+    PublishingModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
   ],
   controllers: [SpaceSiteController, PublicSpacesController],
@@ -57,7 +58,6 @@ import { RelayModule } from '../protocol/relay/relay.module';
     SpacePagesService,
     SpaceSiteService,
     SpaceMembershipReads,
-    SpaceVisibility,
     { provide: DomainFetcher, useClass: HttpsDomainFetcher },
     { provide: PublicSpaceProbe, useExisting: SpaceDirectory },
   ],
@@ -70,7 +70,6 @@ import { RelayModule } from '../protocol/relay/relay.module';
     SpaceGrantAccess,
     SpaceCounters,
     SpaceMembershipReads,
-    SpaceVisibility,
   ],
 })
 export class SpacesModule {}

@@ -18,7 +18,6 @@ import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
 import { assertRepeats, roleOf, SpaceAccess, SpaceContext } from './space-access';
 import { SpaceProfileChain } from './space-profile-chain';
-import { SpaceVisibility } from './space-visibility';
 import { toSpaceRecord } from './space-records';
 import {
   DEFAULT_DOMAIN_PATTERN,
@@ -29,6 +28,7 @@ import {
 } from './space-rules';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { SpaceDeleted } from './events/membership-events';
+import { SpaceVisibilityChanged } from './events/visibility-events';
 import { StoredApplicationQuestion } from './space-views';
 
 /** Creating, reading, configuring and deleting spaces (the legacy Spaces table). */
@@ -41,7 +41,6 @@ export class SpacesService {
     private readonly origin: OriginIdentities,
     private readonly profileChain: SpaceProfileChain,
     private readonly clock: Clock,
-    private readonly visibility: SpaceVisibility,
     private readonly events: DomainEvents,
   ) {}
 
@@ -137,9 +136,11 @@ export class SpacesService {
       await this.access.lock(manager, context.space.id);
       await manager.getRepository(Space).softDelete({ id: context.space.id });
       await this.events.emit(manager, new SpaceDeleted(context.space.id));
+      await this.profileChain.enqueue(manager, context.space.id);
+      if (context.space.isPublic)
+        await this.events.emit(manager, new SpaceVisibilityChanged(context.space.id));
     });
-    await this.profileChain.sync(context.space.id);
-    if (context.space.isPublic) await this.visibility.changed({ spaceId: context.space.id });
+    await this.profileChain.settle(context.space.id);
   }
 
   async setPublicConfig(
@@ -186,15 +187,19 @@ export class SpacesService {
   }
 
   /**
-   * Writes only the named columns (never a stale member count), brings the profile content chain in
-   * line (published while public, retracted when not), then answers the fresh record.
+   * Writes only the named columns (never a stale member count) and enqueues the profile content
+   * chain (published while public, retracted when not) in the same transaction, publishes it after
+   * commit, then answers the fresh record.
    */
   private async write(context: SpaceContext, changes: Partial<Space>): Promise<SpaceRecord> {
-    await this.spaces.update({ id: context.space.id }, changes);
-    await this.profileChain.sync(context.space.id);
-    if (changes.isPublic !== undefined && changes.isPublic !== context.space.isPublic) {
-      await this.visibility.changed({ spaceId: context.space.id });
-    }
+    await this.dataSource.transaction(async (manager) => {
+      await manager.update(Space, { id: context.space.id }, changes);
+      await this.profileChain.enqueue(manager, context.space.id);
+      if (changes.isPublic !== undefined && changes.isPublic !== context.space.isPublic) {
+        await this.events.emit(manager, new SpaceVisibilityChanged(context.space.id));
+      }
+    });
+    await this.profileChain.settle(context.space.id);
     const space = await this.spaces.findOne({ where: { id: context.space.id } });
     if (!space) throw notFound();
     return toSpaceRecord(space, roleOf(context));

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import Redis from 'ioredis';
 import { Type } from '@nestjs/common';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
@@ -55,6 +56,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     // Suites share one client IP (and, on CI, one Redis): budgets are tested where they matter.
     ...GENEROUS_RATE_LIMITS,
     RATE_LIMIT_REDIS_PREFIX: `plat:test:${randomUUID()}:`,
+    JOBS_REDIS_PREFIX: `plat:test:${randomUUID()}:jobs`,
     ...options.env,
     DATABASE_URL: databaseUrl,
   });
@@ -80,7 +82,26 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
         await app.close();
       } finally {
         await database?.drop();
+        await dropJobKeys(config);
       }
     },
   };
+}
+
+/** The job queue's keys of this app (its schedulers outlive it otherwise). */
+async function dropJobKeys(config: AppConfig): Promise<void> {
+  if (!config.REDIS_URL) return;
+  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    const keys: string[] = [];
+    for await (const batch of redis.scanStream({ match: `${config.JOBS_REDIS_PREFIX}:*`, count: 500 })) {
+      keys.push(...(batch as string[]));
+    }
+    if (keys.length > 0) await redis.del(...keys);
+  } catch {
+    // A Redis that a fault test took away keeps the keys; they are inert without a worker.
+  } finally {
+    redis.disconnect();
+  }
 }

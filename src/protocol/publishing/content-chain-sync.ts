@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
 import { documentCid } from '../core';
 import type { ChainOwner, StoredHead } from './chain-owner';
@@ -13,8 +13,6 @@ const ROUND_DELAY_MS = 2;
 export interface ChainSyncOptions {
   /** Retract the stored chain and start a new one (a field fixed at genesis changed). */
   startNewChain?: boolean;
-  /** `log`: a failure is logged and the sync resolves, for writes that must not fail on the relay. */
-  onFailure?: 'reject' | 'log';
 }
 
 /**
@@ -32,20 +30,16 @@ export interface ChainSyncOptions {
  */
 @Injectable()
 export class ContentChainSync {
-  private readonly logger = new Logger(ContentChainSync.name);
   private readonly queue = new PerKeyQueue();
 
   constructor(private readonly publisher: ContentPublisher) {}
 
   /**
    * Brings the chain of the owner's content `id` in line with it. Syncs with the same chain name run
-   * one at a time; a failure rejects unless `onFailure` is `log`.
+   * one at a time; a failure rejects (the ChainOutbox retries it).
    */
   sync(owner: ChainOwner, id: string, options: ChainSyncOptions = {}): Promise<void> {
-    const name = owner.chainName(id);
-    const synced = this.queue.run(name, () => this.rounds(owner, id, options.startNewChain ?? false));
-    if (options.onFailure !== 'log') return synced;
-    return synced.catch((error: unknown) => this.logger.warn(`${name} not synced: ${String(error)}`));
+    return this.queue.run(owner.chainName(id), () => this.rounds(owner, id, options.startNewChain ?? false));
   }
 
   private async rounds(owner: ChainOwner, id: string, startNewChain: boolean): Promise<void> {

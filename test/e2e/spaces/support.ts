@@ -30,9 +30,12 @@ export interface SpacesTestApp extends TestApp {
  * Boots the real AppModule (real proofs, origin identities from the embedded relay) on a fresh
  * database, with a clock the tests can move. `override` replaces further outside services.
  */
-export async function bootSpaces(options: Pick<BootOptions, 'override'> = {}): Promise<SpacesTestApp> {
+export async function bootSpaces(
+  options: Pick<BootOptions, 'override' | 'env'> = {},
+): Promise<SpacesTestApp> {
   const clock = new ShiftedClock();
   const t = await bootApp({
+    env: options.env,
     override: (builder) => {
       const withClock = builder.overrideProvider(Clock).useValue(clock);
       return options.override ? options.override(withClock) : withClock;

@@ -1,0 +1,127 @@
+import { Logger } from '@nestjs/common';
+import { Job, Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
+import { AddedJob, DEFAULT_RETRY, JobHandler, JobQueue, JobRetry } from './job-queue';
+
+const QUEUE_NAME = 'jobs';
+/** How long shutdown waits for running jobs; BullMQ gives a job cut short to another replica. */
+const CLOSE_PATIENCE_MS = 10_000;
+
+interface Kind {
+  handler: JobHandler<unknown>;
+  retry: Required<JobRetry>;
+}
+
+/**
+ * Jobs on Redis through BullMQ: one queue, a worker per replica, the job kind in the job's name. A
+ * job survives the replica that queued it; one taken by a replica that dies is stalled and BullMQ
+ * gives it to another worker. Repeating jobs are job schedulers, so they run once per interval
+ * across all replicas.
+ */
+export class BullMqJobQueue extends JobQueue {
+  private readonly logger = new Logger('Jobs');
+  private readonly kinds = new Map<string, Kind>();
+  private readonly queue: Queue;
+  private worker: Worker | null = null;
+  private readonly connections: Redis[] = [];
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly prefix: string,
+    private readonly concurrency: number,
+  ) {
+    super();
+    this.queue = new Queue(QUEUE_NAME, { connection: this.connection(false), prefix });
+    this.queue.on('error', (error) => this.logger.warn(`queue: ${error.message}`));
+  }
+
+  handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
+    this.kinds.set(name, { handler: handler as JobHandler<unknown>, retry: { ...DEFAULT_RETRY, ...retry } });
+  }
+
+  /** Starts this replica's worker once every kind is registered. */
+  start(): void {
+    this.worker = new Worker(QUEUE_NAME, (job: Job) => this.process(job), {
+      connection: this.connection(true),
+      prefix: this.prefix,
+      concurrency: this.concurrency,
+    });
+    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
+    this.worker.on('failed', (job, error) =>
+      this.logger.warn(
+        `job ${job?.name ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`,
+      ),
+    );
+  }
+
+  async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
+    const { retry } = this.kindOf(name);
+    await this.queue.add(name, data, {
+      jobId: options.jobId,
+      delay: options.delayMs,
+      attempts: retry.attempts,
+      backoff: { type: 'exponential', delay: retry.backoffMs },
+      removeOnComplete: true,
+      removeOnFail: 1000,
+    });
+  }
+
+  async every(name: string, everyMs: number): Promise<void> {
+    this.kindOf(name);
+    await this.queue.upsertJobScheduler(
+      name,
+      { every: everyMs },
+      {
+        name,
+        opts: { removeOnComplete: true, removeOnFail: 100 },
+      },
+    );
+  }
+
+  async depth(): Promise<Record<string, number>> {
+    const counts = await this.queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+    return { all: Object.values(counts).reduce((sum, count) => sum + count, 0) };
+  }
+
+  /**
+   * Lets running jobs finish (at most CLOSE_PATIENCE_MS); a Redis that is not reachable has nothing
+   * to wait for, so its connections are dropped first and closing cannot hang.
+   */
+  async close(): Promise<void> {
+    if (this.connections.some((connection) => connection.status !== 'ready')) {
+      for (const connection of this.connections) connection.disconnect();
+    }
+    let timer: NodeJS.Timeout | undefined;
+    const patience = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, CLOSE_PATIENCE_MS);
+    });
+    const closing = Promise.allSettled([this.worker?.close(), this.queue.close()]);
+    await Promise.race([closing, patience]);
+    clearTimeout(timer);
+    for (const connection of this.connections) connection.disconnect();
+  }
+
+  private async process(job: Job): Promise<void> {
+    const kind = this.kinds.get(job.name);
+    if (!kind) throw new Error(`no handler for job ${job.name}`);
+    await kind.handler(job.data);
+  }
+
+  /** BullMQ's blocking worker connection must retry forever (`maxRetriesPerRequest: null`). */
+  private connection(blocking: boolean): Redis {
+    const connection = new Redis(this.redisUrl, {
+      maxRetriesPerRequest: blocking ? null : 1,
+      enableOfflineQueue: blocking,
+      lazyConnect: false,
+    });
+    connection.on('error', () => undefined);
+    this.connections.push(connection);
+    return connection;
+  }
+
+  private kindOf(name: string): Kind {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no handler for job ${name}`);
+    return kind;
+  }
+}

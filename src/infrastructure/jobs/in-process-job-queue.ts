@@ -1,0 +1,110 @@
+import { Logger } from '@nestjs/common';
+import { AddedJob, DEFAULT_RETRY, JobHandler, JobQueue, JobRetry } from './job-queue';
+
+interface Kind {
+  handler: JobHandler<unknown>;
+  retry: Required<JobRetry>;
+}
+
+/**
+ * The single-replica queue (no `REDIS_URL`): jobs run in this process with the same retries as on
+ * BullMQ. Nothing survives a restart, which is why work that must not be lost (chain publication)
+ * keeps its own record in PostgreSQL (an outbox) and uses jobs only to drive it.
+ */
+export class InProcessJobQueue extends JobQueue {
+  private readonly logger = new Logger('Jobs');
+  private readonly kinds = new Map<string, Kind>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly waiting = new Map<string, number>();
+  private readonly queuedIds = new Set<string>();
+  private readonly running = new Set<Promise<void>>();
+  private stopped = false;
+
+  handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
+    this.kinds.set(name, { handler: handler as JobHandler<unknown>, retry: { ...DEFAULT_RETRY, ...retry } });
+  }
+
+  async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
+    const kind = this.kindOf(name);
+    if (options.jobId !== undefined) {
+      const key = `${name}:${options.jobId}`;
+      if (this.queuedIds.has(key)) return;
+      this.queuedIds.add(key);
+    }
+    this.count(name, 1);
+    this.later(options.delayMs ?? 0, () => this.run(name, kind, data, 1, options.jobId));
+  }
+
+  every(name: string, everyMs: number): Promise<void> {
+    const kind = this.kindOf(name);
+    const timer = setInterval(() => {
+      // A run still going is not started twice.
+      if ((this.waiting.get(name) ?? 0) > 0 || this.stopped) return;
+      this.count(name, 1);
+      void this.run(name, kind, undefined, kind.retry.attempts);
+    }, everyMs);
+    timer.unref();
+    this.timers.add(timer);
+    return Promise.resolve();
+  }
+
+  depth(): Promise<Record<string, number>> {
+    return Promise.resolve(Object.fromEntries(this.waiting));
+  }
+
+  start(): void {
+    // Jobs run as they are added.
+  }
+
+  /** Stops timers and waits for the jobs running now. */
+  async close(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+    await Promise.allSettled([...this.running]);
+  }
+
+  private run(name: string, kind: Kind, data: unknown, attempt: number, jobId?: string): Promise<void> {
+    const job = kind
+      .handler(data)
+      .then(() => this.finish(name, jobId))
+      .catch((error: unknown) => {
+        if (attempt >= kind.retry.attempts || this.stopped) {
+          this.logger.error(`job ${name} failed for good after ${attempt} attempt(s): ${String(error)}`);
+          return this.finish(name, jobId);
+        }
+        this.logger.warn(`job ${name} failed (attempt ${attempt}), retrying: ${String(error)}`);
+        this.later(kind.retry.backoffMs * 2 ** (attempt - 1), () =>
+          this.run(name, kind, data, attempt + 1, jobId),
+        );
+      })
+      .finally(() => this.running.delete(job));
+    this.running.add(job);
+    return job;
+  }
+
+  private later(delayMs: number, work: () => Promise<void>): void {
+    if (this.stopped) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void work();
+    }, delayMs);
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  private finish(name: string, jobId?: string): void {
+    this.count(name, -1);
+    if (jobId !== undefined) this.queuedIds.delete(`${name}:${jobId}`);
+  }
+
+  private count(name: string, delta: number): void {
+    this.waiting.set(name, (this.waiting.get(name) ?? 0) + delta);
+  }
+
+  private kindOf(name: string): Kind {
+    const kind = this.kinds.get(name);
+    if (!kind) throw new Error(`no handler for job ${name}`);
+    return kind;
+  }
+}

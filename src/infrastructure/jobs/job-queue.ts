@@ -1,0 +1,39 @@
+/** How a kind of job is retried when its handler throws. */
+export interface JobRetry {
+  /** Runs in all, the first included (default 5). */
+  attempts?: number;
+  /** First pause before a retry, doubled each time (default 1000 ms). */
+  backoffMs?: number;
+}
+
+export interface AddedJob {
+  /** A job with the same id that is still waiting makes this one a no-op (deduplication). */
+  jobId?: string;
+  /** Runs no earlier than this many milliseconds from now. */
+  delayMs?: number;
+}
+
+export type JobHandler<T> = (data: T) => Promise<void>;
+
+/**
+ * Background work that outlives the request that caused it (docs/architecture.md "Jobs"): BullMQ on
+ * Redis when `REDIS_URL` is set, so a job survives a replica crash and runs on one replica; an
+ * in-process queue with the same contract otherwise. Handlers must be idempotent: a job may run
+ * more than once (retried after a failure or a crash).
+ */
+export abstract class JobQueue {
+  /** Registers the handler of one kind of job; call it from `onModuleInit`. */
+  abstract handle<T>(name: string, handler: JobHandler<T>, retry?: JobRetry): void;
+  /** Queues one job of a registered kind. */
+  abstract add<T>(name: string, data: T, options?: AddedJob): Promise<void>;
+  /** Runs a job of the kind (no data) every `everyMs`, on one replica at a time. */
+  abstract every(name: string, everyMs: number): Promise<void>;
+  /** Jobs waiting, delayed or running, per kind (for metrics). */
+  abstract depth(): Promise<Record<string, number>>;
+  /** Starts taking jobs; called once every handler is registered. */
+  abstract start(): void;
+  /** Stops taking jobs and waits for the ones running. */
+  abstract close(): Promise<void>;
+}
+
+export const DEFAULT_RETRY: Required<JobRetry> = { attempts: 5, backoffMs: 1000 };

@@ -1,0 +1,33 @@
+import { Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { BullMqJobQueue } from './bullmq-job-queue';
+import { InProcessJobQueue } from './in-process-job-queue';
+import { JobQueue } from './job-queue';
+
+/** The replica's job queue (BullMQ with `REDIS_URL`, in-process without); import it where jobs are defined. */
+@Module({
+  providers: [
+    {
+      provide: JobQueue,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig): JobQueue =>
+        config.REDIS_URL
+          ? new BullMqJobQueue(config.REDIS_URL, config.JOBS_REDIS_PREFIX, config.JOBS_CONCURRENCY)
+          : new InProcessJobQueue(),
+    },
+  ],
+  exports: [JobQueue],
+})
+export class JobsModule implements OnApplicationBootstrap, OnModuleDestroy {
+  constructor(private readonly jobs: JobQueue) {}
+
+  /** Every module has registered its handlers by now. */
+  onApplicationBootstrap(): void {
+    this.jobs.start();
+  }
+
+  /** Stops taking jobs and lets running ones finish before the database closes. */
+  async onModuleDestroy(): Promise<void> {
+    await this.jobs.close();
+  }
+}

@@ -1,0 +1,89 @@
+import { Logger } from '@nestjs/common';
+import { InProcessJobQueue } from '../../../src/infrastructure/jobs/in-process-job-queue';
+
+describe('InProcessJobQueue (the job queue without Redis)', () => {
+  let jobs: InProcessJobQueue;
+
+  beforeEach(() => {
+    jest.useFakeTimers();
+    jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    jobs = new InProcessJobQueue();
+  });
+
+  afterEach(async () => {
+    await jobs.close();
+    jest.useRealTimers();
+    jest.restoreAllMocks();
+  });
+
+  it('retries a failing job with doubling pauses, up to its attempts', async () => {
+    const runs: number[] = [];
+    jobs.handle(
+      'flaky',
+      async () => {
+        runs.push(Date.now());
+        throw new Error('down');
+      },
+      { attempts: 3, backoffMs: 100 },
+    );
+    const start = Date.now();
+    await jobs.add('flaky', {});
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(runs.map((time) => time - start)).toEqual([0, 100, 300]);
+    expect(await jobs.depth()).toEqual({ flaky: 0 });
+  });
+
+  it('stops retrying once the job succeeds, and runs a delayed job no earlier than asked', async () => {
+    let failures = 1;
+    const done: unknown[] = [];
+    jobs.handle<{ n: number }>('once', async (data) => {
+      if (failures-- > 0) throw new Error('first time');
+      done.push(data);
+    });
+    await jobs.add('once', { n: 1 }, { delayMs: 500 });
+    await jest.advanceTimersByTimeAsync(499);
+    expect(await jobs.depth()).toEqual({ once: 1 });
+    await jest.advanceTimersByTimeAsync(5000);
+    expect(done).toEqual([{ n: 1 }]);
+  });
+
+  it('drops a job whose id is still queued', async () => {
+    const seen: number[] = [];
+    jobs.handle<number>('dedup', async (n) => {
+      seen.push(n);
+    });
+    await jobs.add('dedup', 1, { jobId: 'x' });
+    await jobs.add('dedup', 2, { jobId: 'x' });
+    await jest.advanceTimersByTimeAsync(0);
+    await jobs.add('dedup', 3, { jobId: 'x' });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(seen).toEqual([1, 3]);
+  });
+
+  it('runs a repeating job each interval, never two runs at once', async () => {
+    let running = 0;
+    let most = 0;
+    let runs = 0;
+    jobs.handle('tick', async () => {
+      running++;
+      most = Math.max(most, running);
+      runs++;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      running--;
+    });
+    await jobs.every('tick', 100);
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(most).toBe(1);
+    expect(runs).toBeGreaterThanOrEqual(3);
+    // Closing waits for the run in progress.
+    const closing = jobs.close();
+    await jest.advanceTimersByTimeAsync(250);
+    await closing;
+    expect(running).toBe(0);
+  });
+
+  it('refuses a job kind nobody handles', async () => {
+    await expect(jobs.add('unknown', {})).rejects.toThrow('no handler for job unknown');
+  });
+});
