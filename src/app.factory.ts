@@ -15,6 +15,7 @@ import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
+import { securityHeaders } from './infrastructure/http/security-headers';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { requestIdFor } from './infrastructure/logging/logging.module';
@@ -47,6 +48,8 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
   applyServerTimeouts(app.getHttpServer() as Server, app.get(AppConfig));
   app.set('etag', false);
+  // First, so every answer carries them: errors, the constant 404 and the limiter's 429s too.
+  app.use(securityHeaders(app.get(AppConfig).TRUST_PROXY));
   // Data responses are never cached; the static artifacts override this (api-spec.md "Limits").
   const shutdown = app.get(ShutdownState);
   app.use((request: Request, response: Response, next: NextFunction) => {
