@@ -15,6 +15,7 @@ import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
+import { allowBrowserOrigins } from './infrastructure/http/cors';
 import { securityHeaders } from './infrastructure/http/security-headers';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
@@ -59,6 +60,8 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
     shutdown.track(response);
     next();
   });
+  // Before the rate limit: an allowed origin's preflight is neither charged nor authenticated.
+  allowBrowserOrigins(app, app.get(AppConfig).corsAllowedOrigins);
   // Every request is charged per IP before its body is parsed; refusals reach the global filter.
   const rateLimit = app.get(RateLimitMiddleware);
   app.use((request: Request, response: Response, next: NextFunction) => {
