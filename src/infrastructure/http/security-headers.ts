@@ -41,8 +41,8 @@ const hsts: Middleware = strictTransportSecurity();
 /**
  * The security headers, and Strict-Transport-Security when the request came over TLS: to this
  * process directly, or to the edge proxy as its `X-Forwarded-Proto` says when TRUST_PROXY is set
- * (its first entry, the edge's, as for the client IP). Never on plain HTTP, where a browser
- * ignores it anyway and a development setup on http://localhost would be pinned for a year.
+ * (its first entry, the edge's, as for the client IP). Never on plain HTTP: browsers must ignore it
+ * there (RFC 6797), and an X-Forwarded-Proto from an untrusted client proves nothing.
  */
 export function securityHeaders(trustProxy: boolean): Middleware {
   return (request, response, next) => {
