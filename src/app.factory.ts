@@ -15,6 +15,8 @@ import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
+import { allowBrowserOrigins } from './infrastructure/http/cors';
+import { securityHeaders } from './infrastructure/http/security-headers';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { requestIdFor } from './infrastructure/logging/logging.module';
@@ -47,6 +49,8 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
   applyServerTimeouts(app.getHttpServer() as Server, app.get(AppConfig));
   app.set('etag', false);
+  // First, so every answer carries them: errors, the constant 404 and the limiter's 429s too.
+  app.use(securityHeaders(app.get(AppConfig).TRUST_PROXY));
   // Data responses are never cached; the static artifacts override this (api-spec.md "Limits").
   const shutdown = app.get(ShutdownState);
   app.use((request: Request, response: Response, next: NextFunction) => {
@@ -56,6 +60,8 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
     shutdown.track(response);
     next();
   });
+  // Before the rate limit: an allowed origin's preflight is neither charged nor authenticated.
+  allowBrowserOrigins(app, app.get(AppConfig).corsAllowedOrigins);
   // Every request is charged per IP before its body is parsed; refusals reach the global filter.
   const rateLimit = app.get(RateLimitMiddleware);
   app.use((request: Request, response: Response, next: NextFunction) => {

@@ -10,8 +10,10 @@ import {
   Max,
   Min,
   MinLength,
+  Validate,
   validateSync,
 } from 'class-validator';
+import { IsOriginList, originListEntries } from './origin-list';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
@@ -108,6 +110,14 @@ export class AppConfig {
   @Transform(toBoolean)
   @IsBoolean()
   TRUST_PROXY = false;
+
+  /**
+   * Origins of browser apps allowed to call the API (CORS), comma-separated exact origins such as
+   * `https://app.example.com`. Unset or empty: CORS is off and no Access-Control-* header is sent.
+   */
+  @IsOptional()
+  @Validate(IsOriginList)
+  CORS_ALLOWED_ORIGINS?: string;
 
   /**
    * Whether the service applies pending migrations when it starts. Unset: yes, except in
@@ -276,6 +286,10 @@ export class AppConfig {
   /** The relay base URL (no trailing slash): RELAY_URL, else the embedded relay under PUBLIC_BASE_URL. */
   get relayUrl(): string {
     return (this.RELAY_URL ?? `${this.publicBaseUrl}/relay`).replace(/\/+$/, '');
+  }
+
+  get corsAllowedOrigins(): string[] {
+    return originListEntries(this.CORS_ALLOWED_ORIGINS);
   }
 
   get publicHost(): string {

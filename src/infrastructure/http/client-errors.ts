@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { staticSecurityHeaderLines } from './security-headers';
 
 /** What a request Node's HTTP parser refuses gets: design.md §5 has no 408 or 431 row. */
 export const MALFORMED_REQUEST_BODY = '{"code":"E_INVALID_REQUEST","message":"Malformed request"}';
+
+/** The security headers of every other answer (never HSTS: this request's transport is unknown). */
+const SECURITY_HEADER_LINES = staticSecurityHeaderLines();
 
 /**
  * A request Node's HTTP parser refuses (bad request line, bytes not allowed in a header, headers
@@ -32,6 +36,7 @@ function malformedRequestResponse(): string {
     'Content-Type: application/json; charset=utf-8',
     'Cache-Control: no-store',
     `X-Request-Id: ${randomUUID()}`,
+    ...SECURITY_HEADER_LINES,
     `Content-Length: ${Buffer.byteLength(MALFORMED_REQUEST_BODY)}`,
     'Connection: close',
     '',

@@ -3,8 +3,8 @@ import Redis, { RedisOptions } from 'ioredis';
 import { AppConfig } from '../../config/app-config';
 
 /**
- * The replica's Redis connections (REDIS_URL): one command connection shared by the rate limiter,
- * the replay store and the identity-invalidation publisher, and subscriber connections for pub/sub
+ * The replica's Redis connections (REDIS_URL): one command connection shared by the rate limiter
+ * and the identity-invalidation publisher, and subscriber connections for pub/sub
  * (a subscribed connection can run no other command).
  *
  * The command connection never queues: while Redis is unreachable a command fails at once, and

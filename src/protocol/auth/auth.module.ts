@@ -1,19 +1,15 @@
 import { Module } from '@nestjs/common';
-import { getDataSourceToken, TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { RequestAuthenticator } from '../../common/auth/request-authenticator';
 import { ERROR_RESPONSE_HOOKS } from '../../common/errors/error-response-hooks';
-import { Clock } from '../../common/clock/clock';
 import { CredentialVerifier } from './credential-verifier';
 import { IdentityDirectory, RevocationLookup } from './identity-directory';
 import { ProofAuthenticator } from './proof-authenticator';
 import { ReplayRelease } from './replay-release';
-import { SharedRedis } from '../../infrastructure/redis/shared-redis';
-import { RequestWrites } from '../../infrastructure/database/request-writes';
 import { ReplayEntry } from './entities/replay-entry.entity';
 import { IdentityStateService } from '../relay/identity-state.service';
 import { RevocationService } from '../relay/revocation.service';
-import { PostgresReplayStore, RedisReplayStore, ReplayStore } from './replay-store';
+import { PostgresReplayStore, ReplayStore } from './replay-store';
 import { RelayModule } from '../relay/relay.module';
 
 /**
@@ -29,14 +25,8 @@ import { RelayModule } from '../relay/relay.module';
     { provide: RevocationLookup, useExisting: RevocationService },
     { provide: RequestAuthenticator, useClass: ProofAuthenticator },
     { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayRelease },
-    {
-      provide: ReplayStore,
-      inject: [SharedRedis, getDataSourceToken(), Clock, RequestWrites],
-      useFactory: (redis: SharedRedis, dataSource: DataSource, clock: Clock, writes: RequestWrites) =>
-        redis.commands
-          ? new RedisReplayStore(redis.commands)
-          : new PostgresReplayStore(dataSource, clock, writes),
-    },
+    // PostgreSQL also beside Redis: a Redis restart would forget spent pairs (issue 11 item 10).
+    { provide: ReplayStore, useClass: PostgresReplayStore },
   ],
   exports: [
     RequestAuthenticator,

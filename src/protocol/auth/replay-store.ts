@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { RequestWrites } from '../../infrastructure/database/request-writes';
@@ -17,27 +16,11 @@ export abstract class ReplayStore {
   abstract forget(did: string, jti: string): Promise<void>;
 }
 
-/** Shared by every replica through Redis (`SET NX PX`, one atomic round trip). */
-export class RedisReplayStore extends ReplayStore {
-  constructor(private readonly client: Redis) {
-    super();
-  }
-
-  async remember(did: string, jti: string, ttlSeconds: number): Promise<boolean> {
-    try {
-      const set = await this.client.set(`plat:replay:${did}:${jti}`, '1', 'PX', ttlSeconds * 1000, 'NX');
-      return set === 'OK';
-    } catch {
-      throw serviceUnavailable('Replay protection is unavailable');
-    }
-  }
-
-  async forget(did: string, jti: string): Promise<void> {
-    await this.client.del(`plat:replay:${did}:${jti}`).catch(() => undefined);
-  }
-}
-
-/** Single-replica default: a table with expiry; an expired pair may be used again. */
+/**
+ * The one store, with or without Redis: a table with expiry, shared by every replica through the
+ * database (`INSERT ... ON CONFLICT` is atomic), so a spent pair survives a Redis restart (issue 11
+ * item 10). An expired pair may be used again.
+ */
 @Injectable()
 export class PostgresReplayStore extends ReplayStore {
   private readonly logger = new Logger(PostgresReplayStore.name);

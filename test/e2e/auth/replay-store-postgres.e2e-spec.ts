@@ -4,7 +4,7 @@ import { Actor } from '../../support/actors';
 import { bootApp, TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';
 
-/** design.md §3 replay rules on the single-replica default store (no REDIS_URL: the database). */
+/** design.md §3 replay rules on the store, the database (with or without REDIS_URL; here without). */
 describe('replay store on PostgreSQL (e2e)', () => {
   const clock = new ShiftedClock();
   let t: TestApp;
