@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { IdempotencyKeys1795601512484 } from './1795601512484-IdempotencyKeys';
 import { PostsAndComments1795336555785 } from './1795336555785-PostsAndComments';
 import { Groups1795335874232 } from './1795335874232-Groups';
 import { RelayPendingOperations1795335465374 } from './1795335465374-RelayPendingOperations';
@@ -26,4 +27,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Groups1795335874232,
   PostsAndComments1795336555785,
   PublishedReadViews1795600000000,
+  IdempotencyKeys1795601512484,
 ];
