@@ -271,7 +271,7 @@ describe('Idempotency-Key on writes (e2e)', () => {
     expect(await storedKeys('anonymous-key')).toBe(0);
   });
 
-  it('a key can be used again once it expired (IDEMPOTENCY_TTL_SECONDS, 24 h by default)', async () => {
+  it('a key can be used again once it expired (IDEMPOTENCY_TTL_SECONDS, 24 h by default); expired keys are swept', async () => {
     expectStatus(await keyedPost(member, postsPath, { topic, body: 'before expiry' }, 'expiring-key'), 201);
     t.clock.offsetMs += DAY_MS - 60_000;
     expectStatus(await keyedPost(member, postsPath, { topic, body: 'too soon' }, 'expiring-key'), 409);
@@ -280,6 +280,9 @@ describe('Idempotency-Key on writes (e2e)', () => {
     expectStatus(reused, 201);
     expect(reused.headers['idempotent-replayed']).toBeUndefined();
     expect(await postBodies()).toContain('after expiry');
+    // Expired rows are swept after a reservation, off the request path.
+    await until(async () => (await storedKeys('create-once-1')) === 0);
+    expect(await storedKeys('expiring-key')).toBe(1);
   });
 });
 
