@@ -1,4 +1,5 @@
 import { MigrationInterface } from 'typeorm';
+import { IdempotencyKeys1795601512484 } from './1795601512484-IdempotencyKeys';
 import { ChainPublications1795700000000 } from './1795700000000-ChainPublications';
 import { PostsAndComments1795336555785 } from './1795336555785-PostsAndComments';
 import { Groups1795335874232 } from './1795335874232-Groups';
@@ -27,5 +28,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   Groups1795335874232,
   PostsAndComments1795336555785,
   PublishedReadViews1795600000000,
+  IdempotencyKeys1795601512484,
   ChainPublications1795700000000,
 ];

@@ -52,7 +52,9 @@ const ERROR_RESPONSES: { [name: string]: ResponseObject } = {
     content: json('ErrorBody'),
   },
   Conflict: {
-    description: '`E_CONFLICT`: a replayed write proof, or a state the request conflicts with',
+    description:
+      '`E_CONFLICT`: a replayed write proof, an `Idempotency-Key` in use or used with another ' +
+      'request, or a state the request conflicts with',
     content: json('ErrorBody'),
   },
   PayloadTooLarge: { description: '`E_PAYLOAD_TOO_LARGE`: a body over 1 MiB', content: json('ErrorBody') },

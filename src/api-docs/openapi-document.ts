@@ -2,6 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CREDENTIAL_SECURITY, PROOF_SECURITY } from '../common/auth/access.decorators';
 import { withErrorResponses } from './error-responses';
+import { withIdempotencyKeys } from './idempotency-keys';
 import { sortKeysDeep } from './sort-keys';
 
 /**
@@ -31,5 +32,5 @@ export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
   const document = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (_controllerKey: string, methodKey: string) => methodKey,
   });
-  return sortKeysDeep(withErrorResponses(document));
+  return sortKeysDeep(withIdempotencyKeys(withErrorResponses(document)));
 }

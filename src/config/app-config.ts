@@ -269,6 +269,21 @@ export class AppConfig {
   @Min(100)
   KEEP_ALIVE_TIMEOUT_MS = 5000;
 
+  /** Seconds an `Idempotency-Key`'s recorded answer is kept (a retry within it gets that answer). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  IDEMPOTENCY_TTL_SECONDS = 86400;
+
+  /**
+   * Seconds a request holds its `Idempotency-Key` while it runs; a reservation older than this (its
+   * process died) may be taken over by a retry. Longer than any write takes.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  IDEMPOTENCY_LEASE_SECONDS = 60;
+
   /** Milliseconds to wait for in-flight requests on SIGTERM before exiting anyway. */
   @Type(() => Number)
   @IsInt()

@@ -174,6 +174,27 @@ describe('static artifacts and schema (e2e)', () => {
     expect(document.components.schemas.ErrorBody.required).toEqual(['code', 'message']);
   });
 
+  it('declares Idempotency-Key on the writes that verify a proof, and only there', async () => {
+    const document = JSON.parse((await request(t.http).get('/openapi.json')).text);
+    const keyed = (path: string, method: string) =>
+      (document.paths[path][method].parameters ?? []).some(
+        (parameter: { $ref?: string }) => parameter.$ref === '#/components/parameters/IdempotencyKey',
+      );
+    expect(keyed('/v1/spaces/{space}/posts', 'post')).toBe(true);
+    expect(keyed('/spaces/{id}', 'put')).toBe(true);
+    expect(keyed('/v1/spaces/{space}/posts', 'get')).toBe(false);
+    expect(keyed('/relay/proof/v1/operations', 'post')).toBe(false);
+    expect(document.components.parameters.IdempotencyKey).toMatchObject({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+    expect(document.paths['/v1/spaces/{space}/posts'].post.responses['201'].headers).toHaveProperty(
+      'Idempotent-Replayed',
+    );
+  });
+
   it('matches the committed docs/openapi.json (run `npm run openapi:write` after route changes)', async () => {
     const committed = readFileSync(join(__dirname, '..', '..', 'docs', 'openapi.json'), 'utf8');
     expect((await request(t.http).get('/openapi.json')).text).toBe(committed);

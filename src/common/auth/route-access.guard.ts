@@ -2,6 +2,7 @@ import { CanActivate, ExecutionContext, Inject, Injectable, Optional } from '@ne
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { CredentialRefused, forbidden, notFound } from '../errors/api-error';
+import { WriteIdempotency } from '../idempotency/write-idempotency';
 import { PublicSpaceProbe } from './public-space-probe';
 import { RequestAuthenticator, RequestPrincipal } from './request-authenticator';
 import { ROUTE_ACCESS, RouteAccess } from './route-access';
@@ -27,6 +28,7 @@ export class RouteAccessGuard implements CanActivate {
     private readonly authenticator: RequestAuthenticator,
     private readonly modules: ModuleRef,
     @Optional() @Inject(AUTHENTICATION_HOOKS) private readonly hooks?: AuthenticationHooks,
+    @Optional() private readonly idempotency?: WriteIdempotency,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -50,6 +52,8 @@ export class RouteAccessGuard implements CanActivate {
       }
       throw error;
     }
+    // Last, once every check passed: a retry is authenticated like the first request.
+    if (request.principal) await this.idempotency?.begin(request, response, request.principal);
     return true;
   }
 

@@ -11,6 +11,7 @@ import {
 import type { Request, Response } from 'express';
 import { ApiError, ApiErrorBody, ERROR_CODES, NOT_FOUND_BODY } from './api-error';
 import { ERROR_RESPONSE_HOOKS, ErrorResponseHooks } from './error-response-hooks';
+import { RecordedAnswer } from './recorded-answer';
 
 interface ErrorResponse {
   status: number;
@@ -42,6 +43,8 @@ export class AllExceptionsFilter implements ExceptionFilter {
   catch(exception: unknown, host: ArgumentsHost): void {
     const http = host.switchToHttp();
     const response = http.getResponse<Response>();
+    // Not an error: the first answer to this Idempotency-Key, given again (its retry's jti stays spent).
+    if (exception instanceof RecordedAnswer) return exception.writeTo(response);
     const described = this.describe(exception);
     if (!this.hooks) return this.send(response, described);
     this.hooks.beforeErrorResponse(http.getRequest<Request>(), described.status).then(
