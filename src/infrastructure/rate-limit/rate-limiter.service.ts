@@ -88,7 +88,33 @@ export class RateLimiter {
     await this.charge(response, state, this.budgets.perGrant(state.requestClass), grant);
   }
 
-  private async charge(response: Response, state: RequestState, budgets: Budget[], tracker: string) {
+  /**
+   * Work counted per item rather than per request (relay ingest: one unit of the per-IP class
+   * budget, `create`, per operation), charged once the items are known and before any of them is
+   * worked on. Stage 1 charged the request's first unit; this charges the rest. A batch costs at
+   * most the whole budget, so one larger than the budget passes only on an untouched window, and
+   * spends all of it. The all-requests budget still counts requests.
+   */
+  async chargePerItem(request: Request, response: Response, items: number): Promise<void> {
+    if (!this.enabled) return;
+    const state = this.stateOf(request);
+    if (state.exempt || !state.requestClass) return;
+    const [budget] = this.budgets.perIp(state.requestClass);
+    const rest = Math.min(items, budget.limit) - 1;
+    if (rest <= 0) return;
+    // The charge below supersedes what stage 1 recorded for this budget.
+    const stale = state.advertised.findIndex((charge) => charge.budget === budget);
+    if (stale !== -1) state.advertised.splice(stale, 1);
+    await this.charge(response, state, [budget], state.ip, rest);
+  }
+
+  private async charge(
+    response: Response,
+    state: RequestState,
+    budgets: Budget[],
+    tracker: string,
+    cost = 1,
+  ) {
     let charges: Charge[];
     try {
       const records = await Promise.all(
@@ -99,6 +125,7 @@ export class RateLimiter {
             budget.limit,
             budget.ttl,
             budget.name,
+            cost,
           ),
         ),
       );
