@@ -2,6 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, serviceUnavailable } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { Budget, BudgetTable } from './budgets';
 import { classify, Classification, routedPath } from './classify';
 import { clientIp } from './client-ip';
@@ -27,7 +28,8 @@ const HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as
  * Charges the budgets of design.md §6 in three stages:
  * 1. per IP, before routing (RateLimitMiddleware): the all-requests budget and the class budget;
  * 2. `pop-capture`, per IP, before a request proof is verified (AuthenticationHooks);
- * 3. per grant, once the proof verified (AuthenticationHooks).
+ * 3. per grant, once the proof verified (AuthenticationHooks);
+ * and, where work is counted per item, the rest of a batch once its size is known (chargePerItem).
  * Budgets are keyed by tracker only, never by route, so they span the whole API. Every budget of
  * a stage is charged (in parallel, one Redis round trip with auto-pipelining) even when one of
  * them refuses; a refused request does not reach the next stage.
@@ -37,14 +39,19 @@ export class RateLimiter {
   private readonly logger = new Logger('RateLimit');
   private readonly states = new WeakMap<Request, RequestState>();
   private lastFailureLog = 0;
+  private readonly refusals;
   readonly enabled: boolean;
 
   constructor(
     private readonly config: AppConfig,
     private readonly budgets: BudgetTable,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    metrics: Metrics,
   ) {
     this.enabled = !config.RATE_LIMIT_DISABLED;
+    this.refusals = metrics.counter('rate_limit_refusals_total', 'Requests refused with 429, per scope', [
+      'scope',
+    ]);
   }
 
   /** What the limiter made of a request: exempt, class, artifact, client IP. */
@@ -147,7 +154,10 @@ export class RateLimiter {
     for (const charge of charges) {
       if (charge.exceeded && (!blocking || charge.msToExpire > blocking.msToExpire)) blocking = charge;
     }
-    if (blocking) throw refusal(response, blocking);
+    if (blocking) {
+      this.refusals.inc({ scope: blocking.budget.scope });
+      throw refusal(response, blocking);
+    }
     setHeaders(response, nearestToRunningOut(state.advertised));
   }
 
