@@ -21,6 +21,8 @@ import { securityHeaders } from './infrastructure/http/security-headers';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { requestIdFor } from './infrastructure/logging/logging.module';
+import { HttpMetrics } from './infrastructure/metrics/http-metrics';
+import { Metrics } from './infrastructure/metrics/metrics';
 import { RateLimitMiddleware } from './infrastructure/rate-limit/rate-limit.middleware';
 
 export const MAX_BODY_BYTES = '1mb';
@@ -50,7 +52,9 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
   applyServerTimeouts(app.getHttpServer() as Server, app.get(AppConfig));
   app.set('etag', false);
-  // First, so every answer carries them: errors, the constant 404 and the limiter's 429s too.
+  // First, so every answer is measured: rate-limit refusals, parser errors and unknown routes too.
+  if (app.get(Metrics).enabled) app.use(app.get(HttpMetrics).track);
+  // Before any answer can be written, so every one carries them: errors, the constant 404, 429s.
   app.use(securityHeaders(app.get(AppConfig).TRUST_PROXY));
   // Data responses are never cached; the static artifacts override this (api-spec.md "Limits").
   const shutdown = app.get(ShutdownState);

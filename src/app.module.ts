@@ -8,6 +8,7 @@ import { LegacySpacesModule } from './legacy-spaces/legacy-spaces.module';
 import { KeyProofModule } from './key-proof/key-proof.module';
 import { HealthModule } from './infrastructure/health/health.module';
 import { LoggingModule } from './infrastructure/logging/logging.module';
+import { MetricsModule } from './infrastructure/metrics/metrics.module';
 import { AuthModule } from './protocol/auth/auth.module';
 import { RelayModule } from './protocol/relay/relay.module';
 import { RateLimitModule } from './infrastructure/rate-limit/rate-limit.module';
@@ -30,6 +31,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         LoggingModule,
+        MetricsModule,
         RedisModule,
         RateLimitModule,
         ClockModule,

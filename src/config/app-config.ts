@@ -35,6 +35,17 @@ export class AppConfig {
   @IsString()
   HOST = '0.0.0.0';
 
+  /**
+   * Port of the Prometheus endpoint (GET /metrics), a server of its own on HOST; unset: no metrics
+   * are served or recorded. 0 picks a free port (tests).
+   */
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
+
   /** Public origin of this API, e.g. https://api.example.com (no trailing slash). */
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
@@ -339,6 +350,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       messagesWorthShowing(error.constraints ?? {}).map((message) => `  - ${error.property}: ${message}`),
     );
     throw new ConfigValidationError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  if (config.METRICS_PORT && config.METRICS_PORT === config.PORT) {
+    throw new ConfigValidationError(
+      'Invalid configuration:\n  - METRICS_PORT: must differ from PORT (metrics are never served on the API port)',
+    );
   }
   const missing = config.NODE_ENV === 'production' ? PRODUCTION_REQUIRED.filter((key) => !config[key]) : [];
   if (missing.length > 0) {

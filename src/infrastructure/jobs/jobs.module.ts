@@ -3,10 +3,14 @@ import { AppConfig } from '../../config/app-config';
 import { BullMqJobQueue } from './bullmq-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobQueue } from './job-queue';
+import { JobQueueMetrics } from './job-queue.metrics';
+import { MetricsModule } from '../metrics/metrics.module';
 
 /** The replica's job queue (BullMQ with `REDIS_URL`, in-process without); import it where jobs are defined. */
 @Module({
+  imports: [MetricsModule],
   providers: [
+    JobQueueMetrics,
     {
       provide: JobQueue,
       inject: [AppConfig],

@@ -6,20 +6,47 @@ import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** W3C Trace Context `traceparent`, version 00: version-traceid-parentid-flags, lowercase hex. */
+const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-[0-9a-f]{2}$/;
+const ZEROS = /^0+$/;
 
-type WithRequestId = IncomingMessage & { id?: string | number | object };
+/** The caller's trace, from a valid `traceparent`. */
+export interface TraceContext {
+  traceId: string;
+  /** The caller's span: the parent of whatever this request does. */
+  parentSpanId: string;
+}
+
+type WithRequestId = IncomingMessage & { id?: string | number | object; trace?: TraceContext };
 
 /**
- * A caller's X-Request-Id when it is sane, else a fresh one; echoed on the response. Assigned by
- * the first middleware (see app.factory.ts) so even requests refused by the body parser carry it.
+ * The request id, echoed as X-Request-Id: the trace id of a valid `traceparent` (so the log lines
+ * of one trace share it across services), else a caller's sane X-Request-Id, else a fresh UUID.
+ * Assigned by the first middleware (see app.factory.ts) so even requests refused by the body parser
+ * carry it. An invalid `traceparent` is ignored, as W3C Trace Context says.
  */
 export function requestIdFor(request: WithRequestId, response: ServerResponse): string {
   if (typeof request.id === 'string') return request.id;
-  const given = request.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  const trace = traceContextOf(request.headers.traceparent);
+  let id: string;
+  if (trace) {
+    request.trace = trace;
+    id = trace.traceId;
+  } else {
+    const given = request.headers['x-request-id'];
+    id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  }
   response.setHeader('X-Request-Id', id);
   request.id = id;
   return id;
+}
+
+/** The trace of a `traceparent` header, or undefined when absent, repeated or invalid. */
+export function traceContextOf(header: string | string[] | undefined): TraceContext | undefined {
+  if (typeof header !== 'string') return undefined;
+  const match = TRACEPARENT.exec(header);
+  if (!match || ZEROS.test(match[1]) || ZEROS.test(match[2])) return undefined;
+  return { traceId: match[1], parentSpanId: match[2] };
 }
 
 /**
@@ -27,9 +54,12 @@ export function requestIdFor(request: WithRequestId, response: ServerResponse): 
  * credential (Authorization, X-Credential and cookies never reach a log line, redacted or not).
  * It is also cheap: pino-http binds it on every request, logged or not.
  */
-function requestSummary(request: IncomingMessage & { originalUrl?: string }) {
+function requestSummary(request: WithRequestId & { originalUrl?: string }) {
   return {
-    id: (request as WithRequestId).id,
+    id: request.id,
+    // Absent (so not logged) without a valid traceparent.
+    traceId: request.trace?.traceId,
+    parentSpanId: request.trace?.parentSpanId,
     method: request.method,
     url: withoutBearerCodes(request.originalUrl ?? request.url ?? ''),
     remoteAddress: request.socket?.remoteAddress,

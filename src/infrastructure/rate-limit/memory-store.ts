@@ -20,7 +20,14 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.lastSweep = clock.now().getTime();
   }
 
-  async increment(key: string, ttl: number, limit: number): Promise<RateLimitRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration?: number,
+    _throttlerName?: string,
+    cost = 1,
+  ): Promise<RateLimitRecord> {
     const now = this.clock.now().getTime();
     this.sweep(now);
     let window = this.windows.get(key);
@@ -28,7 +35,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
       window = { start: now, ttl, hits: 0 };
       this.windows.set(key, window);
     }
-    window.hits += 1;
+    window.hits += cost;
     return recordOf(window.hits, window.start, now, ttl, limit);
   }
 

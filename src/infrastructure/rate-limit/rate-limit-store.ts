@@ -9,6 +9,7 @@ type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>
  * lasts `ttl` ms on the injected clock; every hit counts, refused ones included, and the count
  * starts over when the window has passed. `blockDuration` is not used: a key over its limit stays
  * refused until its window ends. The record adds the time left in milliseconds (`retryAfterMs`).
+ * A hit weighs `cost` units (default 1), so work counted per item is one atomic step.
  */
 export interface RateLimitStore extends ThrottlerStorage {
   increment(
@@ -17,6 +18,7 @@ export interface RateLimitStore extends ThrottlerStorage {
     limit: number,
     blockDuration: number,
     throttlerName: string,
+    cost?: number,
   ): Promise<RateLimitRecord>;
 }
 

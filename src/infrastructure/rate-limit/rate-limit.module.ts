@@ -10,6 +10,7 @@ import { RateLimitMiddleware } from './rate-limit.middleware';
 import { RateLimiter } from './rate-limiter.service';
 import { RedisRateLimitStore } from './redis-store';
 import { SharedRedis } from '../redis/shared-redis';
+import { MetricsModule } from '../metrics/metrics.module';
 
 /** Counters in Redis when REDIS_URL is set (shared by replicas), else in this process. */
 function createStore(config: AppConfig, clock: Clock, redis: SharedRedis): RateLimitStore {
@@ -25,6 +26,7 @@ function createStore(config: AppConfig, clock: Clock, redis: SharedRedis): RateL
  * the service's Clock (CommonModule), which tests replace.
  */
 @Module({
+  imports: [MetricsModule],
   providers: [
     { provide: BudgetTable, inject: [AppConfig], useFactory: (config: AppConfig) => new BudgetTable(config) },
     { provide: RATE_LIMIT_STORE, inject: [AppConfig, Clock, SharedRedis], useFactory: createStore },

@@ -2,6 +2,7 @@ import { HttpStatus, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, serviceUnavailable } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
+import { Metrics } from '../metrics/metrics';
 import { Budget, BudgetTable } from './budgets';
 import { classify, Classification, routedPath } from './classify';
 import { clientIp } from './client-ip';
@@ -27,7 +28,8 @@ const HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as
  * Charges the budgets of design.md §6 in three stages:
  * 1. per IP, before routing (RateLimitMiddleware): the all-requests budget and the class budget;
  * 2. `pop-capture`, per IP, before a request proof is verified (AuthenticationHooks);
- * 3. per grant, once the proof verified (AuthenticationHooks).
+ * 3. per grant, once the proof verified (AuthenticationHooks);
+ * and, where work is counted per item, the rest of a batch once its size is known (chargePerItem).
  * Budgets are keyed by tracker only, never by route, so they span the whole API. Every budget of
  * a stage is charged (in parallel, one Redis round trip with auto-pipelining) even when one of
  * them refuses; a refused request does not reach the next stage.
@@ -37,14 +39,19 @@ export class RateLimiter {
   private readonly logger = new Logger('RateLimit');
   private readonly states = new WeakMap<Request, RequestState>();
   private lastFailureLog = 0;
+  private readonly refusals;
   readonly enabled: boolean;
 
   constructor(
     private readonly config: AppConfig,
     private readonly budgets: BudgetTable,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    metrics: Metrics,
   ) {
     this.enabled = !config.RATE_LIMIT_DISABLED;
+    this.refusals = metrics.counter('rate_limit_refusals_total', 'Requests refused with 429, per scope', [
+      'scope',
+    ]);
   }
 
   /** What the limiter made of a request: exempt, class, artifact, client IP. */
@@ -88,7 +95,33 @@ export class RateLimiter {
     await this.charge(response, state, this.budgets.perGrant(state.requestClass), grant);
   }
 
-  private async charge(response: Response, state: RequestState, budgets: Budget[], tracker: string) {
+  /**
+   * Work counted per item rather than per request (relay ingest: one unit of the per-IP class
+   * budget, `create`, per operation), charged once the items are known and before any of them is
+   * worked on. Stage 1 charged the request's first unit; this charges the rest. A batch costs at
+   * most the whole budget, so one larger than the budget passes only on an untouched window, and
+   * spends all of it. The all-requests budget still counts requests.
+   */
+  async chargePerItem(request: Request, response: Response, items: number): Promise<void> {
+    if (!this.enabled) return;
+    const state = this.stateOf(request);
+    if (state.exempt || !state.requestClass) return;
+    const [budget] = this.budgets.perIp(state.requestClass);
+    const rest = Math.min(items, budget.limit) - 1;
+    if (rest <= 0) return;
+    // The charge below supersedes what stage 1 recorded for this budget.
+    const stale = state.advertised.findIndex((charge) => charge.budget === budget);
+    if (stale !== -1) state.advertised.splice(stale, 1);
+    await this.charge(response, state, [budget], state.ip, rest);
+  }
+
+  private async charge(
+    response: Response,
+    state: RequestState,
+    budgets: Budget[],
+    tracker: string,
+    cost = 1,
+  ) {
     let charges: Charge[];
     try {
       const records = await Promise.all(
@@ -99,6 +132,7 @@ export class RateLimiter {
             budget.limit,
             budget.ttl,
             budget.name,
+            cost,
           ),
         ),
       );
@@ -120,7 +154,10 @@ export class RateLimiter {
     for (const charge of charges) {
       if (charge.exceeded && (!blocking || charge.msToExpire > blocking.msToExpire)) blocking = charge;
     }
-    if (blocking) throw refusal(response, blocking);
+    if (blocking) {
+      this.refusals.inc({ scope: blocking.budget.scope });
+      throw refusal(response, blocking);
+    }
     setHeaders(response, nearestToRunningOut(state.advertised));
   }
 

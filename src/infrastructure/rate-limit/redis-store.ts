@@ -4,24 +4,25 @@ import { Clock } from '../../common/clock/clock';
 import { RateLimitRecord, RateLimitStore, recordOf } from './rate-limit-store';
 
 /**
- * One atomic step of a fixed window kept in a hash {s: window start, n: hits}. The window start
- * comes from the caller's clock (ARGV[1]), so every replica and the tests' injected clock agree on
- * windows; Redis only expires the key once the window is over.
+ * One atomic step of a fixed window kept in a hash {s: window start, n: hits}: a hit of ARGV[3]
+ * units. The window start comes from the caller's clock (ARGV[1]), so every replica and the tests'
+ * injected clock agree on windows; Redis only expires the key once the window is over.
  */
 const HIT_SCRIPT = `
 local now = tonumber(ARGV[1])
 local ttl = tonumber(ARGV[2])
+local cost = tonumber(ARGV[3])
 local start = tonumber(redis.call('HGET', KEYS[1], 's'))
 if start == nil or now >= start + ttl then
-  redis.call('HSET', KEYS[1], 's', ARGV[1], 'n', 1)
+  redis.call('HSET', KEYS[1], 's', ARGV[1], 'n', cost)
   redis.call('PEXPIRE', KEYS[1], ttl)
-  return {1, now}
+  return {cost, now}
 end
-return {redis.call('HINCRBY', KEYS[1], 'n', 1), start}
+return {redis.call('HINCRBY', KEYS[1], 'n', cost), start}
 `;
 
 type ScriptedRedis = Redis & {
-  platRateLimitHit(key: string, now: number, ttl: number): Promise<[number, number]>;
+  platRateLimitHit(key: string, now: number, ttl: number, cost: number): Promise<[number, number]>;
 };
 
 /**
@@ -48,9 +49,16 @@ export class RedisRateLimitStore implements RateLimitStore {
     });
   }
 
-  async increment(key: string, ttl: number, limit: number): Promise<RateLimitRecord> {
+  async increment(
+    key: string,
+    ttl: number,
+    limit: number,
+    _blockDuration?: number,
+    _throttlerName?: string,
+    cost = 1,
+  ): Promise<RateLimitRecord> {
     const now = this.clock.now().getTime();
-    const [hits, start] = await this.client.platRateLimitHit(this.keyPrefix + key, now, ttl);
+    const [hits, start] = await this.client.platRateLimitHit(this.keyPrefix + key, now, ttl, cost);
     return recordOf(Number(hits), Number(start), now, ttl, limit);
   }
 

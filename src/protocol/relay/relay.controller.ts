@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, UseFilters } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res, UseFilters } from '@nestjs/common';
 import {
   ApiBadRequestResponse,
   ApiExtraModels,
@@ -8,7 +8,9 @@ import {
   ApiParam,
   ApiTags,
 } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
+import { RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.service';
 import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from './dto/relay-requests.dto';
 import { IngestOperationsRequest } from './dto/relay-requests.dto';
 import {
@@ -42,7 +44,10 @@ const BAD_REQUEST = { type: RelayErrorResponse, description: 'invalid input, `{e
 @UseFilters(RelayExceptionFilter)
 @Controller('relay')
 export class RelayController {
-  constructor(private readonly relay: RelayApiService) {}
+  constructor(
+    private readonly relay: RelayApiService,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   @Get('.well-known/plat-relay')
   @Anonymous()
@@ -63,7 +68,13 @@ export class RelayController {
   })
   @ApiOkResponse({ type: IngestOperationsResponse })
   @ApiBadRequestResponse(BAD_REQUEST)
-  relayIngestOperations(@Body() body: IngestOperationsRequest): Promise<IngestOperationsResponse> {
+  async relayIngestOperations(
+    @Body() body: IngestOperationsRequest,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<IngestOperationsResponse> {
+    // Each operation is verification work: the batch costs `create` per operation (issue 11 item 9).
+    await this.limiter.chargePerItem(request, response, body.operations.length);
     return this.relay.ingest(body.operations);
   }
 

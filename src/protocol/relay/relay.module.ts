@@ -13,6 +13,7 @@ import { RelayIngestService } from './relay-ingest.service';
 import { RelayApiService } from './relay-api.service';
 import { RevocationService } from './revocation.service';
 import { PaginationModule } from '../../common/pagination/pagination.module';
+import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.module';
 
 /**
  * The embedded relay (design.md §1) and the services other modules build on: identity state (cached,
@@ -21,7 +22,7 @@ import { PaginationModule } from '../../common/pagination/pagination.module';
  * ContentPublisher); ContentChainSync keeps other modules' content chains in line with their content.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule],
+  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
   controllers: [RelayController, ProtocolDiscoveryController],
   providers: [
     IdentityCacheBus,

@@ -31,6 +31,14 @@ describe('configuration', () => {
     expect((config as unknown as Record<string, unknown>).PATH).toBeUndefined();
   });
 
+  it('serves metrics only when METRICS_PORT is set, never on the API port (issue 11 item 11)', () => {
+    expect(loadConfig({}).METRICS_PORT).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
+    expect(loadConfig({ METRICS_PORT: '0' }).METRICS_PORT).toBe(0);
+    expect(() => loadConfig({ METRICS_PORT: '3000' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/METRICS_PORT/);
+  });
+
   it('stops with one message naming every bad value', () => {
     const attempt = () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
     expect(attempt).toThrow(ConfigValidationError);

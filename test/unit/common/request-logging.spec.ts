@@ -82,6 +82,30 @@ describe('request logging (issue 2 point 8)', () => {
     expect(JSON.stringify(lines)).not.toContain('secret');
   });
 
+  it('names a request by its traceparent and logs the trace on every line (issue 11 item 11)', async () => {
+    const traceId = '0af7651916cd43dd8448eb211c80319c';
+    const headers = await get('/v1/spaces', {
+      traceparent: `00-${traceId}-b7ad6b7169203331-01`,
+      'x-request-id': 'not-this-one',
+    });
+    expect(headers['x-request-id']).toBe(traceId);
+    const ofRequest = await linesOf(traceId);
+    expect(ofRequest).toHaveLength(2);
+    for (const line of ofRequest) {
+      expect(line.req).toMatchObject({ id: traceId, traceId, parentSpanId: 'b7ad6b7169203331' });
+    }
+  });
+
+  it('ignores an invalid traceparent: the usual id, no trace fields', async () => {
+    await get('/v1/spaces', {
+      traceparent: `00-${'0'.repeat(32)}-b7ad6b7169203331-01`,
+      'x-request-id': 'trace-fallback',
+    });
+    const ofRequest = await linesOf('trace-fallback');
+    expect(ofRequest).toHaveLength(2);
+    for (const line of ofRequest) expect(Object.keys(line.req!)).not.toContain('traceId');
+  });
+
   it('logs a 5xx at error level', async () => {
     await get('/fail', { 'x-request-id': 'log-2' });
     const [, completed] = await linesOf('log-2');

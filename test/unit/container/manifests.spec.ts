@@ -119,6 +119,17 @@ describe('Deployment', () => {
     expect(Number(config.data.PORT)).toBe(containerPortOf('http'));
   });
 
+  it('serves metrics on a port of their own, which the pod annotations point Prometheus at (issue 11 item 11)', () => {
+    const metricsPort = containerPortOf('metrics');
+    expect(metricsPort).toBeDefined();
+    expect(metricsPort).not.toBe(containerPortOf('http'));
+    expect(Number(only('ConfigMap').data.METRICS_PORT)).toBe(metricsPort);
+    const annotations = deployment().spec.template.metadata.annotations;
+    expect(annotations['prometheus.io/scrape']).toBe('true');
+    expect(Number(annotations['prometheus.io/port'])).toBe(metricsPort);
+    expect(annotations['prometheus.io/path']).toBe('/metrics');
+  });
+
   it('is locked down: non-root, read-only root filesystem, no capabilities, no escalation', () => {
     const pod = podSpec();
     const sc = container().securityContext;
@@ -223,6 +234,13 @@ describe('Service', () => {
     expect(matches(service.spec.selector, deployment().spec.template.metadata.labels)).toBe(true);
     for (const port of service.spec.ports) expect(containerPortOf(port.targetPort)).toBe(3000);
   });
+
+  it('never publishes the metrics port', () => {
+    const metricsPort = containerPortOf('metrics');
+    for (const port of only('Service').spec.ports) {
+      expect(containerPortOf(port.targetPort)).not.toBe(metricsPort);
+    }
+  });
 });
 
 describe('HorizontalPodAutoscaler', () => {
@@ -240,6 +258,33 @@ describe('HorizontalPodAutoscaler', () => {
     expect(cpu.resource.target.averageUtilization).toBeGreaterThan(0);
     // Utilization is a percentage of the request: without one the HPA cannot compute it.
     expect(container().resources.requests.cpu).toBeDefined();
+  });
+});
+
+describe('scaling on request rate (issue 11 item 11)', () => {
+  const [adapter] = (
+    loadAll(readFileSync(join(k8sDir, 'monitoring/prometheus-adapter-config.yaml'), 'utf8')) as Obj[]
+  ).filter(Boolean);
+  const rules: Obj[] = (loadAll(adapter.data['config.yaml']) as Obj[])[0].rules;
+  const rate = () => only('HorizontalPodAutoscaler').spec.metrics.find((m: Obj) => m.type === 'Pods');
+
+  it('scales on requests per second per pod beside CPU', () => {
+    const hpa = only('HorizontalPodAutoscaler');
+    expect(rate().pods.metric.name).toBe('http_requests_per_second');
+    expect(rate().pods.target.type).toBe('AverageValue');
+    expect(Number(rate().pods.target.averageValue)).toBeGreaterThan(0);
+    expect(hpa.spec.metrics.some((m: Obj) => m.type === 'Resource' && m.resource.name === 'cpu')).toBe(true);
+  });
+
+  it('documents the prometheus-adapter rule that makes that metric from the counter the app exposes', () => {
+    expect(adapter.kind).toBe('ConfigMap');
+    const rule = rules.find((r) => r.name.as === rate().pods.metric.name);
+    expect(rule).toBeDefined();
+    expect(rule!.seriesQuery).toMatch(/^http_requests_total\{/);
+    expect(rule!.metricsQuery).toMatch(/rate\(<<\.Series>>/);
+    expect(rule!.resources.overrides.pod.resource).toBe('pod');
+    const exposed = readFileSync(join(root, 'src/infrastructure/metrics/http-metrics.ts'), 'utf8');
+    expect(exposed).toContain("'http_requests_total'");
   });
 });
 

@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { DatabasePoolMetrics } from './database-pool.metrics';
+import { HttpMetrics } from './http-metrics';
+import { Metrics } from './metrics';
+import { MetricsServer } from './metrics-server';
+import { RedisMetrics } from './redis.metrics';
+
+/**
+ * Prometheus metrics (issue 11 item 11): import it and inject `Metrics` to register series of a
+ * module's own. Served by MetricsServer on METRICS_PORT only.
+ */
+@Module({
+  providers: [Metrics, HttpMetrics, MetricsServer, DatabasePoolMetrics, RedisMetrics],
+  exports: [Metrics, HttpMetrics, MetricsServer],
+})
+export class MetricsModule {}
