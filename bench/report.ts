@@ -44,6 +44,7 @@ export interface Comparison {
   relativeTo: string;
   ratio: number;
   p50: { of: number; relativeTo: number };
+  p99: { of: number; relativeTo: number };
 }
 
 export function summarize(result: autocannon.Result): RunSummary {
@@ -117,7 +118,12 @@ export function comparisons(
     const to = results.find((r) => r.name === pair.relativeTo)?.service;
     const ratio = ratioOf(of ?? null, to ?? null);
     if (of && to && ratio !== null)
-      out.push({ ...pair, ratio, p50: { of: of.latencyMs.p50, relativeTo: to.latencyMs.p50 } });
+      out.push({
+        ...pair,
+        ratio,
+        p50: { of: of.latencyMs.p50, relativeTo: to.latencyMs.p50 },
+        p99: { of: of.latencyMs.p99, relativeTo: to.latencyMs.p99 },
+      });
   }
   return out;
 }
@@ -194,7 +200,7 @@ export function formatComparisons(list: Comparison[]): string {
     .map(
       (c) =>
         `${c.name} / ${c.relativeTo}: req/s ratio ${c.ratio.toFixed(2)} ` +
-        `(p50 ${c.p50.of} ms vs ${c.p50.relativeTo} ms)`,
+        `(p50 ${c.p50.of} ms vs ${c.p50.relativeTo} ms, p99 ${c.p99.of} ms vs ${c.p99.relativeTo} ms)`,
     )
     .join('\n');
 }

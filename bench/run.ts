@@ -300,6 +300,18 @@ async function measure(
     body: scenario.body,
     headers: { ...scenario.headers, ...extra, [SCENARIO_HEADER]: scenario.name },
   });
+  // The other load runs over the warm-up and the measured run, only against the service.
+  const beside =
+    scenario.alongside && target.name !== 'baseline'
+      ? autocannon({
+          url: `${target.url}${scenario.alongside.path}`,
+          method: scenario.alongside.method,
+          headers: { ...scenario.alongside.headers, [SCENARIO_HEADER]: `${scenario.name} (alongside)` },
+          body: scenario.alongside.body,
+          connections: scenario.alongside.connections,
+          duration: config.warmupSeconds + config.durationSeconds,
+        })
+      : undefined;
   current = autocannon({
     url: `${target.url}${path}`,
     method: scenario.method,
@@ -311,7 +323,13 @@ async function measure(
   });
   const result = await current;
   current = undefined;
-  return summarize(result);
+  const summary = summarize(result);
+  if (beside) {
+    const other = await beside;
+    status(`${target.name}: alongside ${Math.round(other.requests.average)} req/s, ${other.errors} errors`);
+    summary.errors += other.errors;
+  }
+  return summary;
 }
 
 /** REDIS_URL when it answers PING, else redis://127.0.0.1:6379 when that does, else null. */

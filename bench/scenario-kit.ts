@@ -31,6 +31,20 @@ export interface Scenario {
   baseline?: BaselineHandler | ServiceBaseline;
   /** Also report this scenario's service req/s divided by the named scenario's (same run). */
   relativeTo?: string;
+  /**
+   * A second load fired at the service while this scenario is measured (never at a bare baseline):
+   * the scenario's figures then show what that load does to everyone else. Its own answers may be
+   * any status; only transport errors count as failures.
+   */
+  alongside?: AlongsideLoad;
+}
+
+export interface AlongsideLoad {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  connections: number;
 }
 
 export type EnvSpec = ServiceEnv | ((facts: RunFacts) => ServiceEnv);

@@ -1,4 +1,5 @@
 import type { Scenario } from './scenario-kit';
+import { hardeningScenarios } from './suites/hardening';
 import { limiterScenarios } from './suites/limiter';
 import { profileScenarios } from './suites/profile';
 import { spacesScenarios } from './suites/spaces';
@@ -45,6 +46,7 @@ export const scenarios: Scenario[] = [
   ...profileScenarios,
   ...limiterScenarios,
   ...spacesScenarios,
+  ...hardeningScenarios,
 ];
 
 /** `BENCH_SCENARIOS=a,b` keeps the scenarios whose name contains any of the given parts. */

@@ -1,6 +1,5 @@
 import { INestApplication } from '@nestjs/common';
-import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage, Server } from 'node:http';
+import type { Server } from 'node:http';
 import { MAX_CREDENTIAL_TOKEN_BYTES } from './protocol/core';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
@@ -14,7 +13,7 @@ import { notFound } from './common/errors/api-error';
 import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
-import { noteBodyBytes } from './infrastructure/idempotency/request-fingerprint';
+import { bodyBytesInspector } from './infrastructure/http/body-bytes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
 import { allowBrowserOrigins } from './infrastructure/http/cors';
 import { securityHeaders } from './infrastructure/http/security-headers';
@@ -81,7 +80,7 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   // exception filter; the parser would otherwise turn invalid UTF-8 into U+FFFD and store it.
   // Nest 12 types leave `verify` out (it is how `rawBody` is implemented); with rawBody off the
   // adapter hands these options to express.json unchanged.
-  const jsonOptions = { limit: MAX_BODY_BYTES, verify: inspectBodyBytes };
+  const jsonOptions = { limit: MAX_BODY_BYTES, verify: bodyBytesInspector(app.get(AppConfig)) };
   app.useBodyParser('json', jsonOptions as NestExpressBodyParserOptionsFor<'json'>);
   // After the parser (its callbacks would leave the scope): what the request commits is tracked,
   // so a 500 after a rolled-back write gives its jti back.
@@ -91,12 +90,6 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
   await app.init();
   return app;
-}
-
-/** Sees the body's bytes before they are parsed: refuses invalid UTF-8, keeps an Idempotency-Key's digest. */
-function inspectBodyBytes(request: IncomingMessage, _response: unknown, body: Buffer): void {
-  if (!isUtf8(body)) throw Object.assign(new Error('request body is not UTF-8'), { status: 400 });
-  noteBodyBytes(request, body);
 }
 
 /** Whether the path percent-decodes to text a route parameter can carry (no NUL, no lone surrogate). */

@@ -54,7 +54,15 @@ describe('bench report', () => {
         { name: 'deep', relativeTo: 'first' },
         { name: 'skipped', relativeTo: 'first' },
       ]),
-    ).toEqual([{ name: 'deep', relativeTo: 'first', ratio: 0.95, p50: { of: 11, relativeTo: 10 } }]);
+    ).toEqual([
+      {
+        name: 'deep',
+        relativeTo: 'first',
+        ratio: 0.95,
+        p50: { of: 11, relativeTo: 10 },
+        p99: { of: 33, relativeTo: 30 },
+      },
+    ]);
     expect(ratioOf(run(50, 1), run(0, 1))).toBeNull();
     expect(ratioOf(run(50, 1), null)).toBeNull();
   });
