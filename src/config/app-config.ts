@@ -104,6 +104,55 @@ export class AppConfig {
   @Max(200)
   DATABASE_POOL_SIZE = 10;
 
+  /**
+   * Milliseconds a request waits for a pooled connection (a new one included: connect and log in)
+   * before it is answered 503.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  DATABASE_ACQUIRE_TIMEOUT_MS = 5000;
+
+  /**
+   * PostgreSQL cancels a statement running longer than this (`statement_timeout`, 503); the client
+   * gives up on an answer 1 s later (a partition: the server cannot even say so) and drops the
+   * connection.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  DATABASE_STATEMENT_TIMEOUT_MS = 10000;
+
+  /** A statement waiting longer than this for a lock fails (`lock_timeout`, 503). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  DATABASE_LOCK_TIMEOUT_MS = 5000;
+
+  /**
+   * PostgreSQL ends a session left idle inside a transaction this long
+   * (`idle_in_transaction_session_timeout`), so a client lost mid-transaction frees its locks.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS = 15000;
+
+  /** TCP keep-alive probes start on a database connection idle this long. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  DATABASE_KEEPALIVE_DELAY_MS = 10000;
+
+  /**
+   * `/health/live` fails once the pool has failed every probe for this long while a new connection
+   * to the database works (a wedged pool: a restart helps; a database that is down: it would not).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  DATABASE_WEDGED_AFTER_MS = 60000;
+
   @IsOptional()
   @IsString()
   @Matches(/^rediss?:\/\//, { message: 'REDIS_URL must be a redis:// URL' })

@@ -38,6 +38,8 @@ export interface BootOptions {
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Reuse a database (e.g. two replicas of one service); a fresh one otherwise. */
   databaseUrl?: string;
+  /** How the service reaches its fresh database (e.g. `relay.route`: through a faultable relay). */
+  routeDatabase?: (url: string) => string;
   /** Extra test-only routes mounted beside AppModule (routes whose modules do not exist yet). */
   controllers?: Type[];
 }
@@ -45,7 +47,8 @@ export interface BootOptions {
 /** Boots the real AppModule on a fresh database, exactly as main.ts does but without listening. */
 export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   const database = options.databaseUrl ? undefined : await createTestDatabase();
-  const databaseUrl = options.databaseUrl ?? database!.url;
+  const route = options.routeDatabase ?? ((url: string) => url);
+  const databaseUrl = options.databaseUrl ?? route(database!.url);
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',

@@ -9,6 +9,7 @@ import {
   Optional,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { isDatabaseUnavailable } from '../../infrastructure/database/database-unavailable';
 import { ApiError, ApiErrorBody, ERROR_CODES, invalidRequest, NOT_FOUND_BODY } from './api-error';
 import { BodyShapeError } from '../validation/body-shape';
 import { ERROR_RESPONSE_HOOKS, ErrorResponseHooks } from './error-response-hooks';
@@ -32,8 +33,9 @@ const MESSAGES: Record<number, string> = {
 };
 
 /**
- * Builds every error body of the service (design.md §5). Unexpected exceptions are logged with
- * their stack and answered as a bare 500 so no stack, SQL or driver message reaches the client.
+ * Builds every error body of the service (design.md §5). A database that cannot answer is a 503
+ * (`isDatabaseUnavailable`); other unexpected exceptions are logged with their stack and answered
+ * as a bare 500 so no stack, SQL or driver message reaches the client.
  */
 @Catch()
 export class AllExceptionsFilter implements ExceptionFilter {
@@ -95,6 +97,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       };
     }
     if (exception instanceof HttpException && exception.getStatus() === HttpStatus.SERVICE_UNAVAILABLE) {
+      return { status: 503, body: { code: ERROR_CODES[503], message: MESSAGES[503] }, headers: {} };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      // Expected while the database is away; the pool reconnects on its own.
+      this.logger.warn(`database unavailable: ${exception instanceof Error ? exception.message : exception}`);
       return { status: 503, body: { code: ERROR_CODES[503], message: MESSAGES[503] }, headers: {} };
     }
     this.logger.error(

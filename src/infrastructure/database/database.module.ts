@@ -3,14 +3,16 @@ import { RequestWrites } from './request-writes';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { baseDataSourceOptions } from './data-source-options';
-import { assertMigrated, PendingMigrationsError, runMigrationsExclusively } from './migrate';
+import { servingDataSourceOptions } from './data-source-options';
+import { assertMigrated, migrateDatabase, PendingMigrationsError } from './migrate';
+import { PoolLiveness } from './pool-liveness';
+import { UnansweredConnections } from './unanswered-connections';
 
-/** The connection (migrated before any module uses it) and the request write scopes. */
+/** The connection (migrated before any module uses it), the request write scopes, pool health. */
 @Global()
 @Module({
-  providers: [RequestWrites],
-  exports: [RequestWrites],
+  providers: [RequestWrites, UnansweredConnections, PoolLiveness],
+  exports: [RequestWrites, PoolLiveness],
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfig],
@@ -18,7 +20,7 @@ import { assertMigrated, PendingMigrationsError, runMigrationsExclusively } from
         if (!config.DATABASE_URL)
           throw new Error('DATABASE_URL is not set (main.ts starts the embedded database)');
         return {
-          ...baseDataSourceOptions(config.DATABASE_URL, config.DATABASE_POOL_SIZE),
+          ...servingDataSourceOptions(config.DATABASE_URL, config),
           autoLoadEntities: true,
           // Read by dataSourceFactory below, which runs them under the advisory lock.
           migrationsRun: config.migrateOnBoot,
@@ -26,12 +28,12 @@ import { assertMigrated, PendingMigrationsError, runMigrationsExclusively } from
         };
       },
       // Migrations run (or, when left to `npm run migrate`, are checked) before any module can use
-      // the connection.
+      // the connection; they run on connections of their own, without the serving pool's timeouts.
       dataSourceFactory: async (options?: DataSourceOptions) => {
+        if (options!.migrationsRun) await migrateDatabase((options as { url: string }).url);
         const dataSource = await new DataSource({ ...options!, migrationsRun: false }).initialize();
         try {
-          if (options!.migrationsRun) await runMigrationsExclusively(dataSource);
-          else await assertMigrated(dataSource);
+          await assertMigrated(dataSource);
         } catch (error) {
           await dataSource.destroy();
           throw error;

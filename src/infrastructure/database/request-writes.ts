@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { AfterQueryEvent, DataSource, EntitySubscriberInterface, TransactionCommitEvent } from 'typeorm';
+import { isDatabaseUnavailable } from './database-unavailable';
 
 interface WriteScope {
   committed: boolean;
@@ -15,8 +16,9 @@ const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
 
 /**
  * Whether a request has committed anything to PostgreSQL: a transaction that committed, or a
- * statement other than a read run outside one. A 500 after a rolled-back transaction then is a
- * known outcome (nothing was written) and gives its `jti` back; a 500 after a commit keeps it spent.
+ * statement other than a read run outside one, or either of them lost with its connection (the
+ * server may have carried it out). A 500 or 503 after a rolled-back transaction then is a known
+ * outcome (nothing was written) and gives its `jti` back; after a commit it keeps it spent.
  */
 @Injectable()
 export class RequestWrites implements EntitySubscriberInterface, OnModuleInit {
@@ -56,8 +58,14 @@ export class RequestWrites implements EntitySubscriberInterface, OnModuleInit {
     // Every query of every request passes here: reads (no scope) and known writes stop first.
     const scope = this.storage.getStore();
     if (!scope || scope.committed) return;
-    if (event.success && !event.queryRunner.isTransactionActive && !READ_ONLY.test(event.query)) {
-      scope.committed = true;
+    const inTransaction = event.queryRunner.isTransactionActive;
+    if (event.success) {
+      if (!inTransaction && !READ_ONLY.test(event.query)) scope.committed = true;
+      return;
     }
+    // A COMMIT or autocommit write that failed for want of the database may have been carried out
+    // (its answer lost with the connection): unknown counts as committed.
+    const mayCommit = inTransaction ? event.query === 'COMMIT' : !READ_ONLY.test(event.query);
+    if (mayCommit && isDatabaseUnavailable(event.error)) scope.committed = true;
   }
 }

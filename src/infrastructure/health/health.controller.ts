@@ -2,6 +2,7 @@ import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Anonymous } from '../../common/auth/access.decorators';
+import { PoolLiveness } from '../database/pool-liveness';
 import { ShutdownState } from './shutdown-state';
 
 @ApiExcludeController()
@@ -11,12 +12,14 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly database: TypeOrmHealthIndicator,
     private readonly shutdown: ShutdownState,
+    private readonly pool: PoolLiveness,
   ) {}
 
-  /** The process is up and its event loop answers. */
+  /** The process is up, its event loop answers and its connection pool is not wedged. */
   @Get('live')
   @Anonymous()
-  live() {
+  async live() {
+    if (await this.pool.wedged()) throw new ServiceUnavailableException('database pool wedged');
     return { status: 'ok' };
   }
 
