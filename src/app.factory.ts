@@ -13,7 +13,7 @@ import { notFound } from './common/errors/api-error';
 import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
 import { RequestWrites } from './infrastructure/database/request-writes';
-import { bodyBytesInspector } from './infrastructure/http/body-bytes';
+import { bodyBytesInspector, refusedBodyHandler } from './infrastructure/http/body-bytes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
 import { allowBrowserOrigins } from './infrastructure/http/cors';
 import { securityHeaders } from './infrastructure/http/security-headers';
@@ -82,6 +82,7 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   // adapter hands these options to express.json unchanged.
   const jsonOptions = { limit: MAX_BODY_BYTES, verify: bodyBytesInspector(app.get(AppConfig)) };
   app.useBodyParser('json', jsonOptions as NestExpressBodyParserOptionsFor<'json'>);
+  app.use(refusedBodyHandler);
   // After the parser (its callbacks would leave the scope): what the request commits is tracked,
   // so a 500 after a rolled-back write gives its jti back.
   const writes = app.get(RequestWrites);

@@ -2,7 +2,7 @@ import { ArgumentMetadata, ValidationPipe, ValidationPipeOptions } from '@nestjs
 import { AppConfig } from '../config/app-config';
 import { invalidRequest } from './errors/api-error';
 import { toValidationDetails } from './errors/validation-details';
-import { BodyShapeLimits, bodyShapeViolation } from './validation/body-shape';
+import { BodyShapeLimits, bodyShapeViolation, RefusedBody } from './validation/body-shape';
 import { UnstorableText, unstorableText } from './validation/nul-text';
 
 /**
@@ -20,6 +20,7 @@ class RequestValidationPipe extends ValidationPipe {
   }
 
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (value instanceof RefusedBody) throw invalidRequest('Invalid request', [value.detail]);
     if (metadata.type === 'body' || metadata.type === 'query') {
       const excess = bodyShapeViolation(value, this.shape);
       if (excess) throw invalidRequest('Invalid request', [excess]);

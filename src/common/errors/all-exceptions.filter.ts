@@ -10,8 +10,7 @@ import {
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { isDatabaseUnavailable } from '../../infrastructure/database/database-unavailable';
-import { ApiError, ApiErrorBody, ERROR_CODES, invalidRequest, NOT_FOUND_BODY } from './api-error';
-import { BodyShapeError } from '../validation/body-shape';
+import { ApiError, ApiErrorBody, ERROR_CODES, NOT_FOUND_BODY } from './api-error';
 import { ERROR_RESPONSE_HOOKS, ErrorResponseHooks } from './error-response-hooks';
 import { RecordedAnswer } from './recorded-answer';
 
@@ -77,12 +76,6 @@ export class AllExceptionsFilter implements ExceptionFilter {
   private describe(exception: unknown): ErrorResponse {
     if (exception instanceof ApiError) {
       return { status: exception.getStatus(), body: exception.body, headers: exception.headers };
-    }
-    // Thrown by the body parser's `verify`; the Express adapter hands it over wrapped.
-    const shape = exception instanceof HttpException ? exception.cause : exception;
-    if (shape instanceof BodyShapeError) {
-      const refused = invalidRequest('Invalid request', [shape.detail]);
-      return { status: refused.getStatus(), body: refused.body, headers: refused.headers };
     }
     if (exception instanceof HttpException && exception.getStatus() < 500) {
       const status = exception.getStatus() in ERROR_CODES ? exception.getStatus() : HttpStatus.BAD_REQUEST;

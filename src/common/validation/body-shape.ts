@@ -36,9 +36,9 @@ export function bodyShapeViolation(value: unknown, limits: BodyShapeLimits): Val
 }
 
 /**
- * A body refused by its raw bytes' shape, thrown from the body parser's `verify` (a plain error:
- * body-parser decorates it with properties, as it does its own errors); the global exception
- * filter answers it as the validation pipe would.
+ * A body refused by its raw bytes' shape: thrown by the body parser's `verify` (so `JSON.parse`
+ * never runs), then put in place of the body (`refusedBody`), so the route's validation pipe
+ * answers it in the route's own error envelope, as it answers a parsed body of that shape.
  */
 export class BodyShapeError extends Error {
   override readonly name = 'BodyShapeError';
@@ -48,6 +48,11 @@ export class BodyShapeError extends Error {
   constructor(readonly detail: ValidationDetail) {
     super(detail.message);
   }
+}
+
+/** What a route's `@Body()` gets when the raw body was refused by its shape. */
+export class RefusedBody {
+  constructor(readonly detail: ValidationDetail) {}
 }
 
 const OPEN_OBJECT = 0x7b; // {

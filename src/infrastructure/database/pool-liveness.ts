@@ -38,7 +38,11 @@ export class PoolLiveness implements EntitySubscriberInterface, OnModuleInit {
     const now = this.clock.now().getTime();
     this.failingSince ??= now;
     if (now - this.failingSince < this.config.DATABASE_WEDGED_AFTER_MS) return false;
-    return this.databaseAnswers();
+    if (await this.databaseAnswers()) return true;
+    // The database itself was away: the pool only counts as failing from when it is back (its
+    // connections from before the outage need a moment to be replaced).
+    this.failingSince = now;
+    return false;
   }
 
   /** A connection outside the pool, tried only once the pool has failed long enough. */

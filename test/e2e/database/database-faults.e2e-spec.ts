@@ -29,7 +29,8 @@ describe('database faults (e2e)', () => {
       routeDatabase: (url) => relay.route(url),
       env: {
         DATABASE_POOL_SIZE: '3',
-        DATABASE_ACQUIRE_TIMEOUT_MS: '1000',
+        // Generous enough for a new connection on a loaded CI machine.
+        DATABASE_ACQUIRE_TIMEOUT_MS: '2500',
         DATABASE_STATEMENT_TIMEOUT_MS: '2000',
         DATABASE_LOCK_TIMEOUT_MS: '1000',
         DATABASE_WEDGED_AFTER_MS: String(WEDGED_AFTER_MS),

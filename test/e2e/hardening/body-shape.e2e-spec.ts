@@ -88,10 +88,22 @@ describe('request body shape (e2e)', () => {
     expect(response.body.details).toHaveLength(20);
   });
 
-  it('keeps the relay’s 400 small: no echo of 50,000 members, no 500 for deep nesting', async () => {
+  it('keeps the relay’s 400 small and in its own envelope: no echo of 50,000 members, no 500 for deep nesting', async () => {
     const widened = await ingest(wide(50_000));
     expect(widened.status).toBe(400);
-    expect(widened.text.length).toBeLessThan(300);
+    expect(widened.body).toEqual({
+      error: 'Invalid request',
+      details: [{ path: 'body', message: 'body has more than 1000 members' }],
+    });
     expect((await ingest('['.repeat(100_000) + ']'.repeat(100_000))).status).toBe(400);
+  });
+
+  it('answers a wide body on a key-proof route without details, as every key-proof 400', async () => {
+    const response = await request(t.http)
+      .post('/v1/key-proof/present')
+      .set('Content-Type', 'application/json')
+      .send(wide(50_000));
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ code: 'E_INVALID_REQUEST', message: expect.any(String) });
   });
 });
