@@ -149,14 +149,17 @@ describe('truncate segments only near the cut, with the same output as a whole-w
     for (const body of bodies) {
       for (const max of [80, 280]) expect(truncate(body, max)).toBe(referenceTruncate(body, max));
     }
+    // The best of five rounds, so a pause of a loaded machine does not count.
     const timeOf = (text: string) => {
-      const started = process.hrtime.bigint();
-      for (let round = 0; round < 200; round += 1) truncate(text, 280);
-      return Number(process.hrtime.bigint() - started);
+      let best = Infinity;
+      for (let round = 0; round < 5; round += 1) {
+        const started = process.hrtime.bigint();
+        for (let call = 0; call < 500; call += 1) truncate(text, 280);
+        best = Math.min(best, Number(process.hrtime.bigint() - started));
+      }
+      return best;
     };
     const short = '😀 e\u0301 🇫🇷 '.repeat(40);
-    timeOf(short);
-    timeOf(bodies[2]);
     // Walking or segmenting the whole 100 KB body would cost hundreds of times the short one.
     expect(timeOf(bodies[2])).toBeLessThan(timeOf(short) * 5);
   });
