@@ -1,6 +1,7 @@
 import { MigrationInterface } from 'typeorm';
 import { IdempotencyKeys1795601512484 } from './1795601512484-IdempotencyKeys';
 import { ChainPublications1795700000000 } from './1795700000000-ChainPublications';
+import { PostCardText1795800000000 } from './1795800000000-PostCardText';
 import { PostsAndComments1795336555785 } from './1795336555785-PostsAndComments';
 import { Groups1795335874232 } from './1795335874232-Groups';
 import { RelayPendingOperations1795335465374 } from './1795335465374-RelayPendingOperations';
@@ -30,4 +31,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   PublishedReadViews1795600000000,
   IdempotencyKeys1795601512484,
   ChainPublications1795700000000,
+  PostCardText1795800000000,
 ];

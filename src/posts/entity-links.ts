@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { EntityLinkRecord } from './dto/post-records.dto';
 import { Post } from './entities/post.entity';
-import { displayTitleOf } from './rendering/post-text';
+import { cardTextOf } from './post-card-text';
 
 /** At most this many distinct URLs of one body are looked at. */
 const MAX_URLS = 20;
@@ -73,7 +73,7 @@ export class EntityLinkResolver {
     if (!post) return null;
     const topic = await this.directory.findTopic(space.id, formatEntityId('topic', post.topicId));
     if (topic?.accessKind !== 'public') return null;
-    const label = displayTitleOf(post.title, post.body);
+    const label = cardTextOf(post).displayTitle;
     if (!label) return null;
     return {
       url: `${this.directory.publicUrl(space)}/post/${post.slug}-${formatEntityId('post', post.id)}`,

@@ -13,7 +13,7 @@ import { FeedListing } from './dto/post-records.dto';
 import { Post } from './entities/post.entity';
 import { PostAccess } from './post-access.service';
 import { PostPresenter } from './post-presenter';
-import { CARD_COLUMNS } from './posts.service';
+import { readCardRows, selectCardColumns } from './post-card-rows';
 
 /**
  * GET /v1/feed (api-spec.md "Credential-gated reads"): the posts of every live space where the
@@ -33,21 +33,23 @@ export class FeedService {
   async feed(principal: RequestPrincipal, query: PaginationQueryDto): Promise<FeedListing> {
     const views = await this.memberViews(principal);
     const topicIds = await this.readableTopicIds(views);
-    const builder = this.posts
-      .createQueryBuilder('post')
-      .select(CARD_COLUMNS.map((column) => `post.${column}`));
+    const builder = selectCardColumns(this.posts.createQueryBuilder('post'));
     if (topicIds.length === 0) builder.where('FALSE');
     else builder.where('post.topicId IN (:...topicIds)', { topicIds });
-    const page = await paginateKeyset(builder, {
-      listing: 'feed',
-      columns: [
-        { expression: 'post.publishedAt', direction: 'DESC' },
-        { expression: 'post.id', direction: 'DESC' },
-      ],
-      keyOf: (post) => [post.publishedAt.toISOString(), post.id],
-      page: query,
-      cursors: this.cursors,
-    });
+    const page = await paginateKeyset(
+      builder,
+      {
+        listing: 'feed',
+        columns: [
+          { expression: 'post.publishedAt', direction: 'DESC' },
+          { expression: 'post.id', direction: 'DESC' },
+        ],
+        keyOf: (post) => [post.publishedAt.toISOString(), post.id],
+        page: query,
+        cursors: this.cursors,
+      },
+      readCardRows,
+    );
     const spaces = new Map(views.map((view) => [view.space.id, view.space]));
     const cards = await this.presenter.cards(page.rows, (post) => spaces.get(post.spaceId)!, principal.did);
     return {

@@ -9,7 +9,8 @@ import { FullPost, LinkCardRecord, PostCard, SpaceCallToAction } from './dto/pos
 import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
 import { EntityLinkResolver } from './entity-links';
-import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from './rendering/post-text';
+import { applyFold, bareUrlsOf } from './rendering/post-text';
+import { cardTextOf } from './post-card-text';
 import { SpaceView, TopicView } from '../spaces/space-views';
 
 /**
@@ -101,8 +102,7 @@ export class PostPresenter {
       slug: post.slug,
       format: post.title ? 'long-post' : 'short-post',
       title: post.title,
-      displayTitle: displayTitleOf(post.title, post.body),
-      excerpt: excerptOf(post.body),
+      ...cardTextOf(post),
       author,
       upvoteCount: Math.max(0, post.upvoteCount),
       commentCount: Math.max(0, post.commentCount),

@@ -16,27 +16,11 @@ import { PostAccess } from './post-access.service';
 import { PostContentChain } from './post-content-chain';
 import { PostPresenter } from './post-presenter';
 import { attachmentTokensOf, slugOf } from './rendering/post-text';
+import { cardTextColumns } from './post-card-text';
+import { readCardRows, selectCardColumns } from './post-card-rows';
 import { SpaceView, TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
-
-/** What a listing reads of a post: everything a card shows, never the attachment list or chain bookkeeping. */
-export const CARD_COLUMNS: (keyof Post)[] = [
-  'id',
-  'spaceId',
-  'topicId',
-  'authorDid',
-  'title',
-  'body',
-  'slug',
-  'upvoteCount',
-  'commentCount',
-  'isPinned',
-  'publishedAt',
-  'updatedAt',
-  'contentId',
-  'headCid',
-];
 
 /**
  * The posts of a space (api-spec.md "Optional-auth reads", "Writes"): the listing (anonymous
@@ -75,16 +59,20 @@ export class PostsService {
     const builder = this.filtered(view.space.id, topicIds, query);
     const direction = query.sort === 'oldest' ? 'ASC' : 'DESC';
     const [page, totalCount] = await Promise.all([
-      paginateKeyset(builder.clone(), {
-        listing: `space-posts:${direction}`,
-        columns: [
-          { expression: 'post.publishedAt', direction },
-          { expression: 'post.id', direction },
-        ],
-        keyOf: (post) => [post.publishedAt.toISOString(), post.id],
-        page: query,
-        cursors: this.cursors,
-      }),
+      paginateKeyset(
+        builder.clone(),
+        {
+          listing: `space-posts:${direction}`,
+          columns: [
+            { expression: 'post.publishedAt', direction },
+            { expression: 'post.id', direction },
+          ],
+          keyOf: (post) => [post.publishedAt.toISOString(), post.id],
+          page: query,
+          cursors: this.cursors,
+        },
+        readCardRows,
+      ),
       builder.clone().getCount(),
     ]);
     const items = await this.presenter.cards(page.rows, () => view.space, viewerOf(view));
@@ -121,6 +109,7 @@ export class PostsService {
       title,
       body: request.body,
       slug: slugOf(title, request.body),
+      ...cardTextColumns(title, request.body, now),
       attachmentIds: [],
       upvoteCount: 0,
       commentCount: 0,
@@ -171,7 +160,15 @@ export class PostsService {
     const now = this.clock.now();
     // A post that is public now, or was (it holds a chain), has a chain to follow it.
     const chained = isPublic(writer.space, topic) || post.contentId !== null;
-    Object.assign(post, { title, body, topicId: topic.id, slug: slugOf(title, body), updatedAt: now });
+    const cardText = cardTextColumns(title, body, now);
+    Object.assign(post, {
+      title,
+      body,
+      topicId: topic.id,
+      slug: slugOf(title, body),
+      ...cardText,
+      updatedAt: now,
+    });
     await this.dataSource.transaction(async (manager) => {
       await manager.update(
         Post,
@@ -181,6 +178,7 @@ export class PostsService {
           body,
           topicId: topic.id,
           slug: post.slug,
+          ...cardText,
           attachmentIds: post.attachmentIds,
           updatedAt: now,
         },
@@ -239,10 +237,8 @@ export class PostsService {
 
   /** The listing's filtered rows (card columns only), before the keyset is applied. */
   private filtered(spaceId: string, topicIds: string[], query: PostListingQuery): SelectQueryBuilder<Post> {
-    const builder = this.posts
-      .createQueryBuilder('post')
-      .select(CARD_COLUMNS.map((column) => `post.${column}`))
-      .where('post.spaceId = :spaceId', { spaceId });
+    const builder = selectCardColumns(this.posts.createQueryBuilder('post'));
+    builder.where('post.spaceId = :spaceId', { spaceId });
     if (topicIds.length === 0) builder.andWhere('FALSE');
     else builder.andWhere('post.topicId IN (:...topicIds)', { topicIds });
     if (query.format === 'long-post') builder.andWhere('post.title IS NOT NULL');

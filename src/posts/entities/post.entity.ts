@@ -4,7 +4,8 @@ import { Column, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryColumn } fr
  * A post of a space (api-spec.md "Post card", "Full post"). Who reads it is its topic's `access`
  * (design.md §9). `format` follows the title: long-post with one, short-post without. Counters are
  * kept on the row (updated in the transaction that changes upvotes or comments) so listings never
- * count. `content_id`/`head_cid` track the post's content chain while it is public.
+ * count, and card text (`excerpt`, `display_title`) is computed when the post is written so listings
+ * never read `body`. `content_id`/`head_cid` track the post's content chain while it is public.
  */
 @Entity({ name: 'posts' })
 @Index('idx_posts_space_recent', ['spaceId', 'publishedAt', 'id'], { where: '"deleted_at" IS NULL' })
@@ -31,6 +32,21 @@ export class Post {
 
   @Column({ type: 'text' })
   body: string;
+
+  /** The card's `excerpt` of `body`, kept with the post so listings never read the body. */
+  @Column({ type: 'text', nullable: true })
+  excerpt: string | null;
+
+  /** The card's `displayTitle`: the title, else made from `body`; kept like `excerpt`. */
+  @Column({ name: 'display_title', type: 'text', nullable: true })
+  displayTitle: string | null;
+
+  /**
+   * The `updatedAt` whose title and body `excerpt` and `displayTitle` were computed from. Anything
+   * else (null, or older) marks a row written by a release that did not keep the card text.
+   */
+  @Column({ name: 'card_text_at', type: 'timestamptz', precision: 3, nullable: true })
+  cardTextAt: Date | null;
 
   /** Server-generated from the title or the body's start; mutable (api-spec.md "Mutable aliases"). */
   @Column({ type: 'varchar', length: 100 })

@@ -89,32 +89,53 @@ export function stripMarkdown(markdown: string): string {
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
+/** Context the cut's segmentation reads past the budget (the window earlier versions segmented). */
+const CUT_LOOKAHEAD = 16;
+
 /**
  * At most `max` code points: cut between words when a space falls in the second half, never inside
- * a grapheme cluster (so never inside a surrogate pair), with '…' appended when cut.
+ * a grapheme cluster (so never inside a surrogate pair), with '…' appended when cut. Only the
+ * code points up to the cut are walked, and graphemes are segmented only around it: between two
+ * printable ASCII characters there is always a boundary (UAX #29), elsewhere ICU finds the
+ * cluster holding the first code point past the budget from a safe point nearby.
  */
-function truncate(text: string, max: number): string {
-  const codePoints = Array.from(text);
-  if (codePoints.length <= max) return text;
+export function truncate(text: string, max: number): string {
+  if (text.length <= max) return text;
   const budget = max - 1;
+  const budgetEnd = advanceCodePoints(text, 0, budget);
+  const maxEnd = advanceCodePoints(text, budgetEnd, 1);
+  if (maxEnd === text.length) return text;
   // The longest run of whole grapheme clusters that fits the budget.
-  const window = codePoints.slice(0, budget + 16).join('');
-  let cut = '';
-  let used = 0;
-  for (const { segment } of graphemes.segment(window)) {
-    const size = Array.from(segment).length;
-    if (used + size > budget) break;
-    cut += segment;
-    used += size;
-  }
-  const next = codePoints[used] ?? '';
-  if (!/\s/.test(next)) {
+  const start = asciiBoundary(text, budgetEnd)
+    ? budgetEnd
+    : graphemes
+        .segment(text.slice(0, advanceCodePoints(text, maxEnd, CUT_LOOKAHEAD - 1)))
+        .containing(budgetEnd)!.index;
+  let cut = text.slice(0, start);
+  if (!/\s/.test(text[start])) {
     const lastSpace = cut.search(/\s\S*$/);
     if (lastSpace > 0 && Array.from(cut.slice(0, lastSpace)).length >= budget / 2)
       cut = cut.slice(0, lastSpace);
   }
   cut = cut.trimEnd().replace(/[\s,;:]+$/, '');
   return `${cut}…`;
+}
+
+/** The offset `count` code points (a lone surrogate counts as one) after `from`, at most the end. */
+function advanceCodePoints(text: string, from: number, count: number): number {
+  let at = from;
+  for (let left = count; left > 0 && at < text.length; left -= 1) {
+    const unit = text.charCodeAt(at);
+    const low = text.charCodeAt(at + 1);
+    at += unit >= 0xd800 && unit <= 0xdbff && low >= 0xdc00 && low <= 0xdfff ? 2 : 1;
+  }
+  return at;
+}
+
+/** Whether printable ASCII characters sit on both sides of `at` (a grapheme boundary, always). */
+function asciiBoundary(text: string, at: number): boolean {
+  const isPrintable = (unit: number) => unit >= 0x20 && unit <= 0x7e;
+  return at > 0 && isPrintable(text.charCodeAt(at - 1)) && isPrintable(text.charCodeAt(at));
 }
 
 /** Letters without a decomposition to ASCII. */
