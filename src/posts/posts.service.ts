@@ -19,6 +19,10 @@ import { attachmentTokensOf, slugOf } from './rendering/post-text';
 import { SpaceView, TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
+import { PostCounts } from './post-counts';
+
+/** A date-filtered listing counts its range up to this many posts, and omits totalCount beyond. */
+const DATED_COUNT_CAP = 1000;
 
 /** What a listing reads of a post: everything a card shows, never the attachment list or chain bookkeeping. */
 export const CARD_COLUMNS: (keyof Post)[] = [
@@ -54,12 +58,13 @@ export class PostsService {
     private readonly chain: PostContentChain,
     private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
+    private readonly counts: PostCounts,
   ) {}
 
   /**
    * GET /v1/spaces/{space}/posts: posts of the topics this view reads in full (anonymous: public
-   * topics), newest (or oldest) first by (publishedAt, id); totalCount under the filters. A topic
-   * filter naming anything outside those topics lists nothing.
+   * topics), newest (or oldest) first by (publishedAt, id); totalCount under the filters (see
+   * `totalOf`). A topic filter naming anything outside those topics lists nothing.
    */
   async list(
     principal: RequestPrincipal | null,
@@ -85,10 +90,37 @@ export class PostsService {
         page: query,
         cursors: this.cursors,
       }),
-      builder.clone().getCount(),
+      this.totalOf(builder, topicIds, query),
     ]);
     const items = await this.presenter.cards(page.rows, () => view.space, viewerOf(view));
-    return { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor, totalCount };
+    const listing: PostListing = { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor };
+    if (totalCount !== null) listing.totalCount = totalCount;
+    return listing;
+  }
+
+  /**
+   * The listing's totalCount without counting the posts: topic and format filters sum the
+   * per-topic counters; a date filter counts at most `DATED_COUNT_CAP + 1` rows of the range and
+   * omits totalCount (api-spec.md: optional) when more match.
+   */
+  private async totalOf(
+    builder: SelectQueryBuilder<Post>,
+    topicIds: string[],
+    query: PostListingQuery,
+  ): Promise<number | null> {
+    if (query.publishedAfter === undefined && query.publishedBefore === undefined) {
+      return this.counts.inTopics(topicIds, query.format);
+    }
+    const bounded = builder
+      .clone()
+      .select('1')
+      .limit(DATED_COUNT_CAP + 1);
+    const [sql, parameters] = bounded.getQueryAndParameters();
+    const [row] = await this.dataSource.query<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM (${sql}) AS "bounded"`,
+      parameters,
+    );
+    return row.n > DATED_COUNT_CAP ? null : row.n;
   }
 
   /** GET /v1/spaces/{space}/posts/{postId}: eligible with the full post, or gated with a reason. */
@@ -135,6 +167,7 @@ export class PostsService {
     const chained = isPublic(writer.space, topic);
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Post, post);
+      await this.counts.add(manager, post, +1);
       await this.directory.recordActivity(writer.space.id, now, manager);
       await this.events.emit(manager, new PostPublished(post.spaceId, post.id, post.topicId, post.authorDid));
       if (chained) await this.chain.enqueue(manager, [post.id]);
@@ -171,8 +204,10 @@ export class PostsService {
     const now = this.clock.now();
     // A post that is public now, or was (it holds a chain), has a chain to follow it.
     const chained = isPublic(writer.space, topic) || post.contentId !== null;
+    const counted = { spaceId: post.spaceId, topicId: post.topicId, title: post.title };
     Object.assign(post, { title, body, topicId: topic.id, slug: slugOf(title, body), updatedAt: now });
     await this.dataSource.transaction(async (manager) => {
+      await this.counts.move(manager, counted, post);
       await manager.update(
         Post,
         { id: post.id },
@@ -199,6 +234,7 @@ export class PostsService {
     const chained = post.contentId !== null;
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Post, { id: post.id }, { deletedAt: this.clock.now() });
+      await this.counts.add(manager, post, -1);
       if (chained) await this.chain.enqueue(manager, [post.id]);
     });
     if (chained) await this.chain.settle([post.id]);

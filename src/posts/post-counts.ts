@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+
+/** Where a live post counts: its space, its topic and its format (long-post when it has a title). */
+export interface CountedPost {
+  spaceId: string;
+  topicId: string;
+  title: string | null;
+}
+
+/**
+ * The live posts per topic and format (`post_topic_counts`), kept inside the transaction of every
+ * post write: create adds, delete takes away, a move or a format change does both. Reads sum the
+ * rows of a handful of topics, never the posts.
+ */
+@Injectable()
+export class PostCounts {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Counts `post` in (+1) or out (-1) of its topic, on the write's `manager`. */
+  async add(manager: EntityManager, post: CountedPost, delta: 1 | -1): Promise<void> {
+    const long = post.title !== null;
+    // One statement, so concurrent writes to a topic queue on its row and never lose an update.
+    await manager.query(
+      `INSERT INTO "post_topic_counts" ("topic_id", "space_id", "short_posts", "long_posts")
+       VALUES ($1, $2, $3, $4)
+       ON CONFLICT ("topic_id") DO UPDATE SET
+         "short_posts" = "post_topic_counts"."short_posts" + EXCLUDED."short_posts",
+         "long_posts" = "post_topic_counts"."long_posts" + EXCLUDED."long_posts"`,
+      [post.topicId, post.spaceId, long ? 0 : delta, long ? delta : 0],
+    );
+  }
+
+  /** A post moved between topics or changed format: out of where it was, into where it is. */
+  async move(manager: EntityManager, before: CountedPost, after: CountedPost): Promise<void> {
+    if (before.topicId === after.topicId && (before.title === null) === (after.title === null)) return;
+    await this.add(manager, before, -1);
+    await this.add(manager, after, +1);
+  }
+
+  /** Live posts of these topics, of one format or both. */
+  async inTopics(topicIds: string[], format?: 'short-post' | 'long-post'): Promise<number> {
+    if (topicIds.length === 0) return 0;
+    const counted =
+      format === 'short-post'
+        ? '"short_posts"'
+        : format === 'long-post'
+          ? '"long_posts"'
+          : '"short_posts" + "long_posts"';
+    const [row] = await this.dataSource.query<{ n: number }[]>(
+      `SELECT COALESCE(sum(${counted}), 0)::int AS n FROM "post_topic_counts" WHERE "topic_id" = ANY($1::uuid[])`,
+      [topicIds],
+    );
+    return row.n;
+  }
+
+  /** Live posts of the space's live topics whose access is not `public` (bound to the space). */
+  async privateInSpace(spaceId: string): Promise<number> {
+    const [row] = await this.dataSource.query<{ n: number }[]>(
+      `SELECT COALESCE(sum(c."short_posts" + c."long_posts"), 0)::int AS n
+       FROM "post_topic_counts" c
+       JOIN "live_space_topics" t ON t."id" = c."topic_id" AND t."space_id" = $1
+       WHERE c."space_id" = $1 AND t."access_kind" <> 'public'`,
+      [spaceId],
+    );
+    return row.n;
+  }
+}
