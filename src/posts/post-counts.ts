@@ -54,6 +54,33 @@ export class PostCounts {
     return row.n;
   }
 
+  /**
+   * Live posts of these topics published inside a date range (of one format or both), or null when
+   * the range holds more than `cap` posts: at most `cap + 1` entries of `idx_posts_topic_recent`
+   * are read (in its order, so the planner walks the index), whatever the range's size.
+   */
+  async inRange(
+    topicIds: string[],
+    range: { after?: Date; before?: Date; format?: 'short-post' | 'long-post' },
+    cap: number,
+  ): Promise<number | null> {
+    if (topicIds.length === 0) return 0;
+    const conditions = ['"topic_id" = ANY($1::uuid[])', '"deleted_at" IS NULL'];
+    const values: unknown[] = [topicIds];
+    if (range.after) conditions.push(`"published_at" > $${values.push(range.after)}`);
+    if (range.before) conditions.push(`"published_at" < $${values.push(range.before)}`);
+    const [row] = await this.dataSource.query<{ read: number; long: number }[]>(
+      `SELECT count(*)::int AS "read", count(*) FILTER (WHERE "long")::int AS "long"
+       FROM (SELECT "title" IS NOT NULL AS "long" FROM "posts" WHERE ${conditions.join(' AND ')}
+             ORDER BY "topic_id", "published_at" LIMIT ${cap + 1}) AS "bounded"`,
+      values,
+    );
+    if (row.read > cap) return null;
+    if (range.format === 'long-post') return row.long;
+    if (range.format === 'short-post') return row.read - row.long;
+    return row.read;
+  }
+
   /** Live posts of the space's live topics whose access is not `public` (bound to the space). */
   async privateInSpace(spaceId: string): Promise<number> {
     const [row] = await this.dataSource.query<{ n: number }[]>(

@@ -21,7 +21,7 @@ import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
 import { PostCounts } from './post-counts';
 
-/** A date-filtered listing counts its range up to this many posts, and omits totalCount beyond. */
+/** A date-filtered listing counts a range of up to this many posts, and omits totalCount beyond. */
 const DATED_COUNT_CAP = 1000;
 
 /** What a listing reads of a post: everything a card shows, never the attachment list or chain bookkeeping. */
@@ -90,7 +90,7 @@ export class PostsService {
         page: query,
         cursors: this.cursors,
       }),
-      this.totalOf(builder, topicIds, query),
+      this.totalOf(topicIds, query),
     ]);
     const items = await this.presenter.cards(page.rows, () => view.space, viewerOf(view));
     const listing: PostListing = { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor };
@@ -100,27 +100,20 @@ export class PostsService {
 
   /**
    * The listing's totalCount without counting the posts: topic and format filters sum the
-   * per-topic counters; a date filter counts at most `DATED_COUNT_CAP + 1` rows of the range and
-   * omits totalCount (api-spec.md: optional) when more match.
+   * per-topic counters; a date filter reads at most `DATED_COUNT_CAP + 1` posts of the range and
+   * omits totalCount (api-spec.md: optional) when the range holds more.
    */
-  private async totalOf(
-    builder: SelectQueryBuilder<Post>,
-    topicIds: string[],
-    query: PostListingQuery,
-  ): Promise<number | null> {
-    if (query.publishedAfter === undefined && query.publishedBefore === undefined) {
-      return this.counts.inTopics(topicIds, query.format);
+  private async totalOf(topicIds: string[], query: PostListingQuery): Promise<number | null> {
+    const { publishedAfter, publishedBefore, format } = query;
+    if (publishedAfter === undefined && publishedBefore === undefined) {
+      return this.counts.inTopics(topicIds, format);
     }
-    const bounded = builder
-      .clone()
-      .select('1')
-      .limit(DATED_COUNT_CAP + 1);
-    const [sql, parameters] = bounded.getQueryAndParameters();
-    const [row] = await this.dataSource.query<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM (${sql}) AS "bounded"`,
-      parameters,
-    );
-    return row.n > DATED_COUNT_CAP ? null : row.n;
+    const range = {
+      after: publishedAfter === undefined ? undefined : new Date(publishedAfter),
+      before: publishedBefore === undefined ? undefined : new Date(publishedBefore),
+      format,
+    };
+    return this.counts.inRange(topicIds, range, DATED_COUNT_CAP);
   }
 
   /** GET /v1/spaces/{space}/posts/{postId}: eligible with the full post, or gated with a reason. */

@@ -217,7 +217,7 @@ export class PostListing extends PageEnvelope {
   @ApiPropertyOptional({
     type: 'integer',
     description:
-      'every post under the filters; omitted when publishedAfter or publishedBefore is given and more than 1000 posts match',
+      'every post under the filters; omitted when publishedAfter or publishedBefore is given and more than 1000 posts fall in that range',
   })
   totalCount?: number;
 }

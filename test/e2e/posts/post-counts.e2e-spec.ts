@@ -216,7 +216,7 @@ describe('post counters (e2e)', () => {
     await expectCountersExact();
   });
 
-  it('a date filter counts its range up to 1000 posts and omits totalCount beyond', async () => {
+  it('a date filter counts a range of up to 1000 posts and omits totalCount beyond', async () => {
     const busy = await newSpace(owner, 'Busy');
     await makePublic(owner, busy.id);
     const topic = await newTopic(owner, busy.id, 'All', 'public');
@@ -244,5 +244,11 @@ describe('post counters (e2e)', () => {
     const cut = new Date(new Date(oldest.at as string).getTime() + 1000).toISOString();
     expect((await list(`publishedBefore=${encodeURIComponent(cut)}`)).totalCount).toBe(1);
     expect((await list(`publishedAfter=${encodeURIComponent(cut)}`)).totalCount).toBe(999);
+    expect((await list(`publishedAfter=${encodeURIComponent(cut)}&format=short-post`)).totalCount).toBe(999);
+    expect((await list(`publishedAfter=${encodeURIComponent(cut)}&format=long-post`)).totalCount).toBe(0);
+    // more than 1000 in the range: omitted even when the format leaves few
+    expect(await list('publishedAfter=2000-01-01T00:00:00.000Z&format=long-post')).not.toHaveProperty(
+      'totalCount',
+    );
   });
 });
