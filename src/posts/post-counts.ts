@@ -34,8 +34,13 @@ export class PostCounts {
   /** A post moved between topics or changed format: out of where it was, into where it is. */
   async move(manager: EntityManager, before: CountedPost, after: CountedPost): Promise<void> {
     if (before.topicId === after.topicId && (before.title === null) === (after.title === null)) return;
-    await this.add(manager, before, -1);
-    await this.add(manager, after, +1);
+    // Rows are locked in topic order, so two moves in opposite directions cannot deadlock.
+    const changes: [CountedPost, 1 | -1][] = [
+      [before, -1],
+      [after, +1],
+    ];
+    changes.sort(([a], [b]) => a.topicId.localeCompare(b.topicId));
+    for (const [post, delta] of changes) await this.add(manager, post, delta);
   }
 
   /** Live posts of these topics, of one format or both. */

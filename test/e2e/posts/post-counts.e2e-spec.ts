@@ -216,6 +216,23 @@ describe('post counters (e2e)', () => {
     await expectCountersExact();
   });
 
+  it('concurrent creates and opposite moves all succeed and lose no count', async () => {
+    const [here, there] = await Promise.all([
+      Promise.all([1, 2, 3, 4].map((n) => newPost(member, space.id, { topic: open, body: `here ${n}` }))),
+      Promise.all([1, 2, 3, 4].map((n) => newPost(owner, space.id, { topic: closed, body: `there ${n}` }))),
+    ]);
+    const answers = await Promise.all([
+      ...here.map((post) => member.patch(`${posts()}/${post.id}`, { topic: closed })),
+      ...there.map((post) => owner.patch(`${posts()}/${post.id}`, { topic: open })),
+      ...[1, 2, 3, 4].map((n) => member.post(posts(), { topic: open, body: `more ${n}` })),
+    ]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([
+      ...Array(8).fill(200),
+      ...Array(4).fill(201),
+    ]);
+    await expectCountersExact();
+  });
+
   it('a date filter counts a range of up to 1000 posts and omits totalCount beyond', async () => {
     const busy = await newSpace(owner, 'Busy');
     await makePublic(owner, busy.id);
