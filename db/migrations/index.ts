@@ -14,6 +14,7 @@ import { Relay1795319773790 } from './1795319773790-Relay';
 import { ReplayStore1795318209754 } from './1795318209754-ReplayStore';
 import { Spaces1795319372874 } from './1795319372874-Spaces';
 import { PublishedReadViews1795600000000 } from './1795600000000-PublishedReadViews';
+import { PostTopicCounts1795910000000 } from './1795910000000-PostTopicCounts';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -32,4 +33,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   IdempotencyKeys1795601512484,
   ChainPublications1795700000000,
   PostCardText1795800000000,
+  PostTopicCounts1795910000000,
 ];

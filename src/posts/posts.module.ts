@@ -7,6 +7,8 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
+import { PostTopicCount } from './entities/post-topic-count.entity';
+import { PostCounts } from './post-counts';
 import { FeedController } from './controllers/feed.controller';
 import { EntityLinkResolver } from './entity-links';
 import { FeedService } from './feed.service';
@@ -34,11 +36,12 @@ import { PublishingModule } from '../protocol/publishing/publishing.module';
     SpacesModule,
     MembershipsModule,
     UsersModule,
-    TypeOrmModule.forFeature([Post, PostUpvote]),
+    TypeOrmModule.forFeature([Post, PostUpvote, PostTopicCount]),
   ],
   controllers: [PostsController, FeedController],
   providers: [
     PostCommentCounter,
+    PostCounts,
     PrivatePostCount,
     PostContentChain,
     PostVisibilityFollower,

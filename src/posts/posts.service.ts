@@ -21,6 +21,10 @@ import { readCardRows, selectCardColumns } from './post-card-rows';
 import { SpaceView, TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
+import { PostCounts } from './post-counts';
+
+/** A date-filtered listing counts a range of up to this many posts, and omits totalCount beyond. */
+const DATED_COUNT_CAP = 1000;
 
 /**
  * The posts of a space (api-spec.md "Optional-auth reads", "Writes"): the listing (anonymous
@@ -38,12 +42,13 @@ export class PostsService {
     private readonly chain: PostContentChain,
     private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
+    private readonly counts: PostCounts,
   ) {}
 
   /**
    * GET /v1/spaces/{space}/posts: posts of the topics this view reads in full (anonymous: public
-   * topics), newest (or oldest) first by (publishedAt, id); totalCount under the filters. A topic
-   * filter naming anything outside those topics lists nothing.
+   * topics), newest (or oldest) first by (publishedAt, id); totalCount under the filters (see
+   * `totalOf`). A topic filter naming anything outside those topics lists nothing.
    */
   async list(
     principal: RequestPrincipal | null,
@@ -73,10 +78,30 @@ export class PostsService {
         },
         readCardRows,
       ),
-      builder.clone().getCount(),
+      this.totalOf(topicIds, query),
     ]);
     const items = await this.presenter.cards(page.rows, () => view.space, viewerOf(view));
-    return { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor, totalCount };
+    const listing: PostListing = { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor };
+    if (totalCount !== null) listing.totalCount = totalCount;
+    return listing;
+  }
+
+  /**
+   * The listing's totalCount without counting the posts: topic and format filters sum the
+   * per-topic counters; a date filter reads at most `DATED_COUNT_CAP + 1` posts of the range and
+   * omits totalCount (api-spec.md: optional) when the range holds more.
+   */
+  private async totalOf(topicIds: string[], query: PostListingQuery): Promise<number | null> {
+    const { publishedAfter, publishedBefore, format } = query;
+    if (publishedAfter === undefined && publishedBefore === undefined) {
+      return this.counts.inTopics(topicIds, format);
+    }
+    const range = {
+      after: publishedAfter === undefined ? undefined : new Date(publishedAfter),
+      before: publishedBefore === undefined ? undefined : new Date(publishedBefore),
+      format,
+    };
+    return this.counts.inRange(topicIds, range, DATED_COUNT_CAP);
   }
 
   /** GET /v1/spaces/{space}/posts/{postId}: eligible with the full post, or gated with a reason. */
@@ -124,6 +149,7 @@ export class PostsService {
     const chained = isPublic(writer.space, topic);
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Post, post);
+      await this.counts.add(manager, post, +1);
       await this.directory.recordActivity(writer.space.id, now, manager);
       await this.events.emit(manager, new PostPublished(post.spaceId, post.id, post.topicId, post.authorDid));
       if (chained) await this.chain.enqueue(manager, [post.id]);
@@ -160,6 +186,7 @@ export class PostsService {
     const now = this.clock.now();
     // A post that is public now, or was (it holds a chain), has a chain to follow it.
     const chained = isPublic(writer.space, topic) || post.contentId !== null;
+    const counted = { spaceId: post.spaceId, topicId: post.topicId, title: post.title };
     const cardText = cardTextColumns(title, body, now);
     Object.assign(post, {
       title,
@@ -170,6 +197,7 @@ export class PostsService {
       updatedAt: now,
     });
     await this.dataSource.transaction(async (manager) => {
+      await this.counts.move(manager, counted, post);
       await manager.update(
         Post,
         { id: post.id },
@@ -197,6 +225,7 @@ export class PostsService {
     const chained = post.contentId !== null;
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Post, { id: post.id }, { deletedAt: this.clock.now() });
+      await this.counts.add(manager, post, -1);
       if (chained) await this.chain.enqueue(manager, [post.id]);
     });
     if (chained) await this.chain.settle([post.id]);

@@ -214,8 +214,12 @@ export class PostListing extends PageEnvelope {
   @ApiProperty({ type: [PostCard] })
   items: PostCard[];
 
-  @ApiProperty({ type: 'integer', description: 'every post under the filters' })
-  totalCount: number;
+  @ApiPropertyOptional({
+    type: 'integer',
+    description:
+      'every post under the filters; omitted when publishedAfter or publishedBefore is given and more than 1000 posts fall in that range',
+  })
+  totalCount?: number;
 }
 
 export class FeedSpaceRecord {
