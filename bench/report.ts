@@ -157,8 +157,6 @@ export function formatTable(results: ScenarioResult[]): string {
     'p50 base',
     'p99 base',
   ];
-  const ms = (value: number | undefined) =>
-    value === undefined ? '-' : `${Number.isInteger(value) ? value : value.toFixed(1)} ms`;
   const measured = results.filter((r) => r.service);
   const rows = measured.map((r) => [
     r.name,
@@ -200,7 +198,12 @@ export function formatComparisons(list: Comparison[]): string {
     .map(
       (c) =>
         `${c.name} / ${c.relativeTo}: req/s ratio ${c.ratio.toFixed(2)} ` +
-        `(p50 ${c.p50.of} ms vs ${c.p50.relativeTo} ms, p99 ${c.p99.of} ms vs ${c.p99.relativeTo} ms)`,
+        `(p50 ${ms(c.p50.of)} vs ${ms(c.p50.relativeTo)}, p99 ${ms(c.p99.of)} vs ${ms(c.p99.relativeTo)})`,
     )
     .join('\n');
+}
+
+/** A latency as the report prints it: whole milliseconds as they are, averages to one decimal. */
+function ms(value: number | undefined): string {
+  return value === undefined ? '-' : `${Number.isInteger(value) ? value : value.toFixed(1)} ms`;
 }

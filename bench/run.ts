@@ -309,6 +309,7 @@ async function measure(
           headers: { ...scenario.alongside.headers, [SCENARIO_HEADER]: `${scenario.name} (alongside)` },
           body: scenario.alongside.body,
           connections: scenario.alongside.connections,
+          overallRate: scenario.alongside.requestsPerSecond,
           duration: config.warmupSeconds + config.durationSeconds,
         })
       : undefined;

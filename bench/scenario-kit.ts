@@ -45,6 +45,8 @@ export interface AlongsideLoad {
   body?: string;
   headers?: Record<string, string>;
   connections: number;
+  /** Requests per second in all (a steady client rather than as fast as the machine allows). */
+  requestsPerSecond?: number;
 }
 
 export type EnvSpec = ServiceEnv | ((facts: RunFacts) => ServiceEnv);

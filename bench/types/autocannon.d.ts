@@ -9,6 +9,8 @@ declare module 'autocannon' {
       headers?: Record<string, string>;
       body?: string | Buffer;
       connections?: number;
+      /** Requests per second across all connections (per worker; the bench runs one). */
+      overallRate?: number;
       /** Seconds. */
       duration?: number;
       /** Seconds. */
