@@ -46,17 +46,26 @@ export class PostPresenter {
     );
   }
 
-  /** The full post as read by this viewer (null: the anonymous projection, no `viewer`). */
-  async full(post: Post, space: SpaceView, topic: TopicView, viewerDid: string | null): Promise<FullPost> {
+  /**
+   * The full post as read by this viewer (null: the anonymous projection, no `viewer`).
+   * `knownUpvoted` spares the lookup when the caller knows (a post created a moment ago: false).
+   */
+  async full(
+    post: Post,
+    space: SpaceView,
+    topic: TopicView,
+    viewerDid: string | null,
+    knownUpvoted?: boolean,
+  ): Promise<FullPost> {
     const [authors, upvoted] = await Promise.all([
       this.authors.authorsOf([post.authorDid]),
-      viewerDid ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
+      viewerDid && knownUpvoted === undefined ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
     ]);
     const card = this.card(
       post,
       space,
       authors.get(post.authorDid) ?? null,
-      upvoted ? upvoted.has(post.id) : null,
+      viewerDid === null ? null : (knownUpvoted ?? upvoted!.has(post.id)),
     );
     const { body, folded } = applyFold(post.body);
     const links = bareUrlsOf(body).map((url, sortOrder): LinkCardRecord => ({

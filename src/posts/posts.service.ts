@@ -155,7 +155,7 @@ export class PostsService {
       if (chained) await this.chain.enqueue(manager, [post.id]);
     });
     if (chained) await this.publish(post);
-    return this.presenter.full(post, writer.space, topic, writer.did);
+    return this.presenter.full(post, writer.space, topic, writer.did, false);
   }
 
   /** PATCH /v1/spaces/{space}/posts/{postId}: the author's own post; omitted members untouched. */
