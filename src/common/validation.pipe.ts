@@ -7,9 +7,10 @@ import { UnstorableText, unstorableText } from './validation/nul-text';
 
 /**
  * Unknown members are refused, values are converted to the DTO types, failures are a 400 with
- * details. Before any of that, for every route at once: a body or query wider or deeper than the
- * configured shape is refused (its validation would cost CPU in proportion to its size, or
- * overflow the stack), then text no column can store (U+0000, lone surrogates: `nul-text.ts`).
+ * details. Before any of that, for every route at once: a body the parser refused by its shape
+ * (`RefusedBody`) or a query wider or deeper than the configured shape is refused (its validation
+ * would cost CPU in proportion to its size, or overflow the stack), then text no column can store
+ * (U+0000, lone surrogates: `nul-text.ts`).
  */
 class RequestValidationPipe extends ValidationPipe {
   constructor(
@@ -22,8 +23,12 @@ class RequestValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (value instanceof RefusedBody) throw invalidRequest('Invalid request', [value.detail]);
     if (metadata.type === 'body' || metadata.type === 'query') {
-      const excess = bodyShapeViolation(value, this.shape);
-      if (excess) throw invalidRequest('Invalid request', [excess]);
+      // A body's shape was bounded on its bytes by the parser (the only way a body arrives);
+      // a query is bounded here.
+      if (metadata.type === 'query') {
+        const excess = bodyShapeViolation(value, this.shape);
+        if (excess) throw invalidRequest('Invalid request', [excess]);
+      }
       refuseUnstorableText(value, metadata);
     }
     return super.transform(value, metadata);

@@ -6,6 +6,7 @@ import { ChainOutbox } from '../protocol/publishing/chain-outbox';
 import type { PublishedContent } from '../protocol/publishing/content-publisher';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { Post } from './entities/post.entity';
+import type { SpaceView, TopicView } from '../spaces/space-views';
 import { applyFold } from './rendering/post-text';
 
 export const POST_SCHEMA = 'https://schemas.dfos.com/post/v1';
@@ -90,8 +91,16 @@ export class PostContentChain implements ChainOwner, OnModuleInit {
       this.directory.findTopicById(post.topicId),
       this.directory.findById(post.spaceId),
     ]);
-    return topic?.accessKind === 'public' && space?.isPublic === true;
+    return topic !== null && space !== null && isPublicPlace(space, topic);
   }
+}
+
+/** Whether a live post in this topic of this space is public (has a content chain). */
+export function isPublicPlace(
+  space: Pick<SpaceView, 'isPublic'>,
+  topic: Pick<TopicView, 'accessKind'>,
+): boolean {
+  return space.isPublic && topic.accessKind === 'public';
 }
 
 /** The public projection of a post as a post/v1 document. */

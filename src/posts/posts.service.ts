@@ -13,12 +13,12 @@ import { DeletedPostResponse, FullPost, PostListing, PostResponse } from './dto/
 import { CreatePostRequest, POST_LIMITS, PostListingQuery, UpdatePostRequest } from './dto/post-requests.dto';
 import { Post } from './entities/post.entity';
 import { PostAccess } from './post-access.service';
-import { PostContentChain } from './post-content-chain';
+import { isPublicPlace, PostContentChain } from './post-content-chain';
 import { PostPresenter } from './post-presenter';
 import { attachmentTokensOf, slugOf } from './rendering/post-text';
 import { cardTextColumns } from './post-card-text';
 import { readCardRows, selectCardColumns } from './post-card-rows';
-import { SpaceView, TopicView } from '../spaces/space-views';
+import { TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
 import { PostCounts } from './post-counts';
@@ -146,7 +146,7 @@ export class PostsService {
       headCid: null,
       documentCid: null,
     });
-    const chained = isPublic(writer.space, topic);
+    const chained = isPublicPlace(writer.space, topic);
     await this.dataSource.transaction(async (manager) => {
       await manager.insert(Post, post);
       await this.counts.add(manager, post, +1);
@@ -185,7 +185,7 @@ export class PostsService {
     const formatChanged = !title !== !post.title;
     const now = this.clock.now();
     // A post that is public now, or was (it holds a chain), has a chain to follow it.
-    const chained = isPublic(writer.space, topic) || post.contentId !== null;
+    const chained = isPublicPlace(writer.space, topic) || post.contentId !== null;
     const counted = { spaceId: post.spaceId, topicId: post.topicId, title: post.title };
     const cardText = cardTextColumns(title, body, now);
     Object.assign(post, {
@@ -323,9 +323,4 @@ function checkContent(
     );
   }
   if (details.length > 0) throw invalidRequest('Invalid request', details);
-}
-
-/** Whether a post in this topic of this space is public (has a content chain). */
-function isPublic(space: SpaceView, topic: TopicView): boolean {
-  return space.isPublic && topic.accessKind === 'public';
 }

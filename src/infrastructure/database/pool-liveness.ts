@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Client } from 'pg';
 import { AfterQueryEvent, DataSource, EntitySubscriberInterface } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { settleWithin } from '../../common/settle-within';
 import { AppConfig } from '../../config/app-config';
 
 /** Each check gets this long; both fit in the liveness probe's timeoutSeconds (2). */
@@ -67,18 +68,13 @@ export class PoolLiveness implements EntitySubscriberInterface, OnModuleInit {
 }
 
 /** Whether `work` succeeds within CHECK_MS; it is left to finish (or fail) on its own. */
-async function within(work: Promise<unknown>): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), CHECK_MS);
-  });
-  const done = work.then(
-    () => true,
-    () => false,
+function within(work: Promise<unknown>): Promise<boolean> {
+  return settleWithin(
+    work.then(
+      () => true,
+      () => false,
+    ),
+    CHECK_MS,
+    false,
   );
-  try {
-    return await Promise.race([done, late]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

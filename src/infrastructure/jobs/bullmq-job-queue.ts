@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
+import { settleWithin } from '../../common/settle-within';
 import { AddedJob, DEFAULT_RETRY, JobHandler, JobQueue, JobRetry } from './job-queue';
 
 const QUEUE_NAME = 'jobs';
@@ -91,13 +92,8 @@ export class BullMqJobQueue extends JobQueue {
     if (this.connections.some((connection) => connection.status !== 'ready')) {
       for (const connection of this.connections) connection.disconnect();
     }
-    let timer: NodeJS.Timeout | undefined;
-    const patience = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, CLOSE_PATIENCE_MS);
-    });
-    const closing = Promise.allSettled([this.worker?.close(), this.queue.close()]);
-    await Promise.race([closing, patience]);
-    clearTimeout(timer);
+    const closing = Promise.allSettled([this.worker?.close(), this.queue.close()]).then(() => undefined);
+    await settleWithin(closing, CLOSE_PATIENCE_MS, undefined);
     for (const connection of this.connections) connection.disconnect();
   }
 

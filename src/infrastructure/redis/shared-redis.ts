@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import Redis, { RedisOptions } from 'ioredis';
+import { settleWithin } from '../../common/settle-within';
 import { AppConfig } from '../../config/app-config';
 
 /**
@@ -40,15 +41,10 @@ export class SharedRedis {
    */
   async connect(patienceMs = 5000): Promise<void> {
     if (!this.commands) return;
-    let timer: NodeJS.Timeout | undefined;
-    const patience = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, patienceMs);
-    });
     const connecting = this.commands
       .connect()
       .catch((error: Error) => this.logger.warn(`Redis not reachable at boot: ${error.message}`));
-    await Promise.race([connecting, patience]);
-    clearTimeout(timer);
+    await settleWithin(connecting, patienceMs, undefined);
   }
 
   /** A connection of its own for SUBSCRIBE; it keeps its offline queue so it re-subscribes after a reconnect. */
