@@ -9,6 +9,12 @@ const esmOnly = [
   'cborg',
   'uint8arrays',
   'file-type',
+  // file-type's own ESM-only dependencies.
+  'strtok3',
+  'token-types',
+  '@tokenizer',
+  '@borewit',
+  'uint8array-extras',
 ];
 const swc = ['@swc/jest', { swcrc: false, ...require('./jest.swc.js') }];
 

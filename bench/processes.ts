@@ -1,11 +1,11 @@
-import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BaselineMessage } from './baseline-server';
 import { applyEnv, type ServiceEnv } from './service-env';
+import type { TwinMessage } from './twin/server';
 
 const HOST = '127.0.0.1';
 
@@ -44,12 +44,19 @@ export async function startService(options: {
   env: ServiceEnv;
   logFile: string;
   readyTimeoutMs: number;
+  /** Pin the process to this CPU list (taskset -c), when given. */
+  cpu?: string;
+  /** Flags for node itself (e.g. --cpu-prof). */
+  nodeArgs?: string[];
 }): Promise<Target> {
   const main = join(options.root, 'dist/src/main.js');
   if (!existsSync(main))
     throw new Error(`${main} not found; run \`npm run build\` first (npm run bench does)`);
   const port = await freePort();
-  const child = spawn(process.execPath, [main], {
+  const [command, args] = pinned(options.cpu, [...(options.nodeArgs ?? []), main]);
+  // stdout and stderr straight into the log (the harness spends nothing on a server's access log).
+  const log = openSync(options.logFile, 'w');
+  const child = spawn(command, args, {
     cwd: options.root,
     env: applyEnv(process.env, {
       ...options.env,
@@ -58,9 +65,10 @@ export async function startService(options: {
       DATABASE_URL: options.databaseUrl,
       PUBLIC_BASE_URL: `http://${HOST}:${port}`,
     }),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', log, log],
   });
-  const output = captureOutput(child, options.logFile);
+  closeSync(log);
+  const output = lastLines(options.logFile);
   const url = `http://${HOST}:${port}`;
   const target: Target = { name: options.name, url, port, child, logFile: options.logFile, output };
   try {
@@ -72,29 +80,55 @@ export async function startService(options: {
   return target;
 }
 
-/** bench/baseline-server in a child process; it picks its own port and reports it over IPC. */
-export async function startBaseline(options: { databaseUrl: string; logFile: string }): Promise<Target> {
-  const child = fork(join(__dirname, 'baseline-server.js'), [], {
-    env: { ...process.env, DATABASE_URL: options.databaseUrl },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+/**
+ * A node server script in a child process (the bare twin, the hello worlds) that picks its own
+ * port and reports it over IPC (`{type: 'listening', port}`), pinned to `cpu` when given.
+ */
+export async function startNodeServer(options: {
+  name: string;
+  script: string;
+  env: Record<string, string>;
+  logFile: string;
+  cpu?: string;
+}): Promise<Target> {
+  const [command, args] = pinned(options.cpu, [options.script]);
+  const log = openSync(options.logFile, 'w');
+  const child = spawn(command, args, {
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', log, log, 'ipc'],
   });
-  const output = captureOutput(child, options.logFile);
+  closeSync(log);
+  const output = lastLines(options.logFile);
   try {
     const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('baseline did not start within 30 s')), 30_000);
+      const timer = setTimeout(() => reject(new Error(`${options.name} did not start within 30 s`)), 30_000);
       child.once('error', reject);
-      child.once('exit', (code) => reject(new Error(`baseline exited with code ${code} before listening`)));
-      child.on('message', (message: BaselineMessage) => {
+      child.once('exit', (code) =>
+        reject(new Error(`${options.name} exited with code ${code} before listening:\n${output()}`)),
+      );
+      child.on('message', (message: TwinMessage) => {
         clearTimeout(timer);
         if (message.type === 'listening') resolve(message.port);
-        else reject(new Error(`baseline failed: ${message.message}`));
+        else reject(new Error(`${options.name} failed: ${message.message}`));
       });
     });
-    return { name: 'baseline', url: `http://${HOST}:${port}`, port, child, logFile: options.logFile, output };
+    return {
+      name: options.name,
+      url: `http://${HOST}:${port}`,
+      port,
+      child,
+      logFile: options.logFile,
+      output,
+    };
   } catch (error) {
     await stopProcess(child);
     throw error;
   }
+}
+
+/** `[command, args]` running node with `args`, under `taskset -c cpu` when a CPU is given. */
+export function pinned(cpu: string | undefined, args: string[]): [string, string[]] {
+  return cpu === undefined ? [process.execPath, args] : ['taskset', ['-c', cpu, process.execPath, ...args]];
 }
 
 async function waitForReady(target: Target, path: string, timeoutMs: number): Promise<void> {
@@ -174,17 +208,14 @@ export async function reachableBeyondLoopback(port: number): Promise<string | un
   return undefined;
 }
 
-/** Copies the process output to `logFile` and keeps its tail in memory for error messages. */
-function captureOutput(child: ChildProcess, logFile: string): () => string {
-  const log = createWriteStream(logFile, { flags: 'w' });
-  let recent = '';
-  const keep = (chunk: Buffer) => {
-    recent = (recent + chunk.toString('utf8')).slice(-16_384);
+/** The last lines a child wrote to its log, for error messages. */
+function lastLines(logFile: string): () => string {
+  return () => {
+    try {
+      const text = readFileSync(logFile, 'utf8');
+      return text.slice(-16_384).trimEnd().split('\n').slice(-30).join('\n');
+    } catch {
+      return '(no output)';
+    }
   };
-  for (const stream of [child.stdout, child.stderr]) {
-    stream?.on('data', keep);
-    stream?.pipe(log, { end: false });
-  }
-  child.once('close', () => log.end());
-  return () => recent.trimEnd().split('\n').slice(-30).join('\n');
 }

@@ -1,5 +1,6 @@
 import type autocannon from 'autocannon';
 
+/** One measured phase of one side (one fresh process, warm-up discarded). */
 export interface RunSummary {
   requestsPerSecond: number;
   completedRequests: number;
@@ -10,35 +11,60 @@ export interface RunSummary {
   statusCodes: Record<string, number>;
   /** Errors and non-2xx answers seen during the discarded warm-up. */
   warmupFailures: number;
-  /** With BENCH_ROUNDS > 1: req/s of each round, in the order measured. */
-  rounds?: number[];
+}
+
+/** The rounds of one side: each round's figures, and their median and spread. */
+export interface SideResult {
+  label: string;
+  rounds: RunSummary[];
+  requestsPerSecond: Spread;
+  p50Ms: Spread;
+  p99Ms: Spread;
+}
+
+export interface Spread {
+  median: number;
+  min: number;
+  max: number;
 }
 
 export interface ScenarioResult {
   name: string;
+  group: string;
   method: string;
-  /** The path the service got (after setup). */
   path: string;
-  /** The path the bare baseline got, when it differs. */
-  baselinePath?: string;
-  /** The service's environment, as it differs from the harness defaults. */
-  serviceEnv: string;
-  /** `bare`: node:http + pg; `service`: the service in another environment; null: none. */
-  baselineKind: 'bare' | 'service' | null;
-  /** What the baseline is, in words. */
-  baselineLabel: string | null;
-  service: RunSummary | null;
-  baseline: RunSummary | null;
-  /** service req/s divided by baseline req/s. */
-  ratio: number | null;
+  /** What the app is compared with, in words. */
+  against: string;
+  app: SideResult | null;
+  counterpart: SideResult | null;
+  /**
+   * App req/s over counterpart req/s: `median` divides the two medians; `min` and `max` are the
+   * lowest and highest ratio of a round's own pair.
+   */
+  ratio: Spread | null;
+  /** Statements per request (median of the verify step's requests): app, counterpart. */
+  statements: { app: number; twin: number | null } | null;
+  /** The verify step's byte comparison. */
+  verified: { identical: boolean; differences: string[] } | null;
+  /** Bytes of the app's answer (verify step). */
+  bytes?: number;
+  /** Issue 12 item 6's target for it (see Scenario.target). */
+  target?: { ratio?: number; relative?: number; relativeTo?: string };
   note?: string;
-  /** Why the scenario did not run (no Redis, routes missing, ...). */
   skipped?: string;
-  /** Why the scenario failed before it could be measured. */
   failed?: string;
 }
 
-/** One scenario's service req/s against another's (`relativeTo`), e.g. deep page vs first page. */
+/** One target checked against a run's medians. */
+export interface TargetCheck {
+  scenario: string;
+  what: string;
+  value: number | null;
+  atLeast: number;
+  met: boolean;
+}
+
+/** One scenario's app req/s against another's (`relativeTo`), e.g. deep page vs first page. */
 export interface Comparison {
   name: string;
   relativeTo: string;
@@ -68,61 +94,50 @@ export function summarize(result: autocannon.Result): RunSummary {
   };
 }
 
-/**
- * Several rounds of one side as one summary: req/s and latencies are the means over the rounds
- * (latency percentiles averaged, an approximation), counts are summed, `rounds` keeps each req/s.
- */
-export function combineRuns(runs: readonly RunSummary[]): RunSummary {
-  if (runs.length === 0) throw new Error('no runs to combine');
-  if (runs.length === 1) return runs[0];
-  const mean = (pick: (run: RunSummary) => number) =>
-    runs.reduce((sum, run) => sum + pick(run), 0) / runs.length;
-  const sum = (pick: (run: RunSummary) => number) => runs.reduce((total, run) => total + pick(run), 0);
-  const statusCodes: Record<string, number> = {};
-  for (const run of runs)
-    for (const [code, count] of Object.entries(run.statusCodes))
-      statusCodes[code] = (statusCodes[code] ?? 0) + count;
+export function spreadOf(values: readonly number[]): Spread {
+  if (values.length === 0) throw new Error('no values');
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  const median = sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+  return { median, min: sorted[0], max: sorted[sorted.length - 1] };
+}
+
+export function sideResult(label: string, rounds: RunSummary[]): SideResult {
   return {
-    requestsPerSecond: mean((r) => r.requestsPerSecond),
-    completedRequests: sum((r) => r.completedRequests),
-    latencyMs: {
-      average: mean((r) => r.latencyMs.average),
-      p50: mean((r) => r.latencyMs.p50),
-      p90: mean((r) => r.latencyMs.p90),
-      p99: mean((r) => r.latencyMs.p99),
-      max: Math.max(...runs.map((r) => r.latencyMs.max)),
-    },
-    errors: sum((r) => r.errors),
-    timeouts: sum((r) => r.timeouts),
-    non2xx: sum((r) => r.non2xx),
-    statusCodes,
-    warmupFailures: sum((r) => r.warmupFailures),
-    rounds: runs.map((r) => r.requestsPerSecond),
+    label,
+    rounds,
+    requestsPerSecond: spreadOf(rounds.map((r) => r.requestsPerSecond)),
+    p50Ms: spreadOf(rounds.map((r) => r.latencyMs.p50)),
+    p99Ms: spreadOf(rounds.map((r) => r.latencyMs.p99)),
   };
 }
 
-export function ratioOf(service: RunSummary | null, baseline: RunSummary | null): number | null {
-  return service && baseline && baseline.requestsPerSecond > 0
-    ? service.requestsPerSecond / baseline.requestsPerSecond
-    : null;
+/** The ratio of the medians, and the spread of the rounds' own ratios (rounds paired in order). */
+export function ratioOf(app: SideResult | null, other: SideResult | null): Spread | null {
+  if (!app || !other || other.requestsPerSecond.median <= 0) return null;
+  const perRound = app.rounds
+    .map((run, i) => (other.rounds[i] ? run.requestsPerSecond / other.rounds[i].requestsPerSecond : NaN))
+    .filter((value) => Number.isFinite(value));
+  const median = app.requestsPerSecond.median / other.requestsPerSecond.median;
+  if (perRound.length === 0) return { median, min: median, max: median };
+  return { median, min: Math.min(...perRound), max: Math.max(...perRound) };
 }
 
-/** `relativeTo` pairs among the measured results, in the order of `pairs`. */
+/** `relativeTo` pairs among the measured results, in the order of `pairs` (app sides, medians). */
 export function comparisons(
   results: readonly ScenarioResult[],
   pairs: readonly { name: string; relativeTo: string }[],
 ): Comparison[] {
   const out: Comparison[] = [];
   for (const pair of pairs) {
-    const of = results.find((r) => r.name === pair.name)?.service;
-    const to = results.find((r) => r.name === pair.relativeTo)?.service;
-    const ratio = ratioOf(of ?? null, to ?? null);
-    if (of && to && ratio !== null)
+    const of = results.find((r) => r.name === pair.name)?.app;
+    const to = results.find((r) => r.name === pair.relativeTo)?.app;
+    if (of && to && to.requestsPerSecond.median > 0)
       out.push({
         ...pair,
-        ratio,
-        p50: { of: of.latencyMs.p50, relativeTo: to.latencyMs.p50 },
-        p99: { of: of.latencyMs.p99, relativeTo: to.latencyMs.p99 },
+        ratio: of.requestsPerSecond.median / to.requestsPerSecond.median,
+        p50: { of: of.p50Ms.median, relativeTo: to.p50Ms.median },
+        p99: { of: of.p99Ms.median, relativeTo: to.p99Ms.median },
       });
   }
   return out;
@@ -145,65 +160,119 @@ export function failures(label: string, run: RunSummary): string[] {
   return problems;
 }
 
-export function formatTable(results: ScenarioResult[]): string {
+const num = (value: number) =>
+  value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+const spread = (s: Spread | undefined, format: (n: number) => string = num) =>
+  s ? (s.min === s.max ? format(s.median) : `${format(s.median)} (${format(s.min)}–${format(s.max)})`) : '-';
+const count = (value: number) => (Number.isInteger(value) ? `${value}` : value.toFixed(1));
+const ms = (value: number) => (Number.isInteger(value) ? `${value}` : value.toFixed(1));
+
+/** The results as rows: req/s median (min–max) of both sides, the ratio, p50/p99, statements, bytes. */
+export function tableRows(results: readonly ScenarioResult[]): string[][] {
   const header = [
     'scenario',
-    'baseline',
-    'req/s svc',
-    'req/s base',
+    'counterpart',
+    'app req/s',
+    'counterpart req/s',
     'ratio',
-    'p50 svc',
-    'p99 svc',
-    'p50 base',
-    'p99 base',
+    'p50 ms app / cp',
+    'p99 ms app / cp',
+    'statements app / cp',
+    'same bytes',
   ];
-  const measured = results.filter((r) => r.service);
-  const rows = measured.map((r) => [
-    r.name,
-    r.baselineKind === 'bare' ? 'bare node:http+pg' : (r.baselineLabel ?? '-'),
-    r.service!.requestsPerSecond.toFixed(0),
-    r.baseline ? r.baseline.requestsPerSecond.toFixed(0) : '-',
-    r.ratio === null ? '-' : r.ratio.toFixed(2),
-    ms(r.service!.latencyMs.p50),
-    ms(r.service!.latencyMs.p99),
-    ms(r.baseline?.latencyMs.p50),
-    ms(r.baseline?.latencyMs.p99),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const rows = results
+    .filter((r) => r.app)
+    .map((r) => [
+      r.name,
+      r.against,
+      spread(r.app?.requestsPerSecond),
+      spread(r.counterpart?.requestsPerSecond),
+      spread(r.ratio ?? undefined, (n) => n.toFixed(2)),
+      `${ms(r.app!.p50Ms.median)} / ${r.counterpart ? ms(r.counterpart.p50Ms.median) : '-'}`,
+      `${ms(r.app!.p99Ms.median)} / ${r.counterpart ? ms(r.counterpart.p99Ms.median) : '-'}`,
+      r.statements
+        ? `${count(r.statements.app)} / ${r.statements.twin === null ? '-' : count(r.statements.twin)}`
+        : '-',
+      r.verified === null ? '-' : r.verified.identical ? 'yes' : 'NO',
+    ]);
+  return [header, ...rows];
+}
+
+/** A fixed-width table for the terminal. */
+export function formatTable(results: readonly ScenarioResult[]): string {
+  const rows = tableRows(results);
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => row[i].length)));
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i <= 1 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const lines = [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+  const lines = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   for (const r of results) {
     if (r.skipped) lines.push(`${r.name}: skipped: ${r.skipped}`);
     else if (r.failed) lines.push(`${r.name}: FAILED: ${r.failed}`);
-  }
-  const perRound = (run: RunSummary | null) => run?.rounds?.map((n) => n.toFixed(0)).join('/');
-  const notes = measured.filter((r) => r.note || r.serviceEnv !== 'defaults' || r.service?.rounds);
-  if (notes.length > 0) lines.push('');
-  for (const r of notes) {
-    const parts = [
-      r.serviceEnv !== 'defaults' ? `service with ${r.serviceEnv}` : '',
-      r.note ?? '',
-      r.service?.rounds
-        ? `req/s per round: svc ${perRound(r.service)}${r.baseline ? `, base ${perRound(r.baseline)}` : ''}`
-        : '',
-    ];
-    lines.push(`${r.name}: ${parts.filter(Boolean).join('; ')}`);
+    if (r.note) lines.push(`${r.name}: ${r.note}`);
   }
   return lines.join('\n');
 }
 
-export function formatComparisons(list: Comparison[]): string {
+/** The same table in Markdown (bench/README.md). */
+export function markdownTable(results: readonly ScenarioResult[]): string {
+  const rows = tableRows(results);
+  const escape = (cell: string) => cell.replace(/\|/g, '\\|');
+  return [
+    `| ${rows[0].join(' | ')} |`,
+    `| ${rows[0].map((_, i) => (i <= 1 ? '---' : '---:')).join(' | ')} |`,
+    ...rows.slice(1).map((row) => `| ${row.map(escape).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function formatComparisons(list: readonly Comparison[]): string {
   return list
     .map(
       (c) =>
         `${c.name} / ${c.relativeTo}: req/s ratio ${c.ratio.toFixed(2)} ` +
-        `(p50 ${ms(c.p50.of)} vs ${ms(c.p50.relativeTo)}, p99 ${ms(c.p99.of)} vs ${ms(c.p99.relativeTo)})`,
+        `(p50 ${ms(c.p50.of)} vs ${ms(c.p50.relativeTo)} ms, p99 ${ms(c.p99.of)} vs ${ms(c.p99.relativeTo)} ms)`,
     )
     .join('\n');
 }
 
-/** A latency as the report prints it: whole milliseconds as they are, averages to one decimal. */
-function ms(value: number | undefined): string {
-  return value === undefined ? '-' : `${Number.isInteger(value) ? value : value.toFixed(1)} ms`;
+/** The scenarios' targets against this run's medians (a target whose figure is missing is not met). */
+export function checkTargets(
+  results: readonly ScenarioResult[],
+  compared: readonly Comparison[],
+): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+  for (const r of results) {
+    if (!r.target) continue;
+    if (r.target.ratio !== undefined) {
+      const value = r.ratio?.median ?? null;
+      checks.push({
+        scenario: r.name,
+        what: `app / ${r.against}`,
+        value,
+        atLeast: r.target.ratio,
+        met: value !== null && value >= r.target.ratio,
+      });
+    }
+    if (r.target.relative !== undefined && r.target.relativeTo) {
+      const value =
+        compared.find((c) => c.name === r.name && c.relativeTo === r.target!.relativeTo)?.ratio ?? null;
+      checks.push({
+        scenario: r.name,
+        what: `app / app of "${r.target.relativeTo}"`,
+        value,
+        atLeast: r.target.relative,
+        met: value !== null && value >= r.target.relative,
+      });
+    }
+  }
+  return checks;
+}
+
+export function formatTargets(checks: readonly TargetCheck[]): string {
+  return checks
+    .map(
+      (c) =>
+        `${c.met ? 'met    ' : 'NOT MET'}  ${c.scenario}: ${c.what} ${c.value === null ? '(not measured)' : c.value.toFixed(3)} ` +
+        `(at least ${c.atLeast})`,
+    )
+    .join('\n');
 }

@@ -1,7 +1,6 @@
 /**
- * Service environments of the benchmark: each scenario names the environment its service process
- * needs (and, for a service baseline, the one its baseline needs); one process runs per distinct
- * environment, started before its first scenario and stopped after its last. Pure functions only.
+ * App environments of the benchmark: each scenario names the environment its app process needs
+ * (and, for an app counterpart, the one its counterpart needs). Pure functions only.
  */
 
 /** Variables over the harness defaults: a string sets the variable, null unsets it. */
@@ -15,11 +14,14 @@ export type ServiceEnv = Readonly<Record<string, string | null>>;
 export const BENCH_PUBLIC_HOST = 'bench.plat.test';
 
 export const SERVICE_DEFAULTS: ServiceEnv = {
-  LOG_LEVEL: 'warn',
+  // As deployed: one access-log line per request (the twin writes its equivalent, bench/twin/http.ts).
+  LOG_LEVEL: 'info',
   RATE_LIMIT_DISABLED: 'true',
   REDIS_URL: null,
   PUBLIC_HOST: BENCH_PUBLIC_HOST,
   RELAY_URL: null,
+  // No metrics endpoint (its per-request recording would be measured too).
+  METRICS_PORT: null,
   // Shared by every process, so a cursor one of them issued is valid on all of them.
   CURSOR_SECRET: 'plat-bench-cursor-secret-not-for-production',
 };
@@ -70,29 +72,4 @@ export function describeEnv(env: ServiceEnv, reference: ServiceEnv = SERVICE_DEF
 /** `scheme://user:secret@host` → `scheme://***@host`. */
 export function redact(value: string): string {
   return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/]*@/i, '$1***@');
-}
-
-export interface ServicePlan {
-  key: string;
-  env: ServiceEnv;
-  /** Index of the first and last scenario that uses this environment. */
-  firstUse: number;
-  lastUse: number;
-}
-
-/**
- * One entry per distinct environment, in order of first use. `uses[i]` lists the environments
- * scenario i needs (empty for a skipped scenario).
- */
-export function planServices(uses: readonly (readonly ServiceEnv[])[]): ServicePlan[] {
-  const plans = new Map<string, ServicePlan>();
-  uses.forEach((envs, index) => {
-    for (const env of envs) {
-      const key = envKey(env);
-      const plan = plans.get(key);
-      if (plan) plan.lastUse = index;
-      else plans.set(key, { key, env, firstUse: index, lastUse: index });
-    }
-  });
-  return [...plans.values()];
 }

@@ -9,10 +9,17 @@ const root = rootArgument > 0 ? process.argv[rootArgument + 1] : join(__dirname,
 const src = join(root, 'src');
 /** Views a module publishes as its SQL read API (db/migrations), by owner. */
 const PUBLISHED_VIEWS = {
-  spaces: ['live_spaces', 'space_member_standings', 'active_space_members', 'live_space_topics'],
-  users: ['public_users'],
+  spaces: [
+    'live_spaces',
+    'space_member_standings',
+    'active_space_members',
+    'live_space_topics',
+    'discoverable_spaces',
+  ],
+  users: ['public_users', 'author_records'],
   'legacy-spaces': ['space_applicants'],
-  memberships: ['space_group_ids'],
+  memberships: ['space_group_ids', 'group_members'],
+  posts: ['live_posts'],
 };
 const SQL_NAME = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 

@@ -5,21 +5,21 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
 import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { ApiArtifacts } from './api-docs/api-artifacts.service';
 import { AppModule } from './app.module';
 import { notFound } from './common/errors/api-error';
 import { holdsLoneSurrogate, holdsNul } from './common/validation/nul-text';
 import { AppConfig } from './config/app-config';
-import { RequestWrites } from './infrastructure/database/request-writes';
 import { bodyBytesInspector, refusedBodyHandler } from './infrastructure/http/body-bytes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
 import { allowBrowserOrigins } from './infrastructure/http/cors';
-import { securityHeaders } from './infrastructure/http/security-headers';
+import { requestPreamble } from './infrastructure/http/request-preamble';
+import { runInRequestScope } from './infrastructure/http/request-scope';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
-import { requestIdFor } from './infrastructure/logging/logging.module';
+import { AccessLog } from './infrastructure/logging/access-log';
 import { HttpMetrics } from './infrastructure/metrics/http-metrics';
 import { Metrics } from './infrastructure/metrics/metrics';
 import { RateLimitMiddleware } from './infrastructure/rate-limit/rate-limit.middleware';
@@ -51,30 +51,24 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
   applyServerTimeouts(app.getHttpServer() as Server, app.get(AppConfig));
   app.set('etag', false);
-  // First, so every answer is measured: rate-limit refusals, parser errors and unknown routes too.
-  if (app.get(Metrics).enabled) app.use(app.get(HttpMetrics).track);
-  // Before any answer can be written, so every one carries them: errors, the constant 404, 429s.
-  app.use(securityHeaders(app.get(AppConfig).TRUST_PROXY));
-  // Data responses are never cached; the static artifacts override this (api-spec.md "Limits").
-  const shutdown = app.get(ShutdownState);
-  app.use((request: Request, response: Response, next: NextFunction) => {
-    requestIdFor(request, response);
-    response.setHeader('Cache-Control', 'no-store');
-    // Draining (SIGTERM): keep-alive clients reconnect elsewhere instead of riding this socket.
-    shutdown.track(response);
-    next();
-  });
+  // First, so every answer is measured, logged and carries the headers of every answer.
+  app.use(
+    requestPreamble({
+      metrics: app.get(Metrics).enabled ? app.get(HttpMetrics) : undefined,
+      accessLog: new AccessLog(PinoLogger.root),
+      shutdown: app.get(ShutdownState),
+      trustProxy: app.get(AppConfig).TRUST_PROXY,
+    }),
+  );
   // Before the rate limit: an allowed origin's preflight is neither charged nor authenticated.
   allowBrowserOrigins(app, app.get(AppConfig).corsAllowedOrigins);
   // Every request is charged per IP before its body is parsed; refusals reach the global filter.
+  // Then a path whose percent-encoding does not decode (or decodes to NUL, which no column
+  // stores) names nothing: the one 404 (a malformed id), not a 400 or a database error.
   const rateLimit = app.get(RateLimitMiddleware);
   app.use((request: Request, response: Response, next: NextFunction) => {
-    rateLimit.use(request, response, next).catch(next);
-  });
-  // A path whose percent-encoding does not decode (or decodes to NUL, which no column stores)
-  // names nothing: the one 404 (a malformed id), not a 400 or a database error.
-  app.use((request: Request, _response: Response, next: NextFunction) => {
-    next(decodes(request.path) ? undefined : notFound());
+    const charged = (error?: unknown) => next(error ?? (decodes(request.path) ? undefined : notFound()));
+    rateLimit.use(request, response, charged).catch(next);
   });
   // Parser errors (malformed JSON, body over 1 MiB, bytes that are not UTF-8) reach the global
   // exception filter; the parser would otherwise turn invalid UTF-8 into U+FFFD and store it.
@@ -83,10 +77,9 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   const jsonOptions = { limit: MAX_BODY_BYTES, verify: bodyBytesInspector(app.get(AppConfig)) };
   app.useBodyParser('json', jsonOptions as NestExpressBodyParserOptionsFor<'json'>);
   app.use(refusedBodyHandler);
-  // After the parser (its callbacks would leave the scope): what the request commits is tracked,
-  // so a 500 after a rolled-back write gives its jti back.
-  const writes = app.get(RequestWrites);
-  app.use((request: Request, _response: Response, next: NextFunction) => writes.track(request, next));
+  // After the parser (its callbacks would leave it): the request's scope, where its log lines find
+  // it and RequestWrites what it committed (a 500 after a rolled-back write gives its jti back).
+  app.use((request: Request, _response: Response, next: NextFunction) => runInRequestScope(request, next));
   answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
   app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
   await app.init();

@@ -21,6 +21,9 @@ import { CommentsModule } from './comments/comments.module';
 import { UsersModule } from './users/users.module';
 import { CredentialsModule } from './protocol/credentials/credentials.module';
 import { ClockModule } from './common/clock/clock.module';
+import { EventsModule } from './events/events.module';
+import { StoreModule } from './store/store.module';
+import { MediaModule } from './media/media.module';
 
 @Module({})
 export class AppModule {
@@ -47,9 +50,12 @@ export class AppModule {
         MembershipsModule,
         PostsModule,
         CommentsModule,
+        EventsModule,
         UsersModule,
         CredentialsModule,
         KeyProofModule,
+        StoreModule,
+        MediaModule,
       ],
     };
   }

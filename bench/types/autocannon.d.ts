@@ -17,8 +17,21 @@ declare module 'autocannon' {
       timeout?: number;
       pipelining?: number;
       title?: string;
+      /**
+       * Requests in turn; with `setupRequest` each one is rebuilt before it is sent (what it
+       * returns replaces method, path, headers, body).
+       */
+      requests?: RequestSpec[];
       /** A discarded run before the measured one; its result lands in `Result.warmup`. */
       warmup?: { connections?: number; duration?: number };
+    }
+
+    interface RequestSpec {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string | Buffer;
+      setupRequest?: (request: Record<string, unknown>) => Record<string, unknown> | null;
     }
 
     interface Histogram {

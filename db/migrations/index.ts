@@ -1,4 +1,6 @@
 import { MigrationInterface } from 'typeorm';
+import { Events1795930000000 } from './1795930000000-Events';
+import { Media1796000000000 } from './1796000000000-Media';
 import { IdempotencyKeys1795601512484 } from './1795601512484-IdempotencyKeys';
 import { ChainPublications1795700000000 } from './1795700000000-ChainPublications';
 import { PostCardText1795800000000 } from './1795800000000-PostCardText';
@@ -15,6 +17,11 @@ import { ReplayStore1795318209754 } from './1795318209754-ReplayStore';
 import { Spaces1795319372874 } from './1795319372874-Spaces';
 import { PublishedReadViews1795600000000 } from './1795600000000-PublishedReadViews';
 import { PostTopicCounts1795910000000 } from './1795910000000-PostTopicCounts';
+import { Store1795940000000 } from './1795940000000-Store';
+import { MediaSpaceIndex1796300000000 } from './1796300000000-MediaSpaceIndex';
+import { MediaReferenceViews1796200000000 } from './1796200000000-MediaReferenceViews';
+import { AuthorRecordsView1796100000000 } from './1796100000000-AuthorRecordsView';
+import { ContentNotifications1796400000000 } from './1796400000000-ContentNotifications';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -34,4 +41,11 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   ChainPublications1795700000000,
   PostCardText1795800000000,
   PostTopicCounts1795910000000,
+  Events1795930000000,
+  Store1795940000000,
+  Media1796000000000,
+  AuthorRecordsView1796100000000,
+  MediaReferenceViews1796200000000,
+  MediaSpaceIndex1796300000000,
+  ContentNotifications1796400000000,
 ];

@@ -57,7 +57,10 @@ const ERROR_RESPONSES: { [name: string]: ResponseObject } = {
       'request, or a state the request conflicts with',
     content: json('ErrorBody'),
   },
-  PayloadTooLarge: { description: '`E_PAYLOAD_TOO_LARGE`: a body over 1 MiB', content: json('ErrorBody') },
+  PayloadTooLarge: {
+    description: '`E_PAYLOAD_TOO_LARGE`: a JSON body over 1 MiB, or an upload past its limit',
+    content: json('ErrorBody'),
+  },
   TooManyRequests: {
     description:
       '`E_RATE_LIMITED`: a budget is spent (design.md §6); `Retry-After` in whole seconds. A ' +

@@ -4,6 +4,7 @@ import { DomainEventsModule } from '../infrastructure/events/domain-events.modul
 import { PostsModule } from '../posts/posts.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
+import { MediaRecordsModule } from '../media/records/media-records.module';
 import { CommentsController } from './comments.controller';
 import { CommentsService } from './comments.service';
 import { Comment } from './entities/comment.entity';
@@ -18,6 +19,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     PostsModule,
     SpacesModule,
     UsersModule,
+    MediaRecordsModule,
     TypeOrmModule.forFeature([Comment, CommentUpvote]),
   ],
   controllers: [CommentsController],

@@ -3,13 +3,16 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
-import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
+import { forbidden, invalidRequest, notFound } from '../common/errors/api-error';
 import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { KeysetColumn, paginateKeyset } from '../common/pagination/keyset';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostAccess } from '../posts/post-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
+import { SpaceWriter } from '../spaces/grant-access.service';
+import { MediaLookup } from '../media/records/media-lookup';
+import { MediaObject } from '../media/dto/media-object.dto';
 import { AuthorDirectory } from '../users/author-directory';
 import { AuthorRecord } from '../users/dto/author.dto';
 import {
@@ -21,6 +24,7 @@ import {
 } from './dto/comment-records.dto';
 import { CommentSort, CommentsQuery, CreateCommentBody, UpdateCommentBody } from './dto/comment-requests.dto';
 import { Comment } from './entities/comment.entity';
+import { readCommentRows } from './comment-rows';
 import { CommentUpvote } from './entities/comment-upvote.entity';
 import { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment-events';
 
@@ -48,6 +52,7 @@ export class CommentsService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
+    private readonly media: MediaLookup,
   ) {}
 
   /**
@@ -61,7 +66,7 @@ export class CommentsService {
     postId: string,
     query: CommentsQuery,
   ): Promise<CommentListing> {
-    const { post } = await this.access.readablePost(principal, spaceRef, postId);
+    const { view, post } = await this.access.readablePost(principal, spaceRef, postId);
     const sort: CommentSort = query.sort ?? 'newest';
     const replies = query.parentCommentId !== undefined;
     const builder = this.comments.createQueryBuilder('c').where('c.postId = :postId', { postId: post.id });
@@ -84,19 +89,24 @@ export class CommentsService {
             { expression: `c.${time}`, direction: 'DESC' },
             { expression: 'c.id', direction: 'DESC' },
           ];
-    const page = await paginateKeyset(builder, {
-      listing: `comments:${replies ? 'replies' : 'roots'}:${sort}`,
-      columns,
-      keyOf: (row: Comment) => [
-        ...(sort === 'top' ? [row.upvoteCount] : []),
-        row[time].toISOString(),
-        row.id,
-      ],
-      page: query,
-      cursors: this.cursors,
-    });
+    const page = await paginateKeyset(
+      builder,
+      {
+        listing: `comments:${replies ? 'replies' : 'roots'}:${sort}`,
+        columns,
+        keyOf: (row: Comment) => [
+          ...(sort === 'top' ? [row.upvoteCount] : []),
+          row[time].toISOString(),
+          row.id,
+        ],
+        page: query,
+        cursors: this.cursors,
+      },
+      readCommentRows,
+    );
     return {
-      items: await this.items(principal.did, page.rows),
+      // `viewer` is the member view's person: a grant not covering the space reads as anyone (item 6).
+      items: await this.items(view.kind === 'member' ? view.did : null, page.rows),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
     };
@@ -113,10 +123,11 @@ export class CommentsService {
     const attachments = input.attachments ?? [];
     this.checkContent(body, attachments);
     const writer = await this.access.writer(principal, spaceRef, 'write:comments');
-    const { post } = await this.access.readablePost(principal, spaceRef, postId);
-    this.resolveAttachments(attachments);
+    const post = await this.access.postReadableByWriter(writer, postId);
+    const attachmentIds = await this.resolveAttachments(writer, attachments);
 
     let rootId: string | null = null;
+    let rootAuthorDid: string | null = null;
     if (input.parentCommentId !== undefined) {
       const parentId = parseEntityId('comment', input.parentCommentId);
       const parent = parentId
@@ -124,6 +135,7 @@ export class CommentsService {
         : null;
       if (!parent) throw notFound();
       rootId = parent.parentCommentId ?? parent.id;
+      rootAuthorDid = await this.liveAuthorOf(parent, rootId);
     }
 
     const now = this.clock.now();
@@ -134,7 +146,7 @@ export class CommentsService {
       parentCommentId: rootId,
       authorDid: writer.did,
       body,
-      attachmentIds: [],
+      attachmentIds,
       upvoteCount: 0,
       replyCount: 0,
       publishedAt: now,
@@ -156,7 +168,10 @@ export class CommentsService {
           .setParameter('now', now)
           .execute();
       }
-      await this.events.emit(manager, new CommentAdded(writer.space.id, post.id, comment.id, writer.did));
+      await this.events.emit(
+        manager,
+        new CommentAdded(writer.space.id, post.id, comment.id, writer.did, post.authorDid, rootAuthorDid),
+      );
       await this.directory.recordActivity(writer.space.id, now, manager);
     });
     const [item] = await this.items(writer.did, [comment]);
@@ -176,13 +191,14 @@ export class CommentsService {
         { path: 'body', message: 'body or attachments is required' },
       ]);
     }
-    const comment = await this.ownComment(principal, spaceRef, commentId, 'write:comments');
+    const { comment, writer } = await this.ownComment(principal, spaceRef, commentId, 'write:comments');
     const body = input.body === undefined ? comment.body : input.body;
     const attachments = input.attachments ?? comment.attachmentIds;
     this.checkContent(body, attachments);
-    this.resolveAttachments(input.attachments ?? []);
+    if (input.attachments !== undefined) {
+      comment.attachmentIds = await this.resolveAttachments(writer, input.attachments);
+    }
     comment.body = body;
-    comment.attachmentIds = [];
     comment.updatedAt = this.clock.now();
     await this.comments.update(
       { id: comment.id },
@@ -194,7 +210,7 @@ export class CommentsService {
 
   /** DELETE /v1/spaces/{space}/comments/{commentId}: leaves a tombstone; `{deleted: true}`. */
   async remove(principal: RequestPrincipal, spaceRef: string, commentId: string): Promise<CommentDeletion> {
-    const comment = await this.ownComment(principal, spaceRef, commentId, 'write:comments');
+    const { comment } = await this.ownComment(principal, spaceRef, commentId, 'write:comments');
     const now = this.clock.now();
     await this.dataSource.transaction(async (manager) => {
       const result = await manager.update(
@@ -223,7 +239,7 @@ export class CommentsService {
     commentId: string,
     upvoted: boolean,
   ): Promise<CommentUpvoteState> {
-    const comment = await this.readableComment(principal, spaceRef, commentId, 'write:upvotes');
+    const { comment } = await this.readableComment(principal, spaceRef, commentId, 'write:upvotes');
     const voterDid = principal.did;
     const upvoteCount = await this.dataSource.transaction(async (manager) => {
       const changed = upvoted
@@ -251,6 +267,16 @@ export class CommentsService {
     return { upvoted, upvoteCount };
   }
 
+  /** Who wrote the live root comment of a thread (the parent itself, or the parent's root). */
+  private async liveAuthorOf(parent: Comment, rootId: string): Promise<string | null> {
+    if (parent.id === rootId) return parent.authorDid;
+    const root = await this.comments.findOne({
+      where: { id: rootId, deletedAt: IsNull() },
+      select: { id: true, authorDid: true },
+    });
+    return root?.authorDid ?? null;
+  }
+
   /** Whether this upvote was new (`ON CONFLICT DO NOTHING`: a repeat changes nothing). */
   private async insertUpvote(manager: EntityManager, commentId: string, voterDid: string): Promise<boolean> {
     const rows: unknown[] = await manager.query(
@@ -273,12 +299,12 @@ export class CommentsService {
     spaceRef: string,
     commentId: string,
     scope: 'write:comments',
-  ): Promise<Comment> {
-    const comment = await this.readableComment(principal, spaceRef, commentId, scope);
-    if (comment.authorDid !== principal.did) {
+  ): Promise<{ comment: Comment; writer: SpaceWriter }> {
+    const found = await this.readableComment(principal, spaceRef, commentId, scope);
+    if (found.comment.authorDid !== principal.did) {
       throw forbidden('Only the author can change or delete a comment');
     }
-    return comment;
+    return found;
   }
 
   /** A live comment of the space on a post the writer can read, else the 404. */
@@ -287,15 +313,15 @@ export class CommentsService {
     spaceRef: string,
     commentId: string,
     scope: 'write:comments' | 'write:upvotes',
-  ): Promise<Comment> {
+  ): Promise<{ comment: Comment; writer: SpaceWriter }> {
     const writer = await this.access.writer(principal, spaceRef, scope);
     const id = parseEntityId('comment', commentId);
     const comment = id
       ? await this.comments.findOneBy({ id, spaceId: writer.space.id, deletedAt: IsNull() })
       : null;
     if (!comment) throw notFound();
-    await this.access.readablePost(principal, spaceRef, formatEntityId('post', comment.postId));
-    return comment;
+    await this.access.postReadableByWriter(writer, formatEntityId('post', comment.postId));
+    return { comment, writer };
   }
 
   /** A comment carries a body, attachments or both; its body places no inline images (rule 3). */
@@ -312,37 +338,42 @@ export class CommentsService {
     }
   }
 
-  /** Attachments name media of the space; no media exist yet, so every id is unknown. */
-  private resolveAttachments(ids: string[]): void {
-    const details: ValidationDetail[] = ids.map((_, index) => ({
-      path: `attachments.${index}`,
-      message: 'unknown media id',
-    }));
-    if (details.length > 0) throw invalidRequest('Unknown attachments', details);
+  /** Attachments are ready media the writer uploaded to this space (design.md §11 "Use"): their uuids. */
+  private resolveAttachments(writer: SpaceWriter, ids: string[]): Promise<string[]> {
+    return this.media.attachable(
+      ids.map((mediaId, index) => ({ path: `attachments.${index}`, mediaId })),
+      { spaceId: writer.space.id, uploaderDid: writer.did },
+    );
   }
 
-  private async items(viewerDid: string, rows: Comment[]): Promise<CommentItem[]> {
+  private async items(viewerDid: string | null, rows: Comment[]): Promise<CommentItem[]> {
     const live = rows.filter((row) => !row.deletedAt);
-    const [authors, upvoted] = await Promise.all([
+    const [authors, upvoted, media] = await Promise.all([
       this.authors.authorsOf(live.map((row) => row.authorDid)),
       this.upvotedBy(
         viewerDid,
         rows.map((row) => row.id),
       ),
+      this.media.objects(live.flatMap((row) => row.attachmentIds)),
     ]);
     return rows.map((row) =>
-      this.item(row, row.deletedAt ? null : (authors.get(row.authorDid) ?? null), upvoted),
+      this.item(row, row.deletedAt ? null : (authors.get(row.authorDid) ?? null), upvoted, media),
     );
   }
 
-  private item(row: Comment, author: AuthorRecord | null, upvoted: Set<string>): CommentItem {
+  private item(
+    row: Comment,
+    author: AuthorRecord | null,
+    upvoted: Set<string>,
+    media: Map<string, MediaObject>,
+  ): CommentItem {
     return {
       id: formatEntityId('comment', row.id),
       postId: formatEntityId('post', row.postId),
       ...(row.parentCommentId ? { parentCommentId: formatEntityId('comment', row.parentCommentId) } : {}),
       author,
       body: row.deletedAt ? null : row.body,
-      attachments: [],
+      attachments: row.deletedAt ? [] : row.attachmentIds.flatMap((id) => media.get(id) ?? []),
       publishedAt: row.publishedAt.toISOString(),
       activityAt: row.activityAt.toISOString(),
       upvoteCount: row.upvoteCount,
@@ -351,8 +382,8 @@ export class CommentsService {
     };
   }
 
-  private async upvotedBy(voterDid: string, commentIds: string[]): Promise<Set<string>> {
-    if (commentIds.length === 0) return new Set();
+  private async upvotedBy(voterDid: string | null, commentIds: string[]): Promise<Set<string>> {
+    if (voterDid === null || commentIds.length === 0) return new Set();
     const rows: { comment_id: string }[] = await this.dataSource.query(
       'SELECT comment_id FROM comment_upvotes WHERE voter_did = $1 AND comment_id = ANY($2)',
       [voterDid, commentIds],

@@ -293,6 +293,15 @@ export class AppConfig {
   @Min(100)
   CHAIN_OUTBOX_SWEEP_MS = 5000;
 
+  /**
+   * How long after its publication a post is announced to its space's members (the
+   * `notifications.announce-post` job); 0 queues it at once.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  NOTIFY_ANNOUNCE_DELAY_MS = 0;
+
   /** Key material of pagination cursors (AES-256-GCM through HKDF); shared by every replica. */
   @IsOptional()
   @IsString()
@@ -350,6 +359,128 @@ export class AppConfig {
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 25000;
 
+  /** Directory of the local media store (design.md §11), used unless MEDIA_S3_BUCKET is set. */
+  @IsString()
+  @MinLength(1)
+  MEDIA_DIR = '.data/media';
+
+  /** Bucket of the S3-compatible media store; set, it replaces the local directory. */
+  @IsOptional()
+  @Matches(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { message: 'MEDIA_S3_BUCKET must be an S3 bucket name' })
+  MEDIA_S3_BUCKET?: string;
+
+  @Matches(/^[a-z0-9-]{1,32}$/, { message: 'MEDIA_S3_REGION must be a region name such as us-east-1' })
+  MEDIA_S3_REGION = 'us-east-1';
+
+  /** Endpoint of an S3-compatible service (MinIO, R2, ...); unset: AWS S3 itself. */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  MEDIA_S3_ENDPOINT?: string;
+
+  /** Path-style addressing (`<endpoint>/<bucket>/<key>`), which most S3-compatible services need. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  MEDIA_S3_FORCE_PATH_STYLE = false;
+
+  /** Static credentials of the media bucket; unset: the AWS SDK's default chain (IAM role, ...). */
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_ACCESS_KEY_ID?: string;
+
+  @IsOptional()
+  @IsString()
+  MEDIA_S3_SECRET_ACCESS_KEY?: string;
+
+  /** Prefix of every object key in the bucket (e.g. `media/`), so the bucket can be shared. */
+  @Matches(/^([A-Za-z0-9._-]+\/)*$/, {
+    message: 'MEDIA_S3_PREFIX must be empty or path segments each ending in /',
+  })
+  MEDIA_S3_PREFIX = '';
+
+  /** Key of the upload and media-file URL signatures (HMAC-SHA256); same on every replica. */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  MEDIA_URL_SECRET?: string;
+
+  /** Seconds a minted upload URL is valid; pending media older than this are swept. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(7 * 24 * 3600)
+  MEDIA_UPLOAD_TTL = 3600;
+
+  /** Seconds a signed media-file URL (audio, video, files) is valid. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(7 * 24 * 3600)
+  MEDIA_URL_TTL = 3600;
+
+  /** Largest image (PNG, JPEG, GIF, WebP), in bytes: 10 MiB. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+  /**
+   * Most pixels an image may have (width × height, every frame of an animation): larger ones are
+   * refused at upload, so a small file cannot decode into gigabytes.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_MAX_IMAGE_PIXELS = 100_000_000;
+
+  /** ffprobe of the system, for audio and video facts; not installed: media are ready without them. */
+  @IsString()
+  @MinLength(1)
+  MEDIA_FFPROBE_PATH = 'ffprobe';
+
+  /** ffmpeg of the system, for waveforms and posters. */
+  @IsString()
+  @MinLength(1)
+  MEDIA_FFMPEG_PATH = 'ffmpeg';
+
+  /** Milliseconds one ffprobe or ffmpeg run may take before it is stopped (the media then fails). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  MEDIA_PROBE_TIMEOUT_MS = 120000;
+
+  /**
+   * Seconds an uploaded audio or video may wait for its processing job (retries included) before
+   * the sweep fails it.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  MEDIA_PROCESSING_TTL = 3600;
+
+  /** How often pending media are swept (design.md §11), in milliseconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  MEDIA_SWEEP_MS = 60000;
+
+  /** Largest audio file, in bytes: 200 MiB. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_MAX_AUDIO_BYTES = 200 * 1024 * 1024;
+
+  /** Largest video, in bytes: 500 MiB. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_MAX_VIDEO_BYTES = 500 * 1024 * 1024;
+
+  /** Largest other file (PDF, ZIP, text, octet-stream), in bytes: 100 MiB. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_MAX_FILE_BYTES = 100 * 1024 * 1024;
+
   get migrateOnBoot(): boolean {
     return this.MIGRATE_ON_BOOT ?? this.NODE_ENV !== 'production';
   }
@@ -384,7 +515,7 @@ function messagesWorthShowing(constraints: Record<string, string>): string[] {
 }
 
 /** The embedded database and per-process secrets are development defaults only. */
-const PRODUCTION_REQUIRED = ['DATABASE_URL', 'CURSOR_SECRET'] as const;
+const PRODUCTION_REQUIRED = ['DATABASE_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET'] as const;
 
 /** Builds the typed config from an environment, throwing one readable error that lists every bad value. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
@@ -403,6 +534,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (config.METRICS_PORT && config.METRICS_PORT === config.PORT) {
     throw new ConfigValidationError(
       'Invalid configuration:\n  - METRICS_PORT: must differ from PORT (metrics are never served on the API port)',
+    );
+  }
+  if (Boolean(config.MEDIA_S3_ACCESS_KEY_ID) !== Boolean(config.MEDIA_S3_SECRET_ACCESS_KEY)) {
+    throw new ConfigValidationError(
+      'Invalid configuration:\n  - MEDIA_S3_ACCESS_KEY_ID, MEDIA_S3_SECRET_ACCESS_KEY: set both or neither',
     );
   }
   const missing = config.NODE_ENV === 'production' ? PRODUCTION_REQUIRED.filter((key) => !config[key]) : [];

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MediaRecordsModule } from '../media/records/media-records.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
@@ -25,6 +26,7 @@ import { SpaceInvitesService } from './space-invites.service';
     DomainEventsModule,
     PaginationModule,
     SpacesModule,
+    MediaRecordsModule,
     TypeOrmModule.forFeature([SpaceInvite, SpaceApplication]),
   ],
   // Controllers with literal path segments first (spaces/invites/:code, spaces/join/:code).

@@ -8,7 +8,7 @@ import { ValidationDetail } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { ApplicationDecided, ApplicationSubmitted } from './events/application-events';
+import { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application-events';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import {
@@ -104,6 +104,33 @@ export class SpaceApplicationsService {
     });
     if (!application) throw notFound();
     return toApplicationRecord(application);
+  }
+
+  /**
+   * DELETE /spaces/{id}/applications/me (design.md §9): the applicant withdraws their pending
+   * application (→ canceled; the admins are told). Withdrawing again answers the same record; with
+   * nothing pending and no withdrawn application last, the 404; a decided one last, 409. The
+   * applicant may apply again; a decision on a withdrawn application is 409.
+   */
+  async withdraw(principal: RequestPrincipal, pathId: string): Promise<ApplicationRecord> {
+    const context = await this.access.resolve(pathId, principal.did);
+    return this.dataSource.transaction(async (manager) => {
+      await this.access.lock(manager, context.space.id);
+      const repository = manager.getRepository(SpaceApplication);
+      const latest = await repository.findOne({
+        where: { spaceId: context.space.id, applicantDid: principal.did },
+        order: { submittedAt: 'DESC', id: 'DESC' },
+      });
+      if (!latest) throw notFound();
+      if (latest.status === 'canceled') return toApplicationRecord(latest);
+      if (latest.status !== 'pending') throw conflict(`Application already ${latest.status}`);
+      latest.status = 'canceled';
+      latest.decidedAt = this.clock.now();
+      latest.decidedByDid = principal.did;
+      await repository.save(latest);
+      await this.events.emit(manager, new ApplicationCanceled(latest.spaceId, principal.did, latest.id));
+      return toApplicationRecord(latest);
+    });
   }
 
   /** Admins: applications in one state (pending by default), oldest first. */

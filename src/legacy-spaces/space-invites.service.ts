@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MediaLookup } from '../media/records/media-lookup';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
@@ -18,6 +19,7 @@ import { toInviteRecord } from './legacy-records';
 import { effectiveJoinMode, LIMITS } from '../spaces/space-rules';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { MembershipFollower } from './membership-follower';
+import { grantCoversSpace } from '../protocol/auth/credential-grant';
 
 const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
 
@@ -33,6 +35,7 @@ export class SpaceInvitesService {
     private readonly clock: Clock,
     private readonly directory: SpaceDirectory,
     private readonly follower: MembershipFollower,
+    private readonly media: MediaLookup,
   ) {}
 
   /** A fresh invite for the calling admin; their previous code stops admitting at once. */
@@ -88,7 +91,16 @@ export class SpaceInvitesService {
   async preview(code: string, principal: RequestPrincipal | null): Promise<InvitePreviewRecord> {
     const { invite, space } = await this.admitting(code);
     const effective = effectiveJoinMode(invite.joinModeOverride, space.joinMode);
-    const membership = principal ? await this.directory.membershipOf(space.id, principal.did) : null;
+    const [membership, images] = await Promise.all([
+      principal && tellsMembership(principal, space.did)
+        ? this.directory.membershipOf(space.id, principal.did)
+        : null,
+      this.media.imageObjects([space.avatarMediaId, space.headerMediaId]),
+    ]);
+    const image = (id: string | null) => {
+      const media = id ? images.get(id) : undefined;
+      return media ? { url: media.url, width: media.width ?? null, height: media.height ?? null } : null;
+    };
     const questions = space.applicationQuestions.map((q) => ({
       question: q.question,
       isRequired: q.isRequired,
@@ -99,8 +111,8 @@ export class SpaceInvitesService {
       domain: space.domain,
       displayName: space.displayName,
       description: space.description,
-      avatar: null,
-      banner: null,
+      avatar: image(space.avatarMediaId),
+      banner: image(space.headerMediaId),
       memberCount: space.memberCount,
       isPublic: space.isPublic,
       effectiveJoinMode: effective,
@@ -169,4 +181,19 @@ export class SpaceInvitesService {
       invite.expiresAt.getTime() > this.clock.now().getTime()
     );
   }
+}
+
+/**
+ * Whether the caller may learn their own standing in the space from a preview: a bare identity
+ * proof, or a credential covering this space with `read:posts` (the member view) or holding
+ * `read:memberships`. A credential naming only other spaces reads as anyone (api-spec.md
+ * "Authentication" item 6).
+ */
+function tellsMembership(principal: RequestPrincipal, spaceDid: string): boolean {
+  const credential = principal.credential;
+  return (
+    !credential ||
+    credential.accountScopes.includes('read:memberships') ||
+    grantCoversSpace(credential, spaceDid, 'read:posts')
+  );
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MediaRecordsModule } from '../media/records/media-records.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SpacesModule } from '../spaces/spaces.module';
 import { GroupMembership } from './entities/group-membership.entity';
@@ -23,6 +24,7 @@ import { RelayModule } from '../protocol/relay/relay.module';
     PaginationModule,
     RelayModule,
     SpacesModule,
+    MediaRecordsModule,
     TypeOrmModule.forFeature([SpaceGroup, GroupMembership]),
   ],
   controllers: [GroupsController, MembershipsController],

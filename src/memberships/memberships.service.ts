@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MediaLookup } from '../media/records/media-lookup';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
@@ -37,6 +38,7 @@ export class MembershipsService {
     private readonly directory: SpaceDirectory,
     private readonly counts: GroupCounts,
     private readonly cursors: CursorCodec,
+    private readonly media: MediaLookup,
   ) {}
 
   /** GET /v1/memberships: joinedAt ascending, space id as tiebreak; totalCount under the filter. */
@@ -46,12 +48,15 @@ export class MembershipsService {
       this.spaces.listActive(principal.did, roles, query),
       this.spaces.countActive(principal.did, roles),
     ]);
-    const groupCounts = await this.counts.groupCounts(
-      principal.did,
-      page.rows.map((row) => row.space.id),
-    );
+    const [groupCounts, avatars] = await Promise.all([
+      this.counts.groupCounts(
+        principal.did,
+        page.rows.map((row) => row.space.id),
+      ),
+      this.media.imageUrls(page.rows.map((row) => row.space.avatarMediaId)),
+    ]);
     return {
-      items: page.rows.map((row) => this.spaceItem(row, groupCounts.get(row.space.id) ?? 0)),
+      items: page.rows.map((row) => this.spaceItem(row, groupCounts.get(row.space.id) ?? 0, avatars)),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
       totalCount,
@@ -62,8 +67,11 @@ export class MembershipsService {
   async get(principal: RequestPrincipal, reference: string): Promise<SpaceMembershipItem> {
     const membership = await this.spaces.activeIn(principal.did, reference);
     if (!membership) throw notFound();
-    const groupCounts = await this.counts.groupCounts(principal.did, [membership.space.id]);
-    return this.spaceItem(membership, groupCounts.get(membership.space.id) ?? 0);
+    const [groupCounts, avatars] = await Promise.all([
+      this.counts.groupCounts(principal.did, [membership.space.id]),
+      this.media.imageUrls([membership.space.avatarMediaId]),
+    ]);
+    return this.spaceItem(membership, groupCounts.get(membership.space.id) ?? 0, avatars);
   }
 
   /**
@@ -177,9 +185,14 @@ export class MembershipsService {
     });
   }
 
-  private spaceItem(membership: ActiveMembership, groupCount: number): SpaceMembershipItem {
+  private spaceItem(
+    membership: ActiveMembership,
+    groupCount: number,
+    avatars: Map<string, string>,
+  ): SpaceMembershipItem {
+    const avatarId = membership.space.avatarMediaId;
     return {
-      space: this.spaces.spaceBlock(membership.space),
+      space: this.spaces.spaceBlock(membership.space, (avatarId && avatars.get(avatarId)) || null),
       role: membership.role,
       groupCount,
       joinedAt: membership.joinedAt.toISOString(),

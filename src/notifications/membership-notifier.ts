@@ -1,6 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { ApplicationDecided, ApplicationSubmitted } from '../legacy-spaces/events/application-events';
+import {
+  ApplicationCanceled,
+  ApplicationDecided,
+  ApplicationSubmitted,
+} from '../legacy-spaces/events/application-events';
 import {
   MemberBanned,
   MemberJoined,
@@ -30,6 +34,9 @@ export class MembershipNotifier implements OnModuleInit {
     this.events.afterCommit(MemberBanned, (event) => record({ kind: 'notify.member.banned', ...event }));
     this.events.afterCommit(ApplicationSubmitted, (event) =>
       record({ kind: 'notify.application.submitted', ...event }),
+    );
+    this.events.afterCommit(ApplicationCanceled, (event) =>
+      record({ kind: 'notify.application.canceled', ...event }),
     );
     this.events.afterCommit(ApplicationDecided, ({ decision, ...event }) =>
       record({ kind: `notify.application.${decision}`, ...event }),

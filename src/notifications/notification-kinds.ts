@@ -11,7 +11,12 @@ export type SpaceEvent =
       memberDid: string;
       byDid: string;
     }
-  | { kind: 'notify.application.submitted'; spaceId: string; applicantDid: string; applicationId: string }
+  | {
+      kind: 'notify.application.submitted' | 'notify.application.canceled';
+      spaceId: string;
+      applicantDid: string;
+      applicationId: string;
+    }
   | {
       kind: 'notify.application.approved' | 'notify.application.rejected';
       spaceId: string;
@@ -79,6 +84,16 @@ export function planOf(event: SpaceEvent): NotificationPlan {
         scopeType: 'application',
         previewId: formatEntityId('application', event.applicationId),
         title: (name) => `${name(event.applicantDid)} applied to join`,
+      };
+    case 'notify.application.canceled':
+      return {
+        audience: 'admins',
+        recipientDid: null,
+        person: event.applicantDid,
+        actor: event.applicantDid,
+        scopeType: 'application',
+        previewId: formatEntityId('application', event.applicationId),
+        title: (name) => `${name(event.applicantDid)} withdrew their application`,
       };
     case 'notify.application.approved':
     case 'notify.application.rejected':

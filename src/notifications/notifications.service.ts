@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { notFound } from '../common/errors/api-error';
-import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
+import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import {
@@ -15,8 +15,10 @@ import {
   SpaceNotificationCounts,
 } from './dto/notification-records.dto';
 import { SpaceDirectory } from '../spaces/space-directory';
-import { UsersService } from '../users/users.service';
-import { Notification, StoredPerson, StoredScope } from './entities/notification.entity';
+import { nameOf, PeopleNames } from './people-names';
+import { NotificationWriter } from './notification-writer';
+import { readsPost } from './content-audience';
+import { Notification } from './entities/notification.entity';
 import { planOf, SpaceEvent } from './notification-kinds';
 
 /** People shown in an aggregation (the most recent ones); `totalCount` counts them all. */
@@ -30,7 +32,7 @@ export const AGGREGATION_SAMPLE = 5;
 const VISIBLE = `(
   (m.status = 'active' AND (n.audience <> 'admins' OR m.role IN ('owner', 'admin')))
   OR (n.audience = 'applicant' AND (m.status IS NULL OR m.status <> 'banned'))
-)`;
+) AND (n.post_id IS NULL OR ${readsPost('n.post_id', 'n.recipient_did', 'm.role')})`;
 
 /**
  * Raw-SQL form: the visible notifications of `$1`. Spaces and standings come from the views the
@@ -56,55 +58,39 @@ export class NotificationsService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly spaces: SpaceDirectory,
-    private readonly users: UsersService,
+    private readonly names: PeopleNames,
+    private readonly writer: NotificationWriter,
   ) {}
 
   /**
-   * Turns one committed space event into notifications: one row per recipient, or, while the
-   * recipient's notification of the same group is unread, an update of it (the person moves to the
-   * front of `people`, the preview becomes this activity, lastActivityAt moves forward).
+   * Turns one committed space event into notifications for its audience (see NotificationWriter
+   * for the grouping), naming people by display name or handle.
    */
   async record(event: SpaceEvent): Promise<void> {
     const plan = planOf(event);
     const recipients = await this.recipientsOf(event.spaceId, plan.audience, plan.recipientDid, plan.actor);
     if (recipients.length === 0) return;
-    const names = await this.displayNames([plan.person, plan.actor]);
-    const personOf = (did: string): StoredPerson => ({ did, displayName: names.get(did) ?? null });
+    const personOf = await this.names.of([plan.person, plan.actor]);
     const now = this.clock.now();
-    const scope: StoredScope = {
-      type: plan.scopeType,
-      preview: {
-        id: plan.previewId,
-        title: plan.title((did) => names.get(did) ?? did),
-        createdBy: personOf(plan.actor),
-        createdAt: now.toISOString(),
+    await this.writer.write(recipients, {
+      kind: event.kind,
+      spaceId: event.spaceId,
+      audience: plan.audience,
+      groupKey: `${event.kind}:${event.spaceId}`,
+      scope: {
+        type: plan.scopeType,
+        preview: {
+          id: plan.previewId,
+          title: plan.title((did) => nameOf(personOf(did))),
+          createdBy: personOf(plan.actor),
+          createdAt: now.toISOString(),
+        },
       },
-    };
-    await this.dataSource.query(
-      `INSERT INTO notifications AS n (id, recipient_did, type, space_id, audience, group_key, scope,
-         aggregation_type, people, read_state, first_activity_at, last_activity_at, last_read_at, created_at)
-       SELECT r.id, r.did, $3, $4, $5, $6, $7::jsonb, 'identity', jsonb_build_array($8::jsonb), 'unread', $9, $9, NULL, $9
-       FROM unnest($1::uuid[], $2::varchar[]) AS r(id, did)
-       ON CONFLICT (recipient_did, group_key) WHERE read_state = 'unread' DO UPDATE SET
-         scope = EXCLUDED.scope,
-         people = EXCLUDED.people || COALESCE(
-           (SELECT jsonb_agg(p.value ORDER BY p.ord)
-              FROM jsonb_array_elements(n.people) WITH ORDINALITY AS p(value, ord)
-             WHERE p.value->>'did' <> EXCLUDED.people->0->>'did'),
-           '[]'::jsonb),
-         last_activity_at = GREATEST(n.last_activity_at, EXCLUDED.last_activity_at)`,
-      [
-        recipients.map(() => newUuid()),
-        recipients,
-        event.kind,
-        event.spaceId,
-        plan.audience,
-        `${event.kind}:${event.spaceId}`,
-        JSON.stringify(scope),
-        JSON.stringify(personOf(plan.person)),
-        now,
-      ],
-    );
+      aggregationType: 'identity',
+      item: personOf(plan.person),
+      postId: null,
+      at: now,
+    });
   }
 
   /** The caller's visible notifications, most recent activity first (keyset), with their count. */
@@ -221,10 +207,6 @@ export class NotificationsService {
     if (recipientDid) return recipientDid === actorDid ? [] : [recipientDid];
     return this.spaces.activeMemberDids(spaceId, { adminsOnly: audience === 'admins', except: actorDid });
   }
-
-  private displayNames(dids: string[]): Promise<Map<string, string>> {
-    return this.users.displayNamesOf(dids);
-  }
 }
 
 /** Reads visible notifications with their spaces (one row each: nothing joined is a collection). */
@@ -251,11 +233,11 @@ export function toNotificationRecord({ notification: row, space }: VisibleNotifi
     readState: row.readState,
     scope: row.scope,
     aggregation:
-      row.people.length > 1
+      Math.max(row.itemCount, row.people.length) > 1
         ? {
             type: row.aggregationType,
             items: row.people.slice(0, AGGREGATION_SAMPLE),
-            totalCount: row.people.length,
+            totalCount: Math.max(row.itemCount, row.people.length),
           }
         : null,
     firstActivityAt: row.firstActivityAt.toISOString(),

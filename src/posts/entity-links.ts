@@ -71,7 +71,7 @@ export class EntityLinkResolver {
     if (!postId) return null;
     const post = await this.posts.findOne({ where: { id: postId, spaceId: space.id } });
     if (!post) return null;
-    const topic = await this.directory.findTopic(space.id, formatEntityId('topic', post.topicId));
+    const topic = await this.directory.topicView(space.id, post.topicId);
     if (topic?.accessKind !== 'public') return null;
     const label = cardTextOf(post).displayTitle;
     if (!label) return null;

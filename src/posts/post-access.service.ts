@@ -4,7 +4,7 @@ import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { notFound } from '../common/errors/api-error';
-import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
+import { parseEntityId } from '../common/ids/entity-id';
 import { GroupMembershipLookup } from '../memberships/group-membership-lookup';
 import { SpaceGrantAccess, SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
@@ -17,12 +17,18 @@ export type GatedReason = 'signIn' | 'spaceMembers' | 'restricted';
 /** What a viewer may do with a topic's posts: read them, or see them gated for a reason. */
 export type TopicVerdict = { readable: true } | { readable: false; reason: GatedReason };
 
+/** What the checks on a post need of it (comments and upvotes hang on it): never its body. */
+export type PostHead = Pick<Post, 'id' | 'spaceId' | 'topicId' | 'authorDid'>;
+
 /** A post the caller may read, with the view it was read through. */
 export interface ReadablePost {
   view: SpaceReadView;
-  post: Post;
+  post: PostHead;
   topic: TopicView;
 }
+
+const POST_HEAD = `SELECT id, space_id, topic_id, author_did FROM posts
+  WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL`;
 
 /**
  * Who reads and writes which posts, for posts and comments alike (design.md §9, api-spec.md
@@ -69,6 +75,25 @@ export class PostAccess {
     return this.grants.forWrite(principal, spaceRef, [scope, 'read:posts']);
   }
 
+  /**
+   * `writer` and `writableTopic` together, with the space, the caller's membership and the topic
+   * read in one query (the post create path).
+   */
+  async writerInTopic(
+    principal: RequestPrincipal,
+    spaceRef: string,
+    scope: Scope,
+    topicId: string,
+  ): Promise<{ writer: SpaceWriter; topic: TopicView }> {
+    const { writer, topic } = await this.grants.forWriteInTopic(
+      principal,
+      spaceRef,
+      [scope, 'read:posts'],
+      topicId,
+    );
+    return { writer, topic: await this.readableByWriter(writer, topic) };
+  }
+
   async verdict(view: SpaceReadView, topic: TopicView): Promise<TopicVerdict> {
     switch (topic.accessKind) {
       case 'public':
@@ -88,11 +113,24 @@ export class PostAccess {
 
   /** A live topic of the writer's space that the writer can read, else the 404. */
   async writableTopic(writer: SpaceWriter, topicId: string): Promise<TopicView> {
-    const topic = await this.directory.findTopic(writer.space.id, topicId);
+    return this.readableByWriter(writer, await this.directory.findTopic(writer.space.id, topicId));
+  }
+
+  private async readableByWriter(writer: SpaceWriter, topic: TopicView | null): Promise<TopicView> {
     if (!topic) throw notFound();
     const view: SpaceReadView = { kind: 'member', space: writer.space, did: writer.did, role: writer.role };
     if (!(await this.verdict(view, topic)).readable) throw notFound();
     return topic;
+  }
+
+  /**
+   * A post of the writer's space that the writer can read, else the 404: the writes that hang on
+   * a post (comments, upvotes) check it through the writer they already resolved.
+   */
+  async postReadableByWriter(writer: SpaceWriter, postId: string): Promise<PostHead> {
+    const post = await this.postHeadInSpace(writer.space.id, postId);
+    await this.readableByWriter(writer, await this.directory.topicView(writer.space.id, post.topicId));
+    return post;
   }
 
   /** A live post of the space by its `post_…` id, else the 404 (another space's id included). */
@@ -101,6 +139,17 @@ export class PostAccess {
     const post = uuid ? await this.posts.findOne({ where: { id: uuid, spaceId } }) : null;
     if (!post) throw notFound();
     return post;
+  }
+
+  /** The head of a live post of the space by its `post_…` id, else the 404 (fixed SQL, no body). */
+  async postHeadInSpace(spaceId: string, postId: string): Promise<PostHead> {
+    const uuid = parseEntityId('post', postId);
+    const rows: { id: string; space_id: string; topic_id: string; author_did: string }[] = uuid
+      ? await this.posts.query(POST_HEAD, [uuid, spaceId])
+      : [];
+    if (rows.length === 0) throw notFound();
+    const [row] = rows;
+    return { id: row.id, spaceId: row.space_id, topicId: row.topic_id, authorDid: row.author_did };
   }
 
   /**
@@ -113,8 +162,8 @@ export class PostAccess {
     postId: string,
   ): Promise<ReadablePost> {
     const view = await this.readView(principal, spaceRef);
-    const post = await this.postInSpace(view.space.id, postId);
-    const topic = await this.directory.findTopic(view.space.id, formatEntityId('topic', post.topicId));
+    const post = await this.postHeadInSpace(view.space.id, postId);
+    const topic = await this.directory.topicView(view.space.id, post.topicId);
     if (!topic || !(await this.verdict(view, topic)).readable) throw notFound();
     return { view, post, topic };
   }

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { ChainGenesis, type SignedGenesis } from '../protocol/publishing/chain-genesis';
 import type { ChainOwner, ChainState, StoredHead } from '../protocol/publishing/chain-owner';
 import { ChainOutbox } from '../protocol/publishing/chain-outbox';
 import type { PublishedContent } from '../protocol/publishing/content-publisher';
@@ -20,9 +21,11 @@ const POST_CHAIN_OWNER = 'post';
  * non-public topic) the chain gets a delete. `format` is fixed at genesis, so a format change
  * retracts the chain and starts a new one.
  *
- * A write enqueues its posts in the chain outbox inside its transaction and settles them after
- * commit; the outbox's sweep retries what failed, so the chain follows the row even when the relay
- * or the database failed in between. ContentChainSync drives the chain (one sync at a time per
+ * A new public post starts its chain inside its own transaction (`begin`, then `store`): the chain
+ * commits with the post. Every other write enqueues its posts in the chain outbox inside its
+ * transaction and settles them after commit, as does a create whose chain the relay refused; the
+ * outbox's sweep retries what failed, so the chain follows the row even when the relay or the
+ * database failed in between. ContentChainSync drives the chain (one sync at a time per
  * post, compare-and-set on the stored head across replicas); this class reads the post and stores
  * its head. Admin access changes reach here through PostVisibilityFollower.
  */
@@ -32,10 +35,36 @@ export class PostContentChain implements ChainOwner, OnModuleInit {
     @InjectRepository(Post) private readonly posts: Repository<Post>,
     private readonly directory: SpaceDirectory,
     private readonly outbox: ChainOutbox,
+    private readonly genesis: ChainGenesis,
   ) {}
 
   onModuleInit(): void {
     this.outbox.register(POST_CHAIN_OWNER, this);
+  }
+
+  /** Signs the genesis of a new public post's chain and takes its position onto `post` (before the insert). */
+  begin(post: Post): SignedGenesis {
+    const genesis = this.genesis.sign(postDocument(post));
+    Object.assign(post, headColumns(genesis));
+    return genesis;
+  }
+
+  /**
+   * Stores the chain `begin` signed, on the post's transaction, after the post's insert. When the
+   * relay had that very operation already (an identical post in the same millisecond), the chain
+   * starts from a new genesis, and the post's row follows it. A relay that refuses it throws
+   * ChainNotStored: the transaction is lost, and the create runs again through the outbox.
+   */
+  async store(manager: EntityManager, post: Post, genesis: SignedGenesis): Promise<void> {
+    let stored: SignedGenesis;
+    try {
+      stored = await this.genesis.store(manager, genesis);
+    } catch (error) {
+      throw new ChainNotStored(error);
+    }
+    if (stored.headCid === genesis.headCid) return;
+    Object.assign(post, headColumns(stored));
+    await manager.update(Post, { id: post.id }, headColumns(stored));
   }
 
   /**
@@ -93,6 +122,20 @@ export class PostContentChain implements ChainOwner, OnModuleInit {
     ]);
     return topic !== null && space !== null && isPublicPlace(space, topic);
   }
+}
+
+/** A post's new chain could not be stored with it (the relay refused it or failed). */
+export class ChainNotStored extends Error {
+  override readonly name = 'ChainNotStored';
+
+  constructor(override readonly cause: unknown) {
+    super(`the post's content chain was not stored: ${String(cause)}`);
+  }
+}
+
+/** The chain position columns of a post. */
+function headColumns(head: StoredHead): Pick<Post, 'contentId' | 'headCid' | 'documentCid'> {
+  return { contentId: head.contentId, headCid: head.headCid, documentCid: head.documentCid };
 }
 
 /** Whether a live post in this topic of this space is public (has a content chain). */

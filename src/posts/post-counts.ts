@@ -19,16 +19,7 @@ export class PostCounts {
 
   /** Counts `post` in (+1) or out (-1) of its topic, on the write's `manager`. */
   async add(manager: EntityManager, post: CountedPost, delta: 1 | -1): Promise<void> {
-    const long = post.title !== null;
-    // One statement, so concurrent writes to a topic queue on its row and never lose an update.
-    await manager.query(
-      `INSERT INTO "post_topic_counts" ("topic_id", "space_id", "short_posts", "long_posts")
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT ("topic_id") DO UPDATE SET
-         "short_posts" = "post_topic_counts"."short_posts" + EXCLUDED."short_posts",
-         "long_posts" = "post_topic_counts"."long_posts" + EXCLUDED."long_posts"`,
-      [post.topicId, post.spaceId, long ? 0 : delta, long ? delta : 0],
-    );
+    await manager.query(...countChange(post, delta));
   }
 
   /** A post moved between topics or changed format: out of where it was, into where it is. */
@@ -99,4 +90,22 @@ export class PostCounts {
     );
     return row.n;
   }
+}
+
+/**
+ * The statement that counts `post` in (+1) or out (-1) of its topic, its parameters numbered after
+ * the `after` ones of a statement it joins (as a WITH item). One statement, so concurrent writes to
+ * a topic queue on its row and never lose an update.
+ */
+export function countChange(post: CountedPost, delta: 1 | -1, after = 0): [string, unknown[]] {
+  const long = post.title !== null;
+  const $ = (index: number) => `$${after + index}`;
+  return [
+    `INSERT INTO "post_topic_counts" ("topic_id", "space_id", "short_posts", "long_posts")
+     VALUES (${$(1)}, ${$(2)}, ${$(3)}, ${$(4)})
+     ON CONFLICT ("topic_id") DO UPDATE SET
+       "short_posts" = "post_topic_counts"."short_posts" + EXCLUDED."short_posts",
+       "long_posts" = "post_topic_counts"."long_posts" + EXCLUDED."long_posts"`,
+    [post.topicId, post.spaceId, long ? 0 : delta, long ? delta : 0],
+  ];
 }

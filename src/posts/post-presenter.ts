@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { formatEntityId } from '../common/ids/entity-id';
+import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
+import { attachmentTokensOf } from '../media/records/attachment-tokens';
+import { MediaLookup } from '../media/records/media-lookup';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { AuthorDirectory } from '../users/author-directory';
 import { AuthorRecord } from '../users/dto/author.dto';
@@ -24,6 +26,7 @@ export class PostPresenter {
     private readonly directory: SpaceDirectory,
     private readonly entityLinks: EntityLinkResolver,
     @InjectRepository(PostUpvote) private readonly upvotes: Repository<PostUpvote>,
+    private readonly media: MediaLookup,
   ) {}
 
   /** Cards of a page; `viewerDid` (member projection) adds `viewer` to every card. */
@@ -47,25 +50,26 @@ export class PostPresenter {
   }
 
   /**
-   * The full post as read by this viewer (null: the anonymous projection, no `viewer`).
-   * `knownUpvoted` spares the lookup when the caller knows (a post created a moment ago: false).
+   * The full post as read by this viewer (null: the anonymous projection, no `viewer`). `known`
+   * spares the lookups the caller can answer (a post created a moment ago: not upvoted, and the
+   * author record its insert read).
    */
   async full(
     post: Post,
     space: SpaceView,
     topic: TopicView,
     viewerDid: string | null,
-    knownUpvoted?: boolean,
+    known: { upvoted?: boolean; author?: AuthorRecord; authorAvatarId?: string | null } = {},
   ): Promise<FullPost> {
-    const [authors, upvoted] = await Promise.all([
-      this.authors.authorsOf([post.authorDid]),
-      viewerDid && knownUpvoted === undefined ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
+    const [author, upvoted] = await Promise.all([
+      known.author ?? this.authors.authorsOf([post.authorDid]).then((authors) => authors.get(post.authorDid)),
+      viewerDid && known.upvoted === undefined ? this.upvotedBy(viewerDid, [post]) : Promise.resolve(null),
     ]);
     const card = this.card(
       post,
       space,
-      authors.get(post.authorDid) ?? null,
-      viewerDid === null ? null : (knownUpvoted ?? upvoted!.has(post.id)),
+      author ?? null,
+      viewerDid === null ? null : (known.upvoted ?? upvoted!.has(post.id)),
     );
     const { body, folded } = applyFold(post.body);
     const links = bareUrlsOf(body).map((url, sortOrder): LinkCardRecord => ({
@@ -75,12 +79,21 @@ export class PostPresenter {
       siteName: null,
       sortOrder,
     }));
-    const entityLinks = await this.entityLinks.resolve(body);
+    // Inline media of the returned body only: a token below the fold is not shown (api-spec.md).
+    const inline = attachmentTokensOf(body).map((mediaId) => parseEntityId('media', mediaId)!);
+    const [entityLinks, media] = await Promise.all([
+      this.entityLinks.resolve(body),
+      this.media.objects([...post.attachmentIds, ...inline, known.authorAvatarId]),
+    ]);
+    // A known author's avatar came with the post's media (same query).
+    const avatar = known.authorAvatarId ? media.get(known.authorAvatarId) : undefined;
+    if (card.author && avatar && avatar.urlExpiresAt === undefined)
+      card.author = { ...card.author, avatarUrl: avatar.url };
     return {
       ...card,
       body,
-      attachments: [],
-      bodyMedia: [],
+      attachments: post.attachmentIds.flatMap((id) => media.get(id) ?? []),
+      bodyMedia: inline.flatMap((id) => media.get(id) ?? []),
       topics: [{ id: formatEntityId('topic', topic.id), name: topic.name }],
       ...(folded ? { folded: true } : {}),
       ...(links.length > 0 ? { links } : {}),
@@ -88,11 +101,13 @@ export class PostPresenter {
     };
   }
 
-  callToAction(space: SpaceView): SpaceCallToAction {
+  /** api-spec.md "Space call-to-action": the avatar a permanent public URL (one query when set). */
+  async callToAction(space: SpaceView): Promise<SpaceCallToAction> {
+    const avatars = await this.media.imageUrls([space.avatarMediaId]);
     return {
       displayName: space.displayName,
       description: space.description,
-      avatarUrl: null,
+      avatarUrl: (space.avatarMediaId && avatars.get(space.avatarMediaId)) || null,
       domain: space.domain,
       joinMode: space.joinMode,
       subscribeEnabled: space.subscribeEnabled,
@@ -115,7 +130,7 @@ export class PostPresenter {
       author,
       upvoteCount: Math.max(0, post.upvoteCount),
       commentCount: Math.max(0, post.commentCount),
-      isPinned: false,
+      isPinned: post.isPinned,
       publishedAt: post.publishedAt.toISOString(),
       updatedAt: post.updatedAt.toISOString(),
       canonicalUri: this.canonicalUri(space, post),

@@ -2,10 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
-import { notFound } from '../common/errors/api-error';
-import { formatEntityId } from '../common/ids/entity-id';
-import { SpaceReadView } from '../spaces/grant-access.service';
-import { SpaceDirectory } from '../spaces/space-directory';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { UpvoteResponse } from './dto/post-records.dto';
 import { PostUpvoted } from './events/post-events';
@@ -42,7 +38,6 @@ SELECT COALESCE((SELECT upvote_count FROM lowered), (SELECT upvote_count FROM po
 export class PostUpvotesService {
   constructor(
     private readonly access: PostAccess,
-    private readonly directory: SpaceDirectory,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
@@ -55,10 +50,7 @@ export class PostUpvotesService {
     upvoted: boolean,
   ): Promise<UpvoteResponse> {
     const writer = await this.access.writer(principal, spaceRef, 'write:upvotes');
-    const post = await this.access.postInSpace(writer.space.id, postId);
-    const topic = await this.directory.findTopic(writer.space.id, formatEntityId('topic', post.topicId));
-    const view: SpaceReadView = { kind: 'member', space: writer.space, did: writer.did, role: writer.role };
-    if (!topic || !(await this.access.verdict(view, topic)).readable) throw notFound();
+    const post = await this.access.postReadableByWriter(writer, postId);
     if (!upvoted) {
       const rows = (await this.dataSource.query(WITHDRAW_SQL, [post.id, writer.did])) as {
         count: number | null;

@@ -5,6 +5,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { MembershipsModule } from '../memberships/memberships.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
+import { MediaRecordsModule } from '../media/records/media-records.module';
 import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
 import { PostTopicCount } from './entities/post-topic-count.entity';
@@ -19,9 +20,12 @@ import { PostVisibilityFollower } from './post-visibility-follower';
 import { PostUpvotesService } from './post-upvotes.service';
 import { PrivatePostCount } from './private-post-count';
 import { PostsController } from './controllers/posts.controller';
+import { PostPinsController } from './controllers/post-pins.controller';
+import { PostPinsService } from './post-pins.service';
 import { PostsService } from './posts.service';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { PublishingModule } from '../protocol/publishing/publishing.module';
+import { RelayModule } from '../protocol/relay/relay.module';
 
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
@@ -33,12 +37,14 @@ import { PublishingModule } from '../protocol/publishing/publishing.module';
     DomainEventsModule,
     PaginationModule,
     PublishingModule,
+    RelayModule,
     SpacesModule,
     MembershipsModule,
     UsersModule,
+    MediaRecordsModule,
     TypeOrmModule.forFeature([Post, PostUpvote, PostTopicCount]),
   ],
-  controllers: [PostsController, FeedController],
+  controllers: [PostsController, PostPinsController, FeedController],
   providers: [
     PostCommentCounter,
     PostCounts,
@@ -50,6 +56,7 @@ import { PublishingModule } from '../protocol/publishing/publishing.module';
     EntityLinkResolver,
     PostsService,
     PostUpvotesService,
+    PostPinsService,
     FeedService,
   ],
   exports: [PostAccess, PostPresenter],

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
@@ -13,15 +13,18 @@ import { DeletedPostResponse, FullPost, PostListing, PostResponse } from './dto/
 import { CreatePostRequest, POST_LIMITS, PostListingQuery, UpdatePostRequest } from './dto/post-requests.dto';
 import { Post } from './entities/post.entity';
 import { PostAccess } from './post-access.service';
-import { isPublicPlace, PostContentChain } from './post-content-chain';
+import { ChainNotStored, isPublicPlace, PostContentChain } from './post-content-chain';
 import { PostPresenter } from './post-presenter';
-import { attachmentTokensOf, slugOf } from './rendering/post-text';
+import { slugOf } from './rendering/post-text';
+import { attachmentTokensOf } from '../media/records/attachment-tokens';
+import { MediaLookup } from '../media/records/media-lookup';
 import { cardTextColumns } from './post-card-text';
 import { readCardRows, selectCardColumns } from './post-card-rows';
 import { TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
 import { PostCounts } from './post-counts';
+import { InsertedAuthor, insertPost } from './post-insert';
 
 /** A date-filtered listing counts a range of up to this many posts, and omits totalCount beyond. */
 const DATED_COUNT_CAP = 1000;
@@ -32,6 +35,8 @@ const DATED_COUNT_CAP = 1000;
  */
 @Injectable()
 export class PostsService {
+  private readonly logger = new Logger(PostsService.name);
+
   constructor(
     @InjectRepository(Post) private readonly posts: Repository<Post>,
     private readonly access: PostAccess,
@@ -43,6 +48,7 @@ export class PostsService {
     private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
     private readonly counts: PostCounts,
+    private readonly media: MediaLookup,
   ) {}
 
   /**
@@ -110,7 +116,7 @@ export class PostsService {
     const post = await this.access.postInSpace(view.space.id, postId);
     const topic = await this.topicOf(post);
     const verdict = await this.access.verdict(view, topic);
-    const space = this.presenter.callToAction(view.space);
+    const space = await this.presenter.callToAction(view.space);
     if (!verdict.readable) return { state: 'gated', reason: verdict.reason, space };
     return {
       state: 'eligible',
@@ -119,12 +125,20 @@ export class PostsService {
     };
   }
 
-  /** POST /v1/spaces/{space}/posts: 201 with the full post at the author's own fold. */
+  /**
+   * POST /v1/spaces/{space}/posts: 201 with the full post at the author's own fold. The space, the
+   * caller's membership and the topic are one query; the post, its count, the space's activity and
+   * (in a public place) its content chain one transaction; the answer is built from what was written.
+   */
   async create(principal: RequestPrincipal, spaceRef: string, request: CreatePostRequest): Promise<FullPost> {
-    const writer = await this.access.writer(principal, spaceRef, 'write:posts');
-    const topic = await this.access.writableTopic(writer, request.topic);
+    const { writer, topic } = await this.access.writerInTopic(
+      principal,
+      spaceRef,
+      'write:posts',
+      request.topic,
+    );
     const title = request.title ?? null;
-    checkContent(title, request.body, request.attachments ?? [], request.attachments !== undefined);
+    const attachmentIds = await this.checkContent(writer, title, request.body, request.attachments ?? []);
     const now = this.clock.now();
     const post = this.posts.create({
       id: newUuid(),
@@ -135,7 +149,7 @@ export class PostsService {
       body: request.body,
       slug: slugOf(title, request.body),
       ...cardTextColumns(title, request.body, now),
-      attachmentIds: [],
+      attachmentIds,
       upvoteCount: 0,
       commentCount: 0,
       isPinned: false,
@@ -146,16 +160,41 @@ export class PostsService {
       headCid: null,
       documentCid: null,
     });
-    const chained = isPublicPlace(writer.space, topic);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.insert(Post, post);
-      await this.counts.add(manager, post, +1);
-      await this.directory.recordActivity(writer.space.id, now, manager);
-      await this.events.emit(manager, new PostPublished(post.spaceId, post.id, post.topicId, post.authorDid));
-      if (chained) await this.chain.enqueue(manager, [post.id]);
+    let author: InsertedAuthor;
+    if (!isPublicPlace(writer.space, topic)) {
+      author = await this.insert(post);
+    } else {
+      const genesis = this.chain.begin(post);
+      try {
+        author = await this.insert(post, (manager) => this.chain.store(manager, post, genesis));
+      } catch (error) {
+        if (!(error instanceof ChainNotStored)) throw error;
+        // The relay refused the chain: the post commits without it, and the outbox publishes it.
+        this.logger.warn(`${this.chain.chainName(post.id)} left to the outbox: ${String(error.cause)}`);
+        Object.assign(post, { contentId: null, headCid: null, documentCid: null });
+        author = await this.insert(post, (manager) => this.chain.enqueue(manager, [post.id]));
+        await this.publish(post);
+      }
+    }
+    return this.presenter.full(post, writer.space, topic, writer.did, {
+      upvoted: false,
+      author: author.author,
+      authorAvatarId: author.avatarId,
     });
-    if (chained) await this.publish(post);
-    return this.presenter.full(post, writer.space, topic, writer.did, false);
+  }
+
+  /**
+   * A new post's transaction: its row, its count and its author's record (one statement), the
+   * space's activity, the PostPublished event, then `last` (the post's chain). The author record.
+   */
+  private insert(post: Post, last?: (manager: EntityManager) => Promise<void>): Promise<InsertedAuthor> {
+    return this.dataSource.transaction(async (manager) => {
+      const author = await insertPost(manager, post);
+      await this.directory.recordActivity(post.spaceId, post.publishedAt, manager);
+      await this.events.emit(manager, new PostPublished(post.spaceId, post.id, post.topicId, post.authorDid));
+      await last?.(manager);
+      return author;
+    });
   }
 
   /** PATCH /v1/spaces/{space}/posts/{postId}: the author's own post; omitted members untouched. */
@@ -181,7 +220,12 @@ export class PostsService {
     const topic = newTopic === undefined ? currentTopic : await this.access.writableTopic(writer, newTopic);
     const title = newTitle === undefined ? post.title : newTitle;
     const body = newBody ?? post.body;
-    checkContent(title, body, attachments ?? post.attachmentIds, attachments !== undefined);
+    const attachmentIds = await this.checkContent(
+      writer,
+      title,
+      body,
+      attachments ?? post.attachmentIds.map((id) => formatEntityId('media', id)),
+    );
     const formatChanged = !title !== !post.title;
     const now = this.clock.now();
     // A post that is public now, or was (it holds a chain), has a chain to follow it.
@@ -194,6 +238,7 @@ export class PostsService {
       topicId: topic.id,
       slug: slugOf(title, body),
       ...cardText,
+      attachmentIds,
       updatedAt: now,
     });
     await this.dataSource.transaction(async (manager) => {
@@ -232,6 +277,30 @@ export class PostsService {
     return { deleted: true };
   }
 
+  /**
+   * The content rules of a post, then its media (design.md §11 "Use"): attachments are ready media
+   * the writer uploaded to this space, `attachment://` tokens ready images of the same (one query
+   * for both; none without media). Answers the attachments' uuids, in order.
+   */
+  private async checkContent(
+    writer: SpaceWriter,
+    title: string | null,
+    body: string,
+    attachments: string[],
+  ): Promise<string[]> {
+    const tokens = attachmentTokensOf(body);
+    checkShape(title, tokens, attachments);
+    if (attachments.length === 0 && tokens.length === 0) return [];
+    const ids = await this.media.attachable(
+      [
+        ...attachments.map((mediaId, index) => ({ path: `attachments.${index}`, mediaId })),
+        ...tokens.map((mediaId) => ({ path: 'body', mediaId, image: true })),
+      ],
+      { spaceId: writer.space.id, uploaderDid: writer.did },
+    );
+    return ids.slice(0, attachments.length);
+  }
+
   /** Publishes the post's content chain after commit and takes the stored chain position onto `post`. */
   private async publish(post: Post): Promise<void> {
     await this.chain.settle([post.id]);
@@ -259,7 +328,7 @@ export class PostsService {
 
   /** The post's live topic; a post of a deleted topic is the one 404. */
   private async topicOf(post: Post): Promise<TopicView> {
-    const topic = await this.directory.findTopic(post.spaceId, formatEntityId('topic', post.topicId));
+    const topic = await this.directory.topicView(post.spaceId, post.topicId);
     if (!topic) throw notFound();
     return topic;
   }
@@ -292,18 +361,11 @@ export function viewerOf(view: SpaceReadView): string | null {
 }
 
 /**
- * Content rules of a post (api-spec.md "Rules for writes" 1, 3; "Limits"): at most 4 attachments on
- * a short post, no inline images in a short post, attachments must be media of the space. No media
- * exist yet (there is no media module), so every attachment and every inline token is refused.
+ * Content rules of a post that need no lookup (api-spec.md "Rules for writes" 1, 3; "Limits"): at
+ * most 4 attachments on a short post, no inline images in a short post.
  */
-function checkContent(
-  title: string | null,
-  body: string,
-  attachments: string[],
-  attachmentsGiven: boolean,
-): void {
+function checkShape(title: string | null, tokens: string[], attachments: string[]): void {
   const details: ValidationDetail[] = [];
-  const tokens = attachmentTokensOf(body);
   if (!title && attachments.length > POST_LIMITS.shortPostAttachments) {
     details.push({
       path: 'attachments',
@@ -312,15 +374,6 @@ function checkContent(
   }
   if (!title && tokens.length > 0) {
     details.push({ path: 'body', message: 'short posts refuse inline images (attachment:// tokens)' });
-  } else {
-    for (const token of tokens) {
-      details.push({ path: 'body', message: `attachment://${token} is not an attached media of this space` });
-    }
-  }
-  if (attachmentsGiven) {
-    attachments.forEach((id, index) =>
-      details.push({ path: `attachments.${index}`, message: `${id} is not a media of this space` }),
-    );
   }
   if (details.length > 0) throw invalidRequest('Invalid request', details);
 }

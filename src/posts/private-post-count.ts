@@ -15,6 +15,6 @@ export class PrivatePostCount implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.counters.register('privatePostCountSummary', (spaceId) => this.counts.privateInSpace(spaceId));
+    this.counters.register('privatePostCountSummary', (space) => this.counts.privateInSpace(space.id));
   }
 }

@@ -3,7 +3,7 @@ import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { forbidden, notFound } from '../common/errors/api-error';
 import { grantCoversSpace } from '../protocol/auth/credential-grant';
-import { SpaceView } from './space-views';
+import { SpaceView, TopicView } from './space-views';
 import { SpaceDirectory } from './space-directory';
 import { MemberRole } from './space-rules';
 
@@ -73,12 +73,35 @@ export class SpaceGrantAccess {
     const role = required.every((scope) => this.covers(principal, space, scope))
       ? await this.directory.roleOf(space.id, principal.did)
       : null;
-    if (role) return { space, did: principal.did, role };
-    if (!space.isPublic) throw notFound();
-    throw forbidden('The grant does not cover this space, or the caller is not a member');
+    return writerOf(principal, space, role);
+  }
+
+  /**
+   * `forWrite` and the writer's live topic `topicId` (null when the space has no such live topic)
+   * resolved in one query: the write path of a post names its topic with the space.
+   */
+  async forWriteInTopic(
+    principal: RequestPrincipal,
+    reference: string,
+    scopes: Scope[],
+    topicId: string,
+  ): Promise<{ writer: SpaceWriter; topic: TopicView | null }> {
+    const found = await this.directory.findForWrite(reference, principal.did, topicId);
+    if (!found) throw notFound();
+    const { space, membership, topic } = found;
+    const covered = scopes.every((scope) => this.covers(principal, space, scope));
+    const role = covered && membership?.status === 'active' ? membership.role : null;
+    return { writer: writerOf(principal, space, role), topic };
   }
 
   private covers(principal: RequestPrincipal, space: SpaceView, scope: Scope): boolean {
     return !principal.credential || grantCoversSpace(principal.credential, space.did, scope);
   }
+}
+
+/** The writer of an active member (`role`), else item 8: 403 on a public space, else its 404. */
+function writerOf(principal: RequestPrincipal, space: SpaceView, role: MemberRole | null): SpaceWriter {
+  if (role) return { space, did: principal.did, role };
+  if (!space.isPublic) throw notFound();
+  throw forbidden('The grant does not cover this space, or the caller is not a member');
 }

@@ -26,14 +26,14 @@ export const memberCountSummary = (space: Pick<Space, 'memberCount'>): string =>
   wordedSummary(space.memberCount, 'members');
 
 /** The discovery card (api-spec.md "Space discovery item"): no protocol block, nothing exact. */
-export function toSpaceCard(space: Space): SpaceCard {
+export function toSpaceCard(space: Space, avatarUrl: string | null): SpaceCard {
   return {
     id: formatEntityId('space', space.id),
     did: space.did,
     domain: space.domain,
     displayName: space.displayName,
     description: space.description,
-    avatarUrl: null,
+    avatarUrl,
     links: space.links.map(toProfileLink),
     memberCountSummary: memberCountSummary(space),
     verifiedDomain: space.verifiedDomain,
@@ -68,7 +68,10 @@ export const toPublicPageItem = (page: SpacePage): PublicPageItem => ({
   updatedAt: iso(page.updatedAt),
 });
 
-export const toPublicPage = (page: SpacePage): PublicPage => ({ ...toPublicPageItem(page), body: page.body });
+export const toPublicPage = (page: SpacePage): Omit<PublicPage, 'bodyMedia'> => ({
+  ...toPublicPageItem(page),
+  body: page.body,
+});
 
 export const toPageAdminRecord = (page: SpacePage): PageAdminRecord => ({
   id: formatEntityId('page', page.id),

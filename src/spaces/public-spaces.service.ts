@@ -11,9 +11,11 @@ import { OriginIdentities } from '../protocol/publishing/origin-identities';
 import { SpaceListingQuery } from './dto/site-requests.dto';
 import { PublicSpace, SpaceCard, SpaceProtocolBlock } from './dto/public-space-records.dto';
 import { Space } from './entities/space.entity';
+import { MediaLookup } from '../media/records/media-lookup';
 import { memberCountSummary, toProfileLink, toSpaceCard } from './public-records';
 import { SpaceCounters } from './space-counters';
 import { SpaceDirectory } from './space-directory';
+import { readSpaceCardRows } from './space-rows';
 import { clampActiveWithinDays, normalizeCategory } from './space-rules';
 
 const DAY_MS = 86_400_000;
@@ -34,6 +36,7 @@ const CARD_COLUMNS: (keyof Space)[] = [
   'verifiedDomain',
   'category',
   'lastActivityAt',
+  'avatarMediaId',
 ];
 
 @Injectable()
@@ -45,6 +48,7 @@ export class PublicSpacesService {
     private readonly counters: SpaceCounters,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    private readonly media: MediaLookup,
   ) {}
 
   /**
@@ -53,18 +57,25 @@ export class PublicSpacesService {
    * must not be null); every space the API creates has some.
    */
   async list(query: SpaceListingQuery): Promise<Page<SpaceCard>> {
-    const page = await paginateKeyset(this.listingQuery(query), {
-      listing: 'public-spaces',
-      columns: [
-        { expression: 'space.lastActivityAt', direction: 'DESC' },
-        { expression: 'space.id', direction: 'DESC' },
-      ],
-      keyOf: (space) => [space.lastActivityAt!.toISOString(), space.id],
-      page: query,
-      cursors: this.cursors,
-    });
+    const page = await paginateKeyset(
+      this.listingQuery(query),
+      {
+        listing: 'public-spaces',
+        columns: [
+          { expression: 'space.lastActivityAt', direction: 'DESC' },
+          { expression: 'space.id', direction: 'DESC' },
+        ],
+        keyOf: (space: Space) => [space.lastActivityAt!.toISOString(), space.id],
+        page: query,
+        cursors: this.cursors,
+      },
+      readSpaceCardRows,
+    );
+    const avatars = await this.media.imageUrls(page.rows.map((space) => space.avatarMediaId));
     return {
-      items: page.rows.map(toSpaceCard),
+      items: page.rows.map((space) =>
+        toSpaceCard(space, space.avatarMediaId ? (avatars.get(space.avatarMediaId) ?? null) : null),
+      ),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
     };
@@ -74,9 +85,10 @@ export class PublicSpacesService {
   async get(reference: string): Promise<PublicSpace> {
     const space = await this.directory.findPublicByReference(reference);
     if (!space) throw notFound();
-    const [summaries, protocol] = await Promise.all([
-      this.counters.summaries(space.id),
+    const [summaries, protocol, images] = await Promise.all([
+      this.counters.summaries(space),
       this.protocolBlock(space),
+      this.media.imageUrls([space.avatarMediaId, space.headerMediaId]),
     ]);
     const questions =
       space.joinMode === 'application' && space.applicationQuestions.length > 0
@@ -88,8 +100,8 @@ export class PublicSpacesService {
       domain: space.domain,
       displayName: space.displayName,
       description: space.description,
-      avatarUrl: null,
-      headerUrl: null,
+      avatarUrl: (space.avatarMediaId && images.get(space.avatarMediaId)) || null,
+      headerUrl: (space.headerMediaId && images.get(space.headerMediaId)) || null,
       links: space.links.map(toProfileLink),
       joinMode: space.joinMode,
       siteMode: space.siteMode,

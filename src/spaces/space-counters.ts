@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { wordedSummary } from '../common/summaries/worded-summary';
+import type { SpaceView } from './space-views';
 
 /** What a space's single fetch may summarize (api-spec.md "Space (single fetch)"), and its noun. */
 const COUNTED = {
@@ -11,8 +12,11 @@ const COUNTED = {
 
 export type CountSummaryField = keyof typeof COUNTED;
 export type CountSummaries = Partial<Record<CountSummaryField, string>>;
-/** The exact count behind a summary, for one space (its uuid); never shown, only worded. */
-export type SpaceCount = (spaceId: string) => Promise<number>;
+/**
+ * The exact count behind a summary, for one space (the record already read: a count that needs
+ * more of the space than its id reads it there, not again); never shown, only worded.
+ */
+export type SpaceCount = (space: SpaceView) => Promise<number>;
 
 /**
  * The worded counts of a space's single fetch (design.md §8). The modules that own the counted
@@ -28,11 +32,11 @@ export class SpaceCounters {
     this.counts.set(field, count);
   }
 
-  async summaries(spaceId: string): Promise<CountSummaries> {
+  async summaries(space: SpaceView): Promise<CountSummaries> {
     const summaries: CountSummaries = {};
     for (const field of Object.keys(COUNTED) as CountSummaryField[]) {
       const count = this.counts.get(field) ?? (field === 'privatePostCountSummary' ? async () => 0 : null);
-      if (count) summaries[field] = wordedSummary(await count(spaceId), COUNTED[field]);
+      if (count) summaries[field] = wordedSummary(await count(space), COUNTED[field]);
     }
     return summaries;
   }

@@ -1,7 +1,7 @@
 import { AppConfig } from '../config/app-config';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { parseEntityId } from '../common/ids/entity-id';
 import { SpaceMembership } from './entities/space-membership.entity';
@@ -10,11 +10,29 @@ import { Space } from './entities/space.entity';
 import { MemberSpace, SpaceView, TopicView } from './space-views';
 import { memberCountSummary } from './public-records';
 import {
+  forWriteFromRow,
+  SPACE_BY_DID,
+  SPACE_BY_DOMAIN,
+  SPACE_BY_ID,
+  SPACE_FOR_WRITE_BY_DID,
+  SPACE_FOR_WRITE_BY_DOMAIN,
+  SPACE_FOR_WRITE_BY_ID,
+  SpaceForWriteRow,
+  SpaceRow,
+  spaceFromRow,
+  topicFromRow,
+  TopicRow,
+  TOPIC_OF_SPACE,
+  TOPICS_OF_SPACES,
+  TOPICS_OF_SPACES_WITH_ACCESS,
+} from './space-rows';
+import {
   DEFAULT_DOMAIN_PATTERN,
   DOMAIN_PATTERN,
   isAdminRole,
   isProtocolDid,
   MemberRole,
+  MembershipStatus,
   TopicAccessKind,
 } from './space-rules';
 
@@ -36,13 +54,42 @@ export class SpaceDirectory implements PublicSpaceProbe {
    * normalized `space-<32 hex>` form names the space's id, so it keeps resolving after a claim.
    */
   async findByReference(reference: string): Promise<Space | null> {
-    if (isProtocolDid(reference)) return this.spaces.findOne({ where: { did: reference } });
-    const id =
-      parseEntityId('space', reference) ??
-      (DEFAULT_DOMAIN_PATTERN.test(reference) ? parseEntityId('space', `space_${reference.slice(6)}`) : null);
-    if (id) return this.spaces.findOne({ where: { id } });
-    if (DOMAIN_PATTERN.test(reference)) return this.spaces.findOne({ where: { domain: reference } });
-    return null;
+    const key = referenceKey(reference);
+    if (!key) return null;
+    const sql = { did: SPACE_BY_DID, id: SPACE_BY_ID, domain: SPACE_BY_DOMAIN }[key.by];
+    return this.liveSpace(sql, key.value);
+  }
+
+  /**
+   * What a write needs in one query: the live space of `reference`, the person's membership there
+   * (any status, or null) and the space's live topic `topicId` (a wire id; null when the space has
+   * no such live topic). Null when the reference names no live space.
+   */
+  async findForWrite(
+    reference: string,
+    did: string,
+    topicId: string,
+  ): Promise<{
+    space: SpaceView;
+    membership: { status: MembershipStatus; role: MemberRole } | null;
+    topic: TopicView | null;
+  } | null> {
+    const key = referenceKey(reference);
+    if (!key) return null;
+    const sql = { did: SPACE_FOR_WRITE_BY_DID, id: SPACE_FOR_WRITE_BY_ID, domain: SPACE_FOR_WRITE_BY_DOMAIN }[
+      key.by
+    ];
+    const rows: SpaceForWriteRow[] = await this.spaces.query(sql, [
+      key.value,
+      did,
+      parseEntityId('topic', topicId),
+    ]);
+    return rows.length === 0 ? null : forWriteFromRow(rows[0]);
+  }
+
+  private async liveSpace(sql: string, key: string): Promise<Space | null> {
+    const rows: SpaceRow[] = await this.spaces.query(sql, [key]);
+    return rows.length === 0 ? null : spaceFromRow(rows[0]);
   }
 
   /** A live space with a public profile (api-spec.md: without one it equals a missing space). */
@@ -58,7 +105,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
 
   /** A live space by its uuid (the database id, not the wire id). */
   findById(spaceId: string): Promise<Space | null> {
-    return this.spaces.findOne({ where: { id: spaceId } });
+    return this.liveSpace(SPACE_BY_ID, spaceId);
   }
 
   /** The live spaces among `spaceIds` (uuids) where the person is an active member, public or not. */
@@ -134,6 +181,12 @@ export class SpaceDirectory implements PublicSpaceProbe {
    * A live topic of the space by its wire id (`topic_<32 hex>`), whatever its access; null for a
    * deleted, unknown, malformed or other space's topic. Its `accessKind` says who reads its posts.
    */
+  /** A live topic of the space by its database id, as posts read it (fixed SQL: every post read asks). */
+  async topicView(spaceId: string, topicUuid: string): Promise<TopicView | null> {
+    const rows: TopicRow[] = await this.topics.query(TOPIC_OF_SPACE, [topicUuid, spaceId]);
+    return rows.length === 0 ? null : topicFromRow(rows[0]);
+  }
+
   async findTopic(spaceId: string, topicId: string): Promise<SpaceTopic | null> {
     const id = parseEntityId('topic', topicId);
     return id ? this.topics.findOne({ where: { id, spaceId } }) : null;
@@ -143,11 +196,12 @@ export class SpaceDirectory implements PublicSpaceProbe {
    * The live topics of live spaces among `spaceIds` (uuids), only those of the given access kinds
    * when `accessKinds` is set: one query whatever the number of spaces (listings, the feed).
    */
-  topicsOf(spaceIds: string[], accessKinds?: TopicAccessKind[]): Promise<TopicView[]> {
-    if (spaceIds.length === 0 || accessKinds?.length === 0) return Promise.resolve([]);
-    return this.topics.find({
-      where: { spaceId: In(spaceIds), ...(accessKinds ? { accessKind: In(accessKinds) } : {}) },
-    });
+  async topicsOf(spaceIds: string[], accessKinds?: TopicAccessKind[]): Promise<TopicView[]> {
+    if (spaceIds.length === 0 || accessKinds?.length === 0) return [];
+    const rows: TopicRow[] = accessKinds
+      ? await this.topics.query(TOPICS_OF_SPACES_WITH_ACCESS, [spaceIds, accessKinds])
+      : await this.topics.query(TOPICS_OF_SPACES, [spaceIds]);
+    return rows.map(topicFromRow);
   }
 
   /** A live topic by its uuid (the database id), in any space; null when deleted or unknown. */
@@ -181,4 +235,18 @@ export class SpaceDirectory implements PublicSpaceProbe {
   memberCountSummary(space: Pick<SpaceView, 'memberCount'>): string {
     return memberCountSummary(space);
   }
+}
+
+/**
+ * The key a space reference names: a protocol DID, a `space_<32 hex>` id, the `space-<32 hex>`
+ * default subdomain (the id, so it keeps resolving after a claim) or a claimed subdomain.
+ */
+function referenceKey(reference: string): { by: 'did' | 'id' | 'domain'; value: string } | null {
+  if (isProtocolDid(reference)) return { by: 'did', value: reference };
+  const id =
+    parseEntityId('space', reference) ??
+    (DEFAULT_DOMAIN_PATTERN.test(reference) ? parseEntityId('space', `space_${reference.slice(6)}`) : null);
+  if (id) return { by: 'id', value: id };
+  if (DOMAIN_PATTERN.test(reference)) return { by: 'domain', value: reference };
+  return null;
 }

@@ -115,14 +115,14 @@ export class SpaceMembershipReads {
   }
 
   /** The `space` block of a membership item: public identity and a worded member count. */
-  spaceBlock(space: Space): MembershipSpaceBlock {
+  spaceBlock(space: Space, avatarUrl: string | null): MembershipSpaceBlock {
     return {
       id: formatEntityId('space', space.id),
       did: space.did,
       domain: space.domain,
       displayName: space.displayName,
       description: space.description,
-      avatarUrl: null,
+      avatarUrl,
       links: space.links.map(toProfileLink),
       memberCountSummary: memberCountSummary(space),
     };

@@ -15,6 +15,8 @@ import { SpacePage } from './entities/space-page.entity';
 import { mentionedIdentities, renderMentions } from './page-mentions';
 import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-records';
 import { SpaceAccess } from './space-access';
+import { MediaLookup } from '../media/records/media-lookup';
+import { attachmentTokensOf } from '../media/records/attachment-tokens';
 import { SpaceDirectory } from './space-directory';
 import { SLUG_PATTERN, slugFromTitle } from './space-rules';
 
@@ -38,6 +40,7 @@ export class SpacePagesService {
     private readonly directory: SpaceDirectory,
     private readonly access: SpaceAccess,
     private readonly cursors: CursorCodec,
+    private readonly media: MediaLookup,
   ) {}
 
   async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicPageItem>> {
@@ -72,7 +75,35 @@ export class SpacePagesService {
         ? await this.pages.findOne({ where: { slug: pageReference, spaceId: space.id } })
         : null;
     if (!page?.enabled) throw notFound();
-    return { ...toPublicPage(page), body: await this.publicBody(page.body) };
+    const tokens = attachmentTokensOf(page.body).map((mediaId) => parseEntityId('media', mediaId)!);
+    const [body, media] = await Promise.all([
+      this.publicBody(page.body),
+      this.media.objects([page.coverMediaId, ...tokens]),
+    ]);
+    const cover = page.coverMediaId ? media.get(page.coverMediaId) : undefined;
+    return {
+      ...toPublicPage(page),
+      body,
+      ...(cover ? { cover } : {}),
+      bodyMedia: tokens.flatMap((id) => media.get(id) ?? []),
+    };
+  }
+
+  /**
+   * What a page's cover and body tokens name (design.md §11 "Use"): the cover a ready image of
+   * the caller, each `attachment://` token a ready media the caller uploaded to this space.
+   */
+  private async checkMedia(
+    principal: RequestPrincipal,
+    spaceId: string,
+    request: PageRequest,
+  ): Promise<string | null | undefined> {
+    const tokens = attachmentTokensOf(request.body);
+    await this.media.attachable(
+      tokens.map((mediaId) => ({ path: 'body', mediaId })),
+      { spaceId, uploaderDid: principal.did },
+    );
+    return this.media.ownImage('coverId', request.coverId, principal.did);
   }
 
   /**
@@ -117,12 +148,13 @@ export class SpacePagesService {
   /** A new page; without a slug one is made from the title (`-2`, `-3`, … when taken). */
   async create(principal: RequestPrincipal, pathId: string, request: PageRequest): Promise<PageAdminRecord> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
+    const coverMediaId = await this.checkMedia(principal, space.id, request);
     const page = this.pages.create({
       id: newUuid(),
       spaceId: space.id,
       title: request.title,
       body: request.body,
-      coverMediaId: request.coverId ? parseEntityId('media', request.coverId) : null,
+      coverMediaId: coverMediaId ?? null,
       sortOrder: request.sortOrder ?? 0,
       enabled: request.enabled ?? true,
     });
@@ -143,12 +175,11 @@ export class SpacePagesService {
     request: PageRequest,
   ): Promise<PageAdminRecord> {
     const page = await this.adminPage(principal, pathId, pageId);
+    const coverMediaId = await this.checkMedia(principal, page.spaceId, request);
     page.title = request.title;
     page.body = request.body;
     if (request.slug !== undefined) page.slug = request.slug;
-    if (request.coverId !== undefined) {
-      page.coverMediaId = request.coverId ? parseEntityId('media', request.coverId) : null;
-    }
+    if (coverMediaId !== undefined) page.coverMediaId = coverMediaId;
     if (request.sortOrder !== undefined) page.sortOrder = request.sortOrder;
     if (request.enabled !== undefined) page.enabled = request.enabled;
     await this.saveUnique(page);

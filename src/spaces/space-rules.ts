@@ -29,7 +29,7 @@ export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
 export const MEMBERSHIP_STATUSES = ['active', 'left', 'removed', 'banned', 'invited'] as const;
 export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 
-export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected'] as const;
+export const APPLICATION_STATUSES = ['pending', 'approved', 'rejected', 'canceled'] as const;
 export type ApplicationStatus = (typeof APPLICATION_STATUSES)[number];
 
 /** instant (default) skips the application; application forces it; inherit follows the space. */

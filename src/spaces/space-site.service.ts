@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { invalidRequest } from '../common/errors/api-error';
-import { parseEntityId } from '../common/ids/entity-id';
+import { MediaLookup } from '../media/records/media-lookup';
 import { DomainFetcher } from './domain-fetcher';
 import { DomainCheckOutcome, DomainVerificationRecord } from './dto/public-space-records.dto';
 import { DomainVerificationRequest, SiteRequest } from './dto/site-requests.dto';
@@ -28,6 +28,7 @@ export class SpaceSiteService {
     private readonly profileChain: SpaceProfileChain,
     private readonly fetcher: DomainFetcher,
     private readonly dataSource: DataSource,
+    private readonly media: MediaLookup,
   ) {}
 
   /** Changes the members sent (null clears category and header); naming none is 400. */
@@ -37,9 +38,6 @@ export class SpaceSiteService {
     if (request.subscribeEnabled !== undefined) changes.subscribeEnabled = request.subscribeEnabled;
     if (request.category !== undefined) changes.category = request.category;
     if (request.discoveryOptIn !== undefined) changes.discoveryOptIn = request.discoveryOptIn;
-    if (request.headerId !== undefined) {
-      changes.headerMediaId = request.headerId === null ? null : parseEntityId('media', request.headerId);
-    }
     if (request.links !== undefined) {
       changes.links = request.links.map((link) => ({
         url: link.url,
@@ -47,7 +45,7 @@ export class SpaceSiteService {
         description: link.description?.trim() || null,
       }));
     }
-    if (Object.keys(changes).length === 0) {
+    if (Object.keys(changes).length === 0 && request.headerId === undefined) {
       throw invalidRequest('Invalid request', [
         {
           path: '',
@@ -57,6 +55,8 @@ export class SpaceSiteService {
       ]);
     }
     const context = await this.access.resolveAdmin(pathId, principal.did);
+    const headerMediaId = await this.media.ownImage('headerId', request.headerId, principal.did);
+    if (headerMediaId !== undefined) changes.headerMediaId = headerMediaId;
     await this.dataSource.transaction(async (manager) => {
       await manager.update(Space, { id: context.space.id }, changes);
       if (changes.links) await this.profileChain.enqueue(manager, context.space.id);

@@ -25,6 +25,7 @@ import { SpacesService } from './spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { RelayModule } from '../protocol/relay/relay.module';
+import { MediaRecordsModule } from '../media/records/media-records.module';
 
 /**
  * Spaces and their memberships, topics and pages: the public space reads (/v1/spaces: discovery,
@@ -41,6 +42,7 @@ import { RelayModule } from '../protocol/relay/relay.module';
     PaginationModule,
     RelayModule,
     PublishingModule,
+    MediaRecordsModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
   ],
   controllers: [SpaceSiteController, PublicSpacesController],

@@ -4,7 +4,8 @@ import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
+import { newUuid } from '../common/ids/entity-id';
+import { MediaLookup } from '../media/records/media-lookup';
 import { OriginIdentities } from '../protocol/publishing/origin-identities';
 import {
   ClaimDomainRequest,
@@ -42,6 +43,7 @@ export class SpacesService {
     private readonly profileChain: SpaceProfileChain,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
+    private readonly media: MediaLookup,
   ) {}
 
   /**
@@ -118,9 +120,21 @@ export class SpacesService {
     const changes: Partial<Space> = {};
     if (request.displayName !== undefined) changes.displayName = request.displayName;
     if (request.description !== undefined) changes.description = request.description || null;
-    if (request.avatarId !== undefined) changes.avatarMediaId = mediaUuid(request.avatarId);
-    if (request.bannerId !== undefined) changes.headerMediaId = mediaUuid(request.bannerId);
-    if (request.backgroundId !== undefined) changes.backgroundMediaId = mediaUuid(request.backgroundId);
+    // Ready images of the caller (design.md §11 "Use"), checked together: one 400 lists every bad id.
+    const images = {
+      avatarId: 'avatarMediaId',
+      bannerId: 'headerMediaId',
+      backgroundId: 'backgroundMediaId',
+    } as const;
+    const named = (Object.keys(images) as (keyof typeof images)[]).filter((field) => request[field]);
+    const ids = await this.media.ownImages(
+      named.map((field) => ({ path: field, mediaId: request[field]! })),
+      principal.did,
+    );
+    named.forEach((field, index) => (changes[images[field]] = ids[index]));
+    for (const field of Object.keys(images) as (keyof typeof images)[]) {
+      if (request[field] === null) changes[images[field]] = null;
+    }
     return this.write(context, changes);
   }
 
@@ -210,12 +224,4 @@ export class SpacesService {
     if (RESERVED_DOMAINS.has(domain)) return 'taken';
     return (await this.spaces.exists({ where: { domain } })) ? 'taken' : 'available';
   }
-}
-
-/** The uuid of a validated media id (the DTO admits only `media_<32 hex>`), or null to clear. */
-function mediaUuid(value: string | null): string | null {
-  if (value === null) return null;
-  const uuid = parseEntityId('media', value);
-  if (!uuid) throw invalidRequest('Invalid media id');
-  return uuid;
 }

@@ -12,6 +12,7 @@ import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { SpaceView } from '../spaces/space-views';
 import { memberCountSummary } from '../spaces/public-records';
 import { SpaceDirectory } from '../spaces/space-directory';
+import { MediaLookup } from '../media/records/media-lookup';
 import {
   MAX_PINS,
   PinnedSpaceCard,
@@ -37,6 +38,7 @@ interface SpaceRow {
   pin_message: string | null;
   pinned_at: Date | null;
   joined_at: Date;
+  avatar_media_id: string | null;
 }
 
 const iso = (date: Date | string) => new Date(date).toISOString();
@@ -48,13 +50,14 @@ const countSummary = (memberCount: number): string => memberCountSummary({ membe
 function toItem(
   space: { id: string; did: string; domain: string; displayName: string | null; memberCount: number },
   pin: { pinMessage: string | null; pinnedAt: Date | string } | null,
+  avatarUrl: string | null,
 ): UserSpaceItem {
   return {
     id: formatEntityId('space', space.id),
     did: space.did,
     domain: space.domain,
     displayName: space.displayName,
-    avatarUrl: null,
+    avatarUrl,
     memberCountSummary: countSummary(space.memberCount),
     pinned: pin !== null,
     ...(pin ? { pinMessage: pin.pinMessage } : {}),
@@ -62,7 +65,11 @@ function toItem(
   };
 }
 
-const rowToItem = (row: SpaceRow): UserSpaceItem =>
+/** A space's avatar URL from the URLs read for its page. */
+const avatarOf = (avatarMediaId: string | null, avatars: Map<string, string>): string | null =>
+  (avatarMediaId && avatars.get(avatarMediaId)) || null;
+
+const rowToItem = (row: SpaceRow, avatars: Map<string, string>): UserSpaceItem =>
   toItem(
     {
       id: row.id,
@@ -72,6 +79,7 @@ const rowToItem = (row: SpaceRow): UserSpaceItem =>
       memberCount: Number(row.member_count),
     },
     row.position === null ? null : { pinMessage: row.pin_message, pinnedAt: row.pinned_at! },
+    avatarOf(row.avatar_media_id, avatars),
   );
 
 /** The pinned-first, then most recently joined, order of a user's spaces (a total order). */
@@ -93,6 +101,7 @@ export class UserSpacesService {
     private readonly directory: SpaceDirectory,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
+    private readonly media: MediaLookup,
   ) {}
 
   /** PUT /profile/pins: the list replaces the pins, in its order; kept pins keep message and time. */
@@ -129,7 +138,13 @@ export class UserSpacesService {
       if (next.length > 0) await repository.insert(next);
       return next;
     });
-    return { pinned: pins.map((pin) => toItem(spaces.get(pin.spaceId)!, pin)) };
+    const avatars = await this.media.imageUrls([...spaces.values()].map((space) => space.avatarMediaId));
+    return {
+      pinned: pins.map((pin) => {
+        const space = spaces.get(pin.spaceId)!;
+        return toItem(space, pin, avatarOf(space.avatarMediaId, avatars));
+      }),
+    };
   }
 
   /** PUT /spaces/{id}/pin: pins at the end of the order, or changes the message of a pin. */
@@ -165,14 +180,24 @@ export class UserSpacesService {
       await repository.insert(created);
       return created;
     });
-    return toItem(space, pin);
+    return toItem(space, pin, await this.avatarUrl(space));
   }
 
   /** DELETE /spaces/{id}/pin: idempotent; answers the item, now unpinned. */
   async unpin(principal: RequestPrincipal, spaceId: string): Promise<UserSpaceItem> {
     const { user, space } = await this.resolveMemberSpace(principal, spaceId);
     await this.dataSource.getRepository(UserSpacePin).delete({ userId: user.id, spaceId: space.id });
-    return toItem(space, null);
+    return toItem(space, null, await this.avatarUrl(space));
+  }
+
+  private async avatarUrl(space: SpaceView): Promise<string | null> {
+    return avatarOf(space.avatarMediaId, await this.media.imageUrls([space.avatarMediaId]));
+  }
+
+  /** Items of rows, their avatars read in one query. */
+  private async items(rows: SpaceRow[]): Promise<UserSpaceItem[]> {
+    const avatars = await this.media.imageUrls(rows.map((row) => row.avatar_media_id));
+    return rows.map((row) => rowToItem(row, avatars));
   }
 
   /** Every shown pinned space, then up to 20 more, most recently joined first (public spaces). */
@@ -191,7 +216,7 @@ export class UserSpacesService {
         .limit(EMBEDDED_UNPINNED_SPACES)
         .getRawMany<SpaceRow>(),
     ]);
-    return [...pinned, ...more].map(rowToItem);
+    return this.items([...pinned, ...more]);
   }
 
   /** GET /v1/users/{user}/spaces: pinned first in the user's order, then by join recency. */
@@ -218,7 +243,7 @@ export class UserSpacesService {
       (q) => q.getRawMany<SpaceRow>(),
     );
     return {
-      items: page.rows.map(rowToItem),
+      items: await this.items(page.rows),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
     };
@@ -231,9 +256,14 @@ export class UserSpacesService {
   async pinnedCards(users: User[]): Promise<Map<string, PinnedSpaceCard[]>> {
     const cards = new Map<string, PinnedSpaceCard[]>(users.map((user) => [user.id, []]));
     if (users.length === 0) return cards;
-    const rows: { user_id: string; did: string; domain: string; display_name: string | null }[] =
-      await this.dataSource.query(
-        `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name"
+    const rows: {
+      user_id: string;
+      did: string;
+      domain: string;
+      display_name: string | null;
+      avatar_media_id: string | null;
+    }[] = await this.dataSource.query(
+      `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name", "space"."avatar_media_id"
            FROM "user_space_pins" "pin"
            JOIN "users" "user" ON "user"."id" = "pin"."user_id"
            JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."is_public"
@@ -241,14 +271,15 @@ export class UserSpacesService {
                 AND "membership"."member_did" = "user"."did"
           WHERE "pin"."user_id" = ANY($1::uuid[])
           ORDER BY "pin"."user_id", "pin"."position", "pin"."space_id"`,
-        [users.map((user) => user.id)],
-      );
+      [users.map((user) => user.id)],
+    );
+    const avatars = await this.media.imageUrls(rows.map((row) => row.avatar_media_id));
     for (const row of rows) {
       cards.get(row.user_id)?.push({
         did: row.did,
         domain: row.domain,
         displayName: row.display_name,
-        avatarUrl: null,
+        avatarUrl: avatarOf(row.avatar_media_id, avatars),
       });
     }
     return cards;
@@ -272,6 +303,7 @@ export class UserSpacesService {
       .addSelect('"space"."domain"', 'domain')
       .addSelect('"space"."display_name"', 'display_name')
       .addSelect('"space"."member_count"', 'member_count')
+      .addSelect('"space"."avatar_media_id"', 'avatar_media_id')
       .addSelect('"pin"."position"', 'position')
       .addSelect('"pin"."pin_message"', 'pin_message')
       .addSelect('"pin"."pinned_at"', 'pinned_at')

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { MediaRecordsModule } from '../media/records/media-records.module';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SpacesModule } from '../spaces/spaces.module';
 import { AccountsController } from './accounts.controller';
@@ -19,6 +20,7 @@ import { AuthModule } from '../protocol/auth/auth.module';
     PaginationModule,
     RelayModule,
     SpacesModule,
+    MediaRecordsModule,
   ],
   controllers: [AccountsController],
   providers: [UsersService, UserSpacesService, AuthorDirectory],

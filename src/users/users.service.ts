@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { MediaLookup } from '../media/records/media-lookup';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Not, QueryFailedError, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
@@ -18,6 +19,7 @@ import {
   UpdateProfileRequest,
 } from './dto/account.dto';
 import { UserDirectoryItem, UserProfileResponse, UserSpaceItem } from './dto/pins.dto';
+import { readUserRows, USER_BY_DID, USER_BY_HANDLE, USER_BY_ID, UserRow, userFromRow } from './user-rows';
 import { UserSpacesService } from './user-spaces.service';
 import { User } from './entities/user.entity';
 
@@ -32,6 +34,7 @@ export class UsersService {
     private readonly publisher: ContentPublisher,
     private readonly userSpaces: UserSpacesService,
     private readonly cursors: CursorCodec,
+    private readonly media: MediaLookup,
   ) {}
 
   async createAccount(
@@ -67,11 +70,12 @@ export class UsersService {
     if (fields.length === 0)
       throw invalidRequest('Invalid request', [{ path: '', message: 'Name at least one field to change' }]);
     const user = await this.requireAccount(principal.did);
+    // A ready image the person uploaded (design.md §11 "Use"); null clears it.
+    const avatarId = await this.media.ownImage('avatarId', request.avatarId, principal.did);
     if (request.handle !== undefined) user.handle = request.handle;
     if (request.displayName !== undefined) user.displayName = request.displayName;
     if (request.bio !== undefined) user.bio = request.bio;
-    if (request.avatarId !== undefined)
-      user.avatarId = request.avatarId === null ? null : parseEntityId('media', request.avatarId);
+    if (avatarId !== undefined) user.avatarId = avatarId;
     if (request.links !== undefined) {
       user.links = request.links.map((link) => ({
         url: link.url,
@@ -105,20 +109,27 @@ export class UsersService {
 
   /** GET /v1/users: public profiles, earliest account first (id breaks ties), with pinned spaces. */
   async listPublicProfiles(query: PaginationQueryDto): Promise<Page<UserDirectoryItem>> {
-    const page = await paginateKeyset(this.users.createQueryBuilder('user').where('user.isPublic = true'), {
-      listing: 'public-users',
-      columns: [
-        { expression: 'user.createdAt', direction: 'ASC' },
-        { expression: 'user.id', direction: 'ASC' },
-      ],
-      keyOf: (user) => [user.createdAt.toISOString(), user.id],
-      page: query,
-      cursors: this.cursors,
-    });
-    const pinned = await this.userSpaces.pinnedCards(page.rows);
+    const page = await paginateKeyset(
+      this.users.createQueryBuilder('user').where('user.isPublic = true'),
+      {
+        listing: 'public-users',
+        columns: [
+          { expression: 'user.createdAt', direction: 'ASC' },
+          { expression: 'user.id', direction: 'ASC' },
+        ],
+        keyOf: (user: User) => [user.createdAt.toISOString(), user.id],
+        page: query,
+        cursors: this.cursors,
+      },
+      readUserRows,
+    );
+    const [pinned, avatars] = await Promise.all([
+      this.userSpaces.pinnedCards(page.rows),
+      this.media.imageUrls(page.rows.map((user) => user.avatarId)),
+    ]);
     return {
       items: page.rows.map((user) => ({
-        ...this.profileFields(user),
+        ...this.profileFields(user, avatars),
         pinnedSpaces: pinned.get(user.id) ?? [],
       })),
       nextCursor: page.nextCursor,
@@ -154,17 +165,22 @@ export class UsersService {
   }
 
   private async findByReference(reference: string): Promise<User | null> {
-    if (reference.startsWith('did:plat:')) return this.users.findOne({ where: { did: reference } });
+    if (reference.startsWith('did:plat:')) return this.account(USER_BY_DID, reference);
     const id = parseEntityId('identity', reference);
-    if (id) return this.users.findOne({ where: { id } });
+    if (id) return this.account(USER_BY_ID, id);
     if (!/^[A-Za-z0-9-]{3,30}$/.test(reference)) return null;
-    return this.users.findOne({ where: { handle: reference.toLowerCase() } });
+    return this.account(USER_BY_HANDLE, reference.toLowerCase());
   }
 
   private async requireAccount(did: string): Promise<User> {
-    const user = await this.users.findOne({ where: { did } });
+    const user = await this.account(USER_BY_DID, did);
     if (!user) throw notFound();
     return user;
+  }
+
+  private async account(sql: string, key: string): Promise<User | null> {
+    const rows: UserRow[] = await this.users.query(sql, [key]);
+    return rows.length === 0 ? null : userFromRow(rows[0]);
   }
 
   /** Keeps the public profile content chain in step: written while public, retracted when not. */
@@ -225,18 +241,21 @@ export class UsersService {
   }
 
   private async toPublicProfile(user: User): Promise<PublicProfileResponse> {
-    const protocol = await this.protocolBlock(user);
-    return { ...this.profileFields(user), ...(protocol ? { protocol } : {}) };
+    const [protocol, avatars] = await Promise.all([
+      this.protocolBlock(user),
+      this.media.imageUrls([user.avatarId]),
+    ]);
+    return { ...this.profileFields(user, avatars), ...(protocol ? { protocol } : {}) };
   }
 
   /** The public profile without the protocol block (which only the single fetch carries). */
-  private profileFields(user: User): PublicProfileResponse {
+  private profileFields(user: User, avatars: Map<string, string>): PublicProfileResponse {
     return {
       id: formatEntityId('identity', user.id),
       did: user.did,
       handle: user.handle,
       displayName: user.displayName,
-      avatarUrl: null,
+      avatarUrl: (user.avatarId && avatars.get(user.avatarId)) || null,
       bio: user.bio,
       links: user.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
       verifiedDomain: user.verifiedDomain,

@@ -1,4 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { MediaObject } from '../../media/dto/media-object.dto';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { AuthorRecord } from '../../users/dto/author.dto';
 
@@ -28,8 +29,8 @@ export class CreatedComment {
   })
   body: string | null;
 
-  @ApiProperty({ type: [Object], description: 'media objects, always present' })
-  attachments: unknown[];
+  @ApiProperty({ type: [MediaObject], description: 'media objects in the order given, always present' })
+  attachments: MediaObject[];
 
   @ApiProperty({ format: 'date-time' })
   publishedAt: string;

@@ -7,6 +7,7 @@ export const ERROR_CODES: Record<number, string> = {
   404: 'E_NOT_FOUND',
   409: 'E_CONFLICT',
   413: 'E_PAYLOAD_TOO_LARGE',
+  416: 'E_RANGE_NOT_SATISFIABLE',
   429: 'E_RATE_LIMITED',
   500: 'E_INTERNAL',
   503: 'E_SERVICE_UNAVAILABLE',

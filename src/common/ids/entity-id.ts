@@ -12,6 +12,8 @@ export type EntityPrefix =
   | 'identity'
   | 'evt'
   | 'product'
+  | 'price'
+  | 'release'
   | 'notification'
   | 'application'
   | 'space_invite';

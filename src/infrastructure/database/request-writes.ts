@@ -1,16 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { AfterQueryEvent, DataSource, EntitySubscriberInterface, TransactionCommitEvent } from 'typeorm';
+import { requestScopes, scopeOf } from '../http/request-scope';
 import { isDatabaseUnavailable } from './database-unavailable';
-
-interface WriteScope {
-  committed: boolean;
-}
-
-const SCOPE = Symbol('requestWrites');
-type ScopedRequest = IncomingMessage & { [SCOPE]?: WriteScope };
 /** Statements that change nothing, run outside a transaction (autocommit). */
 const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
 
@@ -22,42 +15,36 @@ const READ_ONLY = /^\s*(SELECT|SHOW)\b/i;
  */
 @Injectable()
 export class RequestWrites implements EntitySubscriberInterface, OnModuleInit {
-  private readonly storage = new AsyncLocalStorage<WriteScope>();
-
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   onModuleInit(): void {
     this.dataSource.subscribers.push(this);
   }
 
-  /** Runs the rest of a write request (`next`) in a scope of its own; reads need none. */
-  track(request: IncomingMessage, next: () => void): void {
-    if (request.method === 'GET' || request.method === 'HEAD') return next();
-    const scope: WriteScope = { committed: false };
-    (request as ScopedRequest)[SCOPE] = scope;
-    this.storage.run(scope, next);
-  }
-
-  /** Runs writes that are not the request's own (its replay reservation) outside its scope. */
+  /** Runs writes that are not the request's own (its replay reservation) outside its tracking. */
   untracked<T>(work: () => T): T {
-    return this.storage.exit(work);
+    const scope = requestScopes.getStore();
+    if (!scope?.tracksWrites) return work();
+    // Still the request's scope for its log lines, only not followed.
+    return requestScopes.run({ request: scope.request, tracksWrites: false, committed: false }, work);
   }
 
   /** True unless the request is known to have committed nothing (unknown counts as committed). */
   committedAnything(request: IncomingMessage): boolean {
-    return (request as ScopedRequest)[SCOPE]?.committed ?? true;
+    const scope = scopeOf(request);
+    return scope?.tracksWrites ? scope.committed : true;
   }
 
   afterTransactionCommit(event: TransactionCommitEvent): void {
-    const scope = this.storage.getStore();
+    const scope = requestScopes.getStore();
     // A released savepoint is not the commit.
-    if (scope && !event.queryRunner.isTransactionActive) scope.committed = true;
+    if (scope?.tracksWrites && !event.queryRunner.isTransactionActive) scope.committed = true;
   }
 
   afterQuery(event: AfterQueryEvent): void {
-    // Every query of every request passes here: reads (no scope) and known writes stop first.
-    const scope = this.storage.getStore();
-    if (!scope || scope.committed) return;
+    // Every query of every request passes here: reads (not followed) and known writes stop first.
+    const scope = requestScopes.getStore();
+    if (!scope?.tracksWrites || scope.committed) return;
     const inTransaction = event.queryRunner.isTransactionActive;
     if (event.success) {
       if (!inTransaction && !READ_ONLY.test(event.query)) scope.committed = true;

@@ -62,13 +62,29 @@ export class DomainEvents implements EntitySubscriberInterface, OnModuleInit {
     this.pending.set(runner, events);
   }
 
-  async afterTransactionCommit(commit: TransactionCommitEvent): Promise<void> {
+  afterTransactionCommit(commit: TransactionCommitEvent): void {
     const runner = commit.queryRunner;
     // A released savepoint is not the commit: keep the events until the outermost transaction ends.
     if (runner.isTransactionActive) return;
     const events = this.pending.get(runner);
     if (!events) return;
     this.pending.delete(runner);
+    // Delivered once the connection is back in the pool (still before the transaction's caller
+    // goes on): TypeORM calls this hook before releasing it, and handlers that query would
+    // otherwise each hold one connection while waiting for another, which exhausts the pool
+    // under concurrent writes (seen by the bench: every comment create hung).
+    const release = runner.release.bind(runner);
+    runner.release = async () => {
+      runner.release = release;
+      try {
+        await release();
+      } finally {
+        await this.deliver(events);
+      }
+    };
+  }
+
+  private async deliver(events: object[]): Promise<void> {
     for (const event of events) {
       for (const handler of this.afterCommitHandlers.get(typeOf(event)) ?? []) {
         try {

@@ -10,6 +10,15 @@ import type { ServerResponse } from 'node:http';
 export class ShutdownState {
   draining = false;
   private readonly unanswered = new Set<ServerResponse>();
+  /** One listener shared by every response (`this` is the response), not a closure per request. */
+  private readonly closed: (this: ServerResponse) => void;
+
+  constructor() {
+    const unanswered = this.unanswered;
+    this.closed = function (this: ServerResponse) {
+      unanswered.delete(this);
+    };
+  }
 
   startDraining(): void {
     this.draining = true;
@@ -25,6 +34,6 @@ export class ShutdownState {
       return;
     }
     this.unanswered.add(response);
-    response.once('close', () => this.unanswered.delete(response));
+    response.once('close', this.closed);
   }
 }

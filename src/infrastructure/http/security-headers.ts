@@ -38,19 +38,39 @@ const staticSecurityHeaders: Middleware = helmet({
 /** One year with subdomains, helmet's default; no preload (that is a decision about the domain). */
 const hsts: Middleware = strictTransportSecurity();
 
+type Header = readonly [name: string, value: string];
+
 /**
- * The security headers, and Strict-Transport-Security when the request came over TLS: to this
+ * The headers a helmet middleware sets, recorded once: they depend on nothing of the request, so
+ * each request gets the recorded list instead of a pass through helmet's middleware chain.
+ */
+function recorded(middleware: Middleware): readonly Header[] {
+  const headers: Header[] = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number) => headers.push([name, String(value)]),
+    removeHeader: () => undefined,
+  };
+  middleware({ headers: {} } as IncomingMessage, recorder as unknown as ServerResponse, () => undefined);
+  return headers;
+}
+
+const STATIC_HEADERS = recorded(staticSecurityHeaders);
+const HSTS_HEADERS = recorded(hsts);
+
+/**
+ * Sets the security headers, and Strict-Transport-Security when the request came over TLS: to this
  * process directly, or to the edge proxy as its `X-Forwarded-Proto` says when TRUST_PROXY is set
  * (its first entry, the edge's, as for the client IP). Never on plain HTTP: browsers must ignore it
  * there (RFC 6797), and an X-Forwarded-Proto from an untrusted client proves nothing.
  */
-export function securityHeaders(trustProxy: boolean): Middleware {
-  return (request, response, next) => {
-    staticSecurityHeaders(request, response, (error) => {
-      if (error !== undefined || !cameOverTls(request, trustProxy)) return next(error);
-      hsts(request, response, next);
-    });
-  };
+export function setSecurityHeaders(
+  request: IncomingMessage,
+  response: ServerResponse,
+  trustProxy: boolean,
+): void {
+  for (const [name, value] of STATIC_HEADERS) response.setHeader(name, value);
+  if (!cameOverTls(request, trustProxy)) return;
+  for (const [name, value] of HSTS_HEADERS) response.setHeader(name, value);
 }
 
 export function cameOverTls(request: IncomingMessage, trustProxy: boolean): boolean {
@@ -66,15 +86,5 @@ export function cameOverTls(request: IncomingMessage, trustProxy: boolean): bool
  * written to the socket without a response object (requests Node's parser refuses).
  */
 export function staticSecurityHeaderLines(): string[] {
-  const lines: string[] = [];
-  const recorder = {
-    setHeader: (name: string, value: string | number) => lines.push(`${name}: ${value}`),
-    removeHeader: () => undefined,
-  };
-  staticSecurityHeaders(
-    { headers: {} } as IncomingMessage,
-    recorder as unknown as ServerResponse,
-    () => undefined,
-  );
-  return lines;
+  return STATIC_HEADERS.map(([name, value]) => `${name}: ${value}`);
 }

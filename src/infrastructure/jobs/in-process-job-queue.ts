@@ -4,6 +4,9 @@ import { AddedJob, DEFAULT_RETRY, JobHandler, JobQueue, JobRetry } from './job-q
 interface Kind {
   handler: JobHandler<unknown>;
   retry: Required<JobRetry>;
+  /** Jobs of the kind running now, and those waiting for a turn (`retry.concurrency`). */
+  active: number;
+  turns: (() => void)[];
 }
 
 /**
@@ -21,7 +24,12 @@ export class InProcessJobQueue extends JobQueue {
   private stopped = false;
 
   handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
-    this.kinds.set(name, { handler: handler as JobHandler<unknown>, retry: { ...DEFAULT_RETRY, ...retry } });
+    this.kinds.set(name, {
+      handler: handler as JobHandler<unknown>,
+      retry: { ...DEFAULT_RETRY, ...retry },
+      active: 0,
+      turns: [],
+    });
   }
 
   async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
@@ -65,6 +73,12 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   private run(name: string, kind: Kind, data: unknown, attempt: number, jobId?: string): Promise<void> {
+    if (kind.active >= kind.retry.concurrency) {
+      // Waits outside `running`: a closing queue drops it, as it drops everything not started.
+      kind.turns.push(() => void this.run(name, kind, data, attempt, jobId));
+      return Promise.resolve();
+    }
+    kind.active += 1;
     const job = kind
       .handler(data)
       .then(() => this.finish(name, jobId))
@@ -78,7 +92,11 @@ export class InProcessJobQueue extends JobQueue {
           this.run(name, kind, data, attempt + 1, jobId),
         );
       })
-      .finally(() => this.running.delete(job));
+      .finally(() => {
+        this.running.delete(job);
+        kind.active -= 1;
+        if (!this.stopped) kind.turns.shift()?.();
+      });
     this.running.add(job);
     return job;
   }

@@ -4,6 +4,11 @@ export interface JobRetry {
   attempts?: number;
   /** First pause before a retry, doubled each time (default 1000 ms). */
   backoffMs?: number;
+  /**
+   * At most this many jobs of the kind run at once in a process (default unbounded); the others
+   * wait their turn. BullMQ's worker bounds every kind together with JOBS_CONCURRENCY.
+   */
+  concurrency?: number;
 }
 
 export interface AddedJob {
@@ -36,4 +41,4 @@ export abstract class JobQueue {
   abstract close(): Promise<void>;
 }
 
-export const DEFAULT_RETRY: Required<JobRetry> = { attempts: 5, backoffMs: 1000 };
+export const DEFAULT_RETRY: Required<JobRetry> = { attempts: 5, backoffMs: 1000, concurrency: Infinity };

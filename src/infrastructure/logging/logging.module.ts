@@ -4,6 +4,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../../config/app-config';
+import { requestScopes } from '../http/request-scope';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** W3C Trace Context `traceparent`, version 00: version-traceid-parentid-flags, lowercase hex. */
@@ -52,9 +53,8 @@ export function traceContextOf(header: string | string[] | undefined): TraceCont
 /**
  * What a log line tells of a request: enough to find it again, and no header that could carry a
  * credential (Authorization, X-Credential and cookies never reach a log line, redacted or not).
- * It is also cheap: pino-http binds it on every request, logged or not.
  */
-function requestSummary(request: WithRequestId & { originalUrl?: string }) {
+export function requestSummary(request: WithRequestId & { originalUrl?: string }) {
   return {
     id: request.id,
     // Absent (so not logged) without a valid traceparent.
@@ -80,26 +80,34 @@ export function withoutBearerCodes(url: string): string {
 
 const responseSummary = (response: ServerResponse) => ({ statusCode: response.statusCode });
 
-/** pino-http settings: the request id on every line; credentials never logged (exported for tests). */
-export function httpLoggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOptions {
+/**
+ * The root logger's settings: lines logged while a request runs carry its summary (`req`, found in
+ * its scope: no child logger per request); credentials never logged (exported for tests).
+ */
+export function loggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOptions {
   return {
     level: config.LOG_LEVEL,
-    genReqId: (request: IncomingMessage, response: ServerResponse) => requestIdFor(request, response),
-    // The summaries read the raw request and response; wrapping would first copy every header.
+    // nestjs-pino builds the root logger through pino-http, whose wrapping would hand the
+    // summaries a copy of the request (without its socket) instead of the request.
     wrapSerializers: false,
     serializers: { req: requestSummary, res: responseSummary },
-    autoLogging: { ignore: (request: IncomingMessage) => request.url?.startsWith('/health/') ?? false },
-    customLogLevel: (_request: IncomingMessage, response: ServerResponse, error?: Error) =>
-      error || response.statusCode >= 500 ? 'error' : response.statusCode >= 400 ? 'warn' : 'info',
+    mixin: () => {
+      const request = requestScopes.getStore()?.request;
+      return request ? { req: request } : {};
+    },
   };
 }
 
-/** Structured JSON logs (pino) with the request id on every line; credentials never logged. */
+/**
+ * Structured JSON logs (pino) with the request id on every line; credentials never logged. The
+ * access line is written by AccessLog (one line per request, no child logger), so nestjs-pino's
+ * own pino-http middleware is mounted on no route.
+ */
 @Module({
   imports: [
     LoggerModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ pinoHttp: httpLoggerOptions(config) }),
+      useFactory: (config: AppConfig) => ({ pinoHttp: loggerOptions(config), forRoutes: [] }),
     }),
   ],
 })

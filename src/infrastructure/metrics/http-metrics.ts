@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request } from 'express';
+import type { ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { Metrics } from './metrics';
 
@@ -14,7 +15,7 @@ export const UNMATCHED_ROUTE = 'unmatched';
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 const STARTED = Symbol('metricsStartedAt');
-type Timed = Response & { [STARTED]?: number };
+type Timed = ServerResponse & { [STARTED]?: number };
 
 /**
  * Request rate, latency and errors per route template and status. Recorded once the response
@@ -49,10 +50,9 @@ export class HttpMetrics {
     };
   }
 
-  /** Express middleware; install it first so every answer is measured, refusals included. */
-  readonly track = (_request: Request, response: Response, next: NextFunction): void => {
+  /** Called first for every request (RequestPreamble), so every answer is measured, refusals included. */
+  start(response: ServerResponse): void {
     (response as Timed)[STARTED] = performance.now();
-    response.on('finish', this.onFinish);
-    next();
-  };
+    response.once('finish', this.onFinish);
+  }
 }

@@ -1,5 +1,5 @@
 import { Clock } from '../../common/clock/clock';
-import { RateLimitRecord, RateLimitStore, recordOf } from './rate-limit-store';
+import { RateLimitHit, RateLimitRecord, RateLimitStore, recordOf } from './rate-limit-store';
 
 interface Window {
   start: number;
@@ -37,6 +37,12 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     window.hits += cost;
     return recordOf(window.hits, window.start, now, ttl, limit);
+  }
+
+  async incrementAll(hits: readonly RateLimitHit[]): Promise<RateLimitRecord[]> {
+    return Promise.all(
+      hits.map(({ key, ttl, limit, cost }) => this.increment(key, ttl, limit, ttl, key, cost)),
+    );
   }
 
   /** Number of open windows (tests). */

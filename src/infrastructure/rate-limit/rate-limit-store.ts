@@ -20,6 +20,19 @@ export interface RateLimitStore extends ThrottlerStorage {
     throttlerName: string,
     cost?: number,
   ): Promise<RateLimitRecord>;
+
+  /**
+   * One hit on each of several keys as one step (one Redis command for all of them): the budgets
+   * of one stage. Records come back in the order of `hits`.
+   */
+  incrementAll(hits: readonly RateLimitHit[]): Promise<RateLimitRecord[]>;
+}
+
+export interface RateLimitHit {
+  key: string;
+  ttl: number;
+  limit: number;
+  cost: number;
 }
 
 export interface RateLimitRecord extends ThrottlerStorageRecord {

@@ -31,8 +31,8 @@ const HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as
  * 3. per grant, once the proof verified (AuthenticationHooks);
  * and, where work is counted per item, the rest of a batch once its size is known (chargePerItem).
  * Budgets are keyed by tracker only, never by route, so they span the whole API. Every budget of
- * a stage is charged (in parallel, one Redis round trip with auto-pipelining) even when one of
- * them refuses; a refused request does not reach the next stage.
+ * a stage is charged (one store step: one Redis command for all of them) even when one of them
+ * refuses; a refused request does not reach the next stage.
  */
 @Injectable()
 export class RateLimiter {
@@ -124,17 +124,13 @@ export class RateLimiter {
   ) {
     let charges: Charge[];
     try {
-      const records = await Promise.all(
-        budgets.map((budget) =>
-          this.store.increment(
-            `${budget.name}:${tracker}`,
-            budget.ttl,
-            budget.limit,
-            budget.ttl,
-            budget.name,
-            cost,
-          ),
-        ),
+      const records = await this.store.incrementAll(
+        budgets.map((budget) => ({
+          key: `${budget.name}:${tracker}`,
+          ttl: budget.ttl,
+          limit: budget.limit,
+          cost,
+        })),
       );
       charges = records.map((record, index) => ({
         budget: budgets[index],

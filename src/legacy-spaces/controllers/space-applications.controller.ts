@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
@@ -39,6 +39,17 @@ export class SpaceApplicationsController {
     @Param('id') id: string,
   ): Promise<ApplicationRecord> {
     return this.applications.mine(principal, id);
+  }
+
+  @Delete('spaces/:id/applications/me')
+  @IdentityProof()
+  @ApiOperation({ summary: 'Withdraw the caller’s pending application (→ canceled); they may apply again' })
+  @ApiOkResponse({ type: ApplicationRecord })
+  withdrawOwnLegacySpaceApplication(
+    @Principal() principal: RequestPrincipal,
+    @Param('id') id: string,
+  ): Promise<ApplicationRecord> {
+    return this.applications.withdraw(principal, id);
   }
 
   @Get('spaces/:id/applications')

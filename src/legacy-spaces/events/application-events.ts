@@ -17,3 +17,12 @@ export class ApplicationDecided {
     readonly byDid: string,
   ) {}
 }
+
+/** The applicant withdrew a pending application. */
+export class ApplicationCanceled {
+  constructor(
+    readonly spaceId: string,
+    readonly applicantDid: string,
+    readonly applicationId: string,
+  ) {}
+}

@@ -1,5 +1,5 @@
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiExtraModels, ApiProperty, getSchemaPath, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { DID_PATTERN } from '../../spaces/space-rules';
@@ -27,8 +27,25 @@ export class NotificationPerson {
   @ApiProperty({ example: DID_EXAMPLE })
   did: string;
 
-  @ApiProperty({ type: String, nullable: true, description: 'as it was when the activity happened' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description:
+      'the display name, else the handle, as it was when the activity happened; null without an account',
+  })
   displayName: string | null;
+}
+
+/** A post of a `post` aggregation. */
+export class NotificationPost {
+  @ApiProperty({ example: 'post_0190f1a2b3c4d5e6f708192a3b4c5d6e' })
+  id: string;
+
+  @ApiProperty({ type: String, nullable: true, description: 'the card’s displayTitle' })
+  title: string | null;
+
+  @ApiProperty({ type: NotificationPerson })
+  createdBy: NotificationPerson;
 }
 
 export class NotificationSpace {
@@ -64,12 +81,19 @@ export class NotificationScope {
   preview: NotificationPreview;
 }
 
+@ApiExtraModels(NotificationPerson, NotificationPost)
 export class NotificationAggregation {
   @ApiProperty({ enum: ['identity', 'post'] })
   type: 'identity' | 'post';
 
-  @ApiProperty({ type: [NotificationPerson], description: 'the most recent ones (at most 5)' })
-  items: NotificationPerson[];
+  @ApiProperty({
+    type: 'array',
+    items: {
+      oneOf: [{ $ref: getSchemaPath(NotificationPerson) }, { $ref: getSchemaPath(NotificationPost) }],
+    },
+    description: 'the most recent ones (at most 5): people (identity) or posts (post)',
+  })
+  items: (NotificationPerson | NotificationPost)[];
 
   @ApiProperty()
   totalCount: number;

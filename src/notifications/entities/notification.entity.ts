@@ -3,10 +3,20 @@ import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } fr
 /** Who a notification kind goes to; the read side hides a row once its audience no longer holds. */
 export type NotificationAudience = 'members' | 'admins' | 'member' | 'applicant';
 
-/** A person as notifications show them (snapshot of the display name when the activity happened). */
+/**
+ * A person as notifications show them: `displayName` is the account's display name, else its
+ * handle, when the activity happened (snapshot); null only for a DID without an account.
+ */
 export interface StoredPerson {
   did: string;
   displayName: string | null;
+}
+
+/** A post of a `post` aggregation (posts of one space), with who wrote it. */
+export interface StoredPost {
+  id: string;
+  title: string | null;
+  createdBy: StoredPerson;
 }
 
 /** `scope` of the Notification record: what the latest activity of the group is about. */
@@ -56,9 +66,21 @@ export class Notification {
   @Column({ name: 'aggregation_type', type: 'varchar', length: 16 })
   aggregationType: 'identity' | 'post';
 
-  /** Distinct people of the group, most recent first. */
+  /**
+   * Distinct items of the group, most recent first: people (`identity`, all of them, so a person
+   * is counted once) or posts (`post`, the most recent few: each post is announced once). The
+   * column keeps its first name; the record calls them `aggregation.items`.
+   */
   @Column({ type: 'jsonb', default: () => "'[]'" })
-  people: StoredPerson[];
+  people: (StoredPerson | StoredPost)[];
+
+  /** How many distinct items the group gathered (`people` may keep only the most recent). */
+  @Column({ name: 'item_count', type: 'integer', default: 0 })
+  itemCount: number;
+
+  /** The post the notification is about (content kinds): shown only while the recipient reads it. */
+  @Column({ name: 'post_id', type: 'uuid', nullable: true })
+  postId: string | null;
 
   @Column({ name: 'read_state', type: 'varchar', length: 8 })
   readState: 'unread' | 'read';

@@ -1,25 +1,11 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { AuthorRecord } from '../../users/dto/author.dto';
+import { MediaObject } from '../../media/dto/media-object.dto';
 
 const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
 const POST_ID_EXAMPLE = 'post_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const OPEN_ENUM = 'open enum: treat unknown values as opaque';
-
-/** api-spec.md "Media object" (no media module yet: attachments and bodyMedia are empty). */
-export class MediaRecord {
-  @ApiProperty({ example: 'media_0190f1a2b3c4d5e6f708192a3b4c5d6e' })
-  id: string;
-
-  @ApiProperty()
-  filename: string;
-
-  @ApiProperty()
-  url: string;
-
-  @ApiProperty()
-  contentType: string;
-}
 
 export class PostViewerRecord {
   @ApiProperty()
@@ -61,8 +47,8 @@ export class PostCard {
   })
   author: AuthorRecord | null;
 
-  @ApiPropertyOptional({ type: MediaRecord })
-  cover?: MediaRecord;
+  @ApiPropertyOptional({ type: MediaObject })
+  cover?: MediaObject;
 
   @ApiProperty({ type: 'integer', minimum: 0 })
   upvoteCount: number;
@@ -136,11 +122,11 @@ export class FullPost extends PostCard {
   @ApiProperty({ type: String, nullable: true, description: 'markdown above the fold' })
   body: string | null;
 
-  @ApiProperty({ type: [MediaRecord] })
-  attachments: MediaRecord[];
+  @ApiProperty({ type: [MediaObject] })
+  attachments: MediaObject[];
 
-  @ApiProperty({ type: [MediaRecord] })
-  bodyMedia: MediaRecord[];
+  @ApiProperty({ type: [MediaObject] })
+  bodyMedia: MediaObject[];
 
   @ApiProperty({ type: [PostTopicRecord] })
   topics: PostTopicRecord[];

@@ -19,3 +19,13 @@ export class PostUpvoted {
     readonly voterDid: string,
   ) {}
 }
+
+/** An admin pinned a post (not emitted when it already was pinned). */
+export class PostPinned {
+  constructor(
+    readonly spaceId: string,
+    readonly postId: string,
+    readonly topicId: string,
+    readonly byDid: string,
+  ) {}
+}

@@ -55,13 +55,7 @@ export function slugOf(title: string | null, body: string): string {
   return slugWords(stripMarkdown(applyFold(body).body)) || 'post';
 }
 
-/** Media ids (`media_…`) referenced by `attachment://<id>` tokens, in order of first appearance. */
-export function attachmentTokensOf(body: string): string[] {
-  const ids = [...body.matchAll(/attachment:\/\/(media_[0-9a-f]{32})(?![0-9A-Za-z_])/g)].map(
-    (match) => match[1],
-  );
-  return [...new Set(ids)];
-}
+export { attachmentTokensOf } from '../../media/records/attachment-tokens';
 
 /**
  * Bare http(s) URLs of a (returned) body, in order of first appearance, without duplicates. A bare

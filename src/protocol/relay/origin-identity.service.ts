@@ -34,7 +34,7 @@ import { RelayIngestService, type IngestResult } from './relay-ingest.service';
 /** Serializes origin bootstrap across replicas starting together (any constant, same everywhere). */
 const ORIGIN_LOCK_KEY = 7_316_552;
 /** Two identical geneses signed in one millisecond are one operation: retry a few ms later. */
-const MAX_GENESIS_ATTEMPTS = 5;
+export const MAX_GENESIS_ATTEMPTS = 5;
 
 export class OriginIdentityError extends Error {
   override readonly name = 'OriginIdentityError';

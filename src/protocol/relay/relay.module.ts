@@ -1,11 +1,13 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ChainGenesis } from '../publishing/chain-genesis';
 import { ContentChainSync } from '../publishing/content-chain-sync';
 import { ContentPublisher } from '../publishing/content-publisher';
 import { OriginIdentities } from '../publishing/origin-identities';
 import { RELAY_ENTITIES } from './entities';
 import { IdentityCacheBus } from './identity-cache-bus';
 import { IdentityStateService } from './identity-state.service';
+import { OriginChainGenesis } from './origin-chain-genesis';
 import { OriginIdentityService } from './origin-identity.service';
 import { ProtocolDiscoveryController } from './protocol-discovery.controller';
 import { RelayController } from './relay.controller';
@@ -19,7 +21,8 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
  * The embedded relay (design.md §1) and the services other modules build on: identity state (cached,
  * invalidated on ingest), revocations, ingest, and the service's origin identity, for the modules
  * that import it. The origin identity also answers the publishing ports (OriginIdentities,
- * ContentPublisher); ContentChainSync keeps other modules' content chains in line with their content.
+ * ContentPublisher); ChainGenesis starts a content chain inside the transaction of its content;
+ * ContentChainSync keeps other modules' content chains in line with their content.
  */
 @Module({
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
@@ -33,6 +36,8 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     RelayApiService,
     { provide: OriginIdentities, useExisting: OriginIdentityService },
     { provide: ContentPublisher, useExisting: OriginIdentityService },
+    OriginChainGenesis,
+    { provide: ChainGenesis, useExisting: OriginChainGenesis },
     ContentChainSync,
   ],
   exports: [
@@ -42,6 +47,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     OriginIdentityService,
     OriginIdentities,
     ContentPublisher,
+    ChainGenesis,
     ContentChainSync,
   ],
 })

@@ -1,4 +1,5 @@
 import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { MediaObject } from '../../media/dto/media-object.dto';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { JOIN_MODES, SITE_MODES, TOPIC_ACCESS_TIERS } from '../space-rules';
@@ -159,10 +160,19 @@ export class PublicPageItem {
   updatedAt: string;
 }
 
-/** Full page; `cover` and `bodyMedia` stay absent until media can be served. */
+/** Full page: `cover` when set, `bodyMedia` the media its `attachment://` tokens name. */
 export class PublicPage extends PublicPageItem {
   @ApiProperty({ description: 'markdown; media as attachment://<mediaId>' })
   body: string;
+
+  @ApiPropertyOptional({ type: MediaObject, description: 'a public image: permanent URL' })
+  cover?: MediaObject;
+
+  @ApiProperty({
+    type: [MediaObject],
+    description: 'media of the attachment:// tokens, in order of first appearance',
+  })
+  bodyMedia: MediaObject[];
 }
 
 export class SpaceCardListing extends PageEnvelope {

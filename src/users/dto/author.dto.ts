@@ -2,8 +2,8 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 /**
  * api-spec.md "Author", shared by posts and comments: `did` always; `displayName` and `username`
- * (the handle) only for people with an account and only when set. Avatars are media, which this
- * API does not serve yet, so `avatarUrl` is never present.
+ * (the handle) only for people with an account and only when set; `avatarUrl` (a permanent public
+ * image URL) only when their profile names an avatar.
  */
 export class AuthorRecord {
   @ApiProperty({

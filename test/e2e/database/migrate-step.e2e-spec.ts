@@ -14,6 +14,7 @@ describe('migrations as a deployment step (e2e)', () => {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://db/plat',
       CURSOR_SECRET: 'x'.repeat(32),
+      MEDIA_URL_SECRET: 'm'.repeat(32),
       ORIGIN_KEY: Buffer.alloc(32, 1).toString('base64url'),
     };
     expect(loadConfig({ NODE_ENV: 'development' }).migrateOnBoot).toBe(true);

@@ -231,6 +231,39 @@ describe('notifications (e2e)', () => {
       ]);
     });
 
+    it('notify.application.canceled: a withdrawal reaches the admins only', async () => {
+      const owner = t.caller();
+      const admin = t.caller();
+      const member = t.caller();
+      const { id } = await space(owner, 'application');
+      await addMember(owner, id, admin);
+      await addMember(owner, id, member);
+      expectStatus(await owner.put(`/spaces/${id}/members/${admin.did}`, { role: 'admin' }), 200);
+      const applicant = t.caller();
+      const filed = await applicant.post(`/spaces/${id}/applications`, {});
+      for (const caller of [owner, admin, member]) {
+        expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
+      }
+      tick();
+      expectStatus(await applicant.delete(`/spaces/${id}/applications/me`), 200);
+      for (const staff of [owner, admin]) {
+        const [item] = (await list(staff)).items.filter((entry) => entry.readState === 'unread');
+        expect(item).toMatchObject({
+          type: 'notify.application.canceled',
+          scope: {
+            type: 'application',
+            preview: { id: filed.body.applicationId, createdBy: { did: applicant.did } },
+          },
+        });
+      }
+      expect(await types(member)).toEqual([]);
+      expect(await types(applicant)).toEqual([]);
+      // Withdrawing again is no activity.
+      expectStatus(await owner.post('/notifications/mark-all-read', {}), 200);
+      expectStatus(await applicant.delete(`/spaces/${id}/applications/me`), 200);
+      expect(await types(owner)).toEqual([]);
+    });
+
     it('an approval that fails mid-write makes no member and notifies no one; it can be retried', async () => {
       const owner = t.caller();
       const member = t.caller();

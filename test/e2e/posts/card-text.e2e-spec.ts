@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { PostCardText1795800000000 } from '../../../db/migrations/1795800000000-PostCardText';
+import { ContentNotifications1796400000000 } from '../../../db/migrations/1796400000000-ContentNotifications';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { displayTitleOf, excerptOf, FOLD_MARKER } from '../../../src/posts/rendering/post-text';
 import { Actor } from '../../support/actors';
@@ -148,10 +149,14 @@ describe('card text is kept with the post (issue 12 item 1)', () => {
 
   it('the migration backfills the card text of existing rows with the text rules', async () => {
     const migration = new PostCardText1795800000000();
+    // A later migration's view (live_posts) reads display_title: it goes first and comes back last.
+    const dependent = new ContentNotifications1796400000000();
     const runner = t.dataSource.createQueryRunner();
     try {
+      await dependent.down(runner);
       await migration.down(runner);
       await migration.up(runner);
+      await dependent.up(runner);
     } finally {
       await runner.release();
     }

@@ -58,7 +58,7 @@ describe('post and comment domain events (e2e)', () => {
     expect(seen).toEqual([
       new PostPublished(spaceId, postId, parseEntityId('topic', topic)!, owner.did),
       new PostUpvoted(spaceId, postId, owner.did, member.did),
-      new CommentAdded(spaceId, postId, commentId, member.did),
+      new CommentAdded(spaceId, postId, commentId, member.did, owner.did, null),
       new CommentUpvoted(spaceId, postId, commentId, member.did, owner.did),
     ]);
   });

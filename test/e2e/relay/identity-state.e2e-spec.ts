@@ -132,6 +132,28 @@ describe('revocation service (e2e)', () => {
   });
 });
 
+/**
+ * Resolves once `receiver` has handled a marker invalidation published by each of `senders`:
+ * Redis delivers one connection's messages in order, so everything they published before is in.
+ */
+async function quiet(receiver: TestApp, senders: TestApp[]): Promise<void> {
+  await Promise.all(
+    senders.map((sender, index) => {
+      const marker = `did:plat:quiet-marker-${index}-${Date.now()}`;
+      const handled = new Promise<void>((resolve) =>
+        receiver.app.get(IdentityCacheBus).listen({
+          invalidate: (did) => did === marker && resolve(),
+          reset: () => undefined,
+        }),
+      );
+      return sender.app
+        .get(IdentityCacheBus)
+        .publish([marker])
+        .then(() => handled);
+    }),
+  );
+}
+
 describe('identity cache across replicas over Redis (e2e)', () => {
   it('an update ingested on one replica is seen by the other’s next read', async () => {
     const database = await createTestDatabase();
@@ -151,6 +173,9 @@ describe('identity cache across replicas over Redis (e2e)', () => {
       );
       await ingest(a, [dave.genesis]);
       await invalidatedOnB;
+      // Any invalidation B handles while it loads spoils that load's caching (by design): let the
+      // ones still in flight from either replica (their origin identities, made at boot) land first.
+      await quiet(b, [a, b]);
       const onB = b.app.get(IdentityStateService);
       expect((await onB.current(dave.did))?.headCid).toBe(dave.head); // now cached on B
       // B really serves from its cache: a change behind its back stays invisible there.

@@ -252,6 +252,44 @@ describe('legacy spaces: applications and application settings (e2e)', () => {
       );
     });
 
+    it('withdraws a pending application (DELETE /spaces/{id}/applications/me): canceled, may apply again, no decision after', async () => {
+      const id = await applicationSpace();
+      const applicant = t.caller();
+      const filed = (await applicant.post(`/spaces/${id}/applications`, answer)).body;
+      expect((await applicant.get(`/spaces/${id}/viewer`)).body.status).toBe('pending');
+      const withdrawn = await applicant.delete(`/spaces/${id}/applications/me`);
+      expectStatus(withdrawn, 200);
+      expect(withdrawn.body).toMatchObject({ applicationId: filed.applicationId, status: 'canceled' });
+      expect((await applicant.delete(`/spaces/${id}/applications/me`)).body).toEqual(withdrawn.body);
+      expect((await applicant.get(`/spaces/${id}/applications/me`)).body.status).toBe('canceled');
+      expect((await applicant.get(`/spaces/${id}/viewer`)).body).toMatchObject({
+        status: null,
+        canApply: true,
+      });
+      expectStatus(await owner.post(`/applications/${filed.applicationId}/approve`), 409);
+      expectStatus(await owner.post(`/applications/${filed.applicationId}/reject`), 409);
+      expect((await owner.get(`/spaces/${id}/applications`)).body.items).toEqual([]);
+      expect((await owner.get(`/spaces/${id}/applications?status=canceled`)).body.items).toEqual([
+        expect.objectContaining({ applicationId: filed.applicationId }),
+      ]);
+      expect((await applicant.get(`/spaces/${id}`)).body.role).toBeNull();
+
+      const again = await applicant.post(`/spaces/${id}/applications`, answer);
+      expectStatus(again, 201);
+      expect(again.body.applicationId).not.toBe(filed.applicationId);
+      const approved = await owner.post(`/applications/${again.body.applicationId}/approve`);
+      expect(approved.body.status).toBe('approved');
+      expectStatus(await applicant.delete(`/spaces/${id}/applications/me`), 409);
+    });
+
+    it('withdrawal is the 404 without an application, and for someone who cannot reach a private space', async () => {
+      const id = await applicationSpace();
+      expectNotFound(await t.caller().delete(`/spaces/${id}/applications/me`));
+      const hidden = await applicationSpace(false);
+      expectNotFound(await t.caller().delete(`/spaces/${hidden}/applications/me`));
+      expectNotFound(await t.caller().delete(`/spaces/space_zz/applications/me`));
+    });
+
     it('lets the applicant of a private space follow their application until decided', async () => {
       const id = await applicationSpace(false);
       const invite = (await owner.post(`/spaces/${id}/my-invite`, { joinModeOverride: 'inherit' })).body;

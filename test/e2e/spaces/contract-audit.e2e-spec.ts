@@ -344,9 +344,15 @@ describe('legacy spaces: contract audit across routes (e2e)', () => {
       expect(read.text).not.toContain(hidden);
       expect(read.text).not.toContain(missing);
     }
-    // Nothing else of the page changes: the listing item is the full page minus its body.
+    // Nothing else of the page changes: the listing item is the full page minus its body (and its
+    // media: no cover, no inline media here).
     const listed = (await t.anonymous.get(`/v1/spaces/${id}/pages`)).body.items[0];
-    const { body: _body, ...item } = (await t.anonymous.get(`/v1/spaces/${id}/pages/credits`)).body;
+    const {
+      body: _body,
+      bodyMedia,
+      ...item
+    } = (await t.anonymous.get(`/v1/spaces/${id}/pages/credits`)).body;
+    expect(bodyMedia).toEqual([]);
     expect(item).toEqual(listed);
   });
 

@@ -1,4 +1,5 @@
 import { OriginIdentities } from '../../../src/protocol/publishing/origin-identities';
+import { legacyImage, pngBytes, spaceUpload } from '../../support/media-uploads';
 import {
   addMember,
   bootSpaces,
@@ -93,6 +94,8 @@ describe('public space reads: GET /v1/spaces and GET /v1/spaces/{space} (e2e)', 
         subscribeEnabled: true,
         memberCountSummary: 'a handful of members',
         privatePostCountSummary: 'no private posts',
+        eventCountSummary: 'no events',
+        mediaUploadCountSummary: 'no media uploads',
         verifiedDomain: null,
         protocol: {
           headOpCid: head,
@@ -115,6 +118,8 @@ describe('public space reads: GET /v1/spaces and GET /v1/spaces/{space} (e2e)', 
         'subscribeEnabled',
         'memberCountSummary',
         'privatePostCountSummary',
+        'eventCountSummary',
+        'mediaUploadCountSummary',
         'verifiedDomain',
         'protocol',
         'createdAt',
@@ -267,6 +272,44 @@ describe('public space reads: GET /v1/spaces and GET /v1/spaces/{space} (e2e)', 
       expectStatus(await owner.put(`/spaces/${id}/site`, { category: 'Crafts' }), 200);
       const [filed] = (await t.anonymous.get('/v1/spaces?limit=1')).body.items;
       expect(filed.category).toBe('crafts');
+    });
+
+    it('shows the avatar and header as permanent CDN URLs, on the card and the single fetch; counts uploads', async () => {
+      const id = await publicSpace(owner, 'open');
+      const [avatar, header] = await Promise.all([
+        legacyImage(t, owner, 'avatar.png'),
+        legacyImage(t, owner, 'header.png'),
+      ]);
+      const upload = await spaceUpload(t, owner, id, {
+        filename: 'a.png',
+        contentType: 'image/png',
+        bytes: await pngBytes(),
+      });
+      expectStatus(await owner.put(`/spaces/${id}`, { avatarId: avatar, bannerId: header }), 200);
+      await setActivity(t.dataSource, id, new Date('2032-01-01T00:00:00.000Z'));
+      const avatarUrl = `http://api.plat.test/cdn/${avatar}/avatar.png`;
+      const [card] = (await t.anonymous.get('/v1/spaces?limit=1')).body.items;
+      expect(card).toMatchObject({ id, avatarUrl });
+      const space = (await t.anonymous.get(`/v1/spaces/${id}`)).body;
+      expect(space).toMatchObject({
+        avatarUrl,
+        headerUrl: `http://api.plat.test/cdn/${header}/header.png`,
+        mediaUploadCountSummary: 'a handful of media uploads',
+      });
+      const image = await t.anonymous.get(new URL(avatarUrl).pathname);
+      expectStatus(image, 200);
+      expect(image.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      // A legacy avatar belongs to no space, yet the space shows it: counted as its upload.
+      const plain = await publicSpace(owner, 'open');
+      expectStatus(await owner.put(`/spaces/${plain}`, { avatarId: avatar }), 200);
+      expect((await t.anonymous.get(`/v1/spaces/${plain}`)).body.mediaUploadCountSummary).toBe(
+        'a handful of media uploads',
+      );
+      // The header set by PUT /spaces/{id}/site replaces the banner; an upload of the space serves too.
+      expectStatus(await owner.put(`/spaces/${id}/site`, { headerId: upload }), 200);
+      expect((await t.anonymous.get(`/v1/spaces/${id}`)).body.headerUrl).toBe(
+        `http://api.plat.test/cdn/${upload}/a.png`,
+      );
     });
 
     it('filters by join mode, normalized category, opt-in and recent activity, walking every filter to the end', async () => {

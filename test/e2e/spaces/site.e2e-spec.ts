@@ -1,4 +1,5 @@
 import { Response } from 'supertest';
+import { legacyImage, pngBytes, spaceUpload, UNKNOWN_MEDIA } from '../../support/media-uploads';
 import {
   addMember,
   bootSpaces,
@@ -84,6 +85,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
   describe('PUT /spaces/{id}/site', () => {
     it('changes only the members sent and answers the space record', async () => {
       const id = await publicSpace(owner);
+      const header = await legacyImage(t, owner, 'header.png');
       const response = await owner.put(`/spaces/${id}/site`, {
         siteMode: 'posts',
         subscribeEnabled: true,
@@ -93,7 +95,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
           { url: 'http://example.org/b', label: '', description: '  ' },
         ],
         discoveryOptIn: true,
-        headerId: `media_${'c'.repeat(32)}`,
+        headerId: header,
       });
       expectStatus(response, 200);
       expect(response.body).toMatchObject({
@@ -106,7 +108,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
           { url: 'http://example.org/b', label: null, description: null },
         ],
         discoveryOptIn: true,
-        bannerId: `media_${'c'.repeat(32)}`,
+        bannerId: header,
         role: 'owner',
         memberCount: 1,
       });
@@ -397,16 +399,17 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       expect(again.sortOrder).toBe(0);
       const symbols = (await create({ title: '!!!', body: '', sortOrder: 2 })).body;
       expect(symbols.slug).toBe('page');
+      const cover = await legacyImage(t, owner, 'cover.png');
       const rules = (
         await create({
           title: 'Rules',
           slug: 'house-rules',
           body: 'Be kind',
           sortOrder: -5,
-          coverId: `media_${'d'.repeat(32)}`,
+          coverId: cover,
         })
       ).body;
-      expect(rules).toMatchObject({ slug: 'house-rules', coverId: `media_${'d'.repeat(32)}`, sortOrder: -5 });
+      expect(rules).toMatchObject({ slug: 'house-rules', coverId: cover, sortOrder: -5 });
       const draft = (await create({ title: 'Draft', body: 'not yet', enabled: false, sortOrder: 1 })).body;
 
       const item = (page: PageItem) => ({
@@ -427,7 +430,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       for (const reference of [about.body.id, 'uber-uns-co']) {
         const page = await t.anonymous.get(`/v1/spaces/${id}/pages/${reference}`);
         expectStatus(page, 200);
-        expect(page.body).toEqual({ ...item(about.body), body: '# About\nWe make.' });
+        expect(page.body).toEqual({ ...item(about.body), body: '# About\nWe make.', bodyMedia: [] });
       }
       for (const reference of [draft.id, draft.slug]) {
         expectNotFound(await t.anonymous.get(`/v1/spaces/${id}/pages/${reference}`));
@@ -442,13 +445,59 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       ]);
     });
 
+    it('serves a page cover and the media of its attachment:// tokens; refuses foreign or unready ids', async () => {
+      const id = await publicSpace(owner);
+      const cover = await legacyImage(t, owner, 'cover.png');
+      const inline = await spaceUpload(t, owner, id, {
+        filename: 'inline.png',
+        contentType: 'image/png',
+        bytes: await pngBytes(20, 10),
+      });
+      const theirs = await legacyImage(t, t.caller(), 'theirs.png');
+      const body = `See ![x](attachment://${inline}) twice: attachment://${inline}`;
+      const created = await owner.post(`/spaces/${id}/pages`, { title: 'Gallery', body, coverId: cover });
+      expectStatus(created, 201);
+      const page = await t.anonymous.get(`/v1/spaces/${id}/pages/gallery`);
+      expectStatus(page, 200);
+      expect(page.body.cover).toEqual({
+        id: cover,
+        filename: 'cover.png',
+        url: `http://api.plat.test/cdn/${cover}/cover.png`,
+        contentType: 'image/png',
+        contentLength: expect.any(Number),
+        width: 40,
+        height: 30,
+        blurHash: expect.any(String),
+      });
+      expect(page.body.bodyMedia).toEqual([
+        expect.objectContaining({
+          id: inline,
+          url: `http://api.plat.test/cdn/${inline}/inline.png`,
+          width: 20,
+        }),
+      ]);
+      expectStatus(await t.anonymous.get(new URL(page.body.cover.url).pathname), 200);
+
+      for (const [request, path] of [
+        [{ coverId: theirs }, 'coverId'],
+        [{ coverId: UNKNOWN_MEDIA }, 'coverId'],
+        [{ body: `attachment://${theirs}` }, 'body'],
+        // A token names media of this space: a legacy upload has none.
+        [{ body: `attachment://${cover}` }, 'body'],
+      ] as const) {
+        expectInvalid(await owner.post(`/spaces/${id}/pages`, { title: 'Bad', body: 'x', ...request }), path);
+      }
+      expect((await owner.get(`/spaces/${id}/pages`)).body.items).toHaveLength(1);
+    });
+
     it('changes pages: slug kept unless sent, disabling hides, null clears the cover; deletes', async () => {
       const id = await publicSpace(owner);
+      const cover = await legacyImage(t, owner, 'faq.png');
       const page = (
         await owner.post(`/spaces/${id}/pages`, {
           title: 'FAQ',
           body: 'v1',
-          coverId: `media_${'e'.repeat(32)}`,
+          coverId: cover,
         })
       ).body;
       const renamed = await owner.put(`/spaces/${id}/pages/${page.id}`, { title: 'Questions', body: 'v2' });
@@ -458,7 +507,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
         slug: 'faq',
         title: 'Questions',
         body: 'v2',
-        coverId: `media_${'e'.repeat(32)}`,
+        coverId: cover,
         enabled: true,
       });
       expect(Date.parse(renamed.body.updatedAt)).toBeGreaterThanOrEqual(Date.parse(page.updatedAt));

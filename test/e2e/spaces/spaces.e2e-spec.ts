@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { legacyImage, UNKNOWN_MEDIA } from '../../support/media-uploads';
 import { OriginIdentities } from '../../../src/protocol/publishing/origin-identities';
 import {
   bootSpaces,
@@ -145,14 +146,17 @@ describe('legacy spaces: create, read, update, delete, public config, domains (e
   describe('PUT /spaces/{id}', () => {
     it('changes only the fields named; null clears description and images', async () => {
       const { id } = await createSpace(owner);
-      const avatar = `media_${'a'.repeat(32)}`;
-      const banner = `media_${'b'.repeat(32)}`;
+      const [avatar, banner, background] = await Promise.all([
+        legacyImage(t, owner, 'avatar.png'),
+        legacyImage(t, owner, 'banner.png'),
+        legacyImage(t, owner, 'background.png'),
+      ]);
       const first = await owner.put(`/spaces/${id}`, {
         id,
         displayName: 'Renamed',
         avatarId: avatar,
         bannerId: banner,
-        backgroundId: `media_${'c'.repeat(32)}`,
+        backgroundId: background,
       });
       expectStatus(first, 200);
       expect(first.body).toMatchObject({
@@ -173,6 +177,34 @@ describe('legacy spaces: create, read, update, delete, public config, domains (e
         displayName: 'Renamed',
         bannerId: banner,
       });
+    });
+
+    it('takes only ready images of the caller for avatarId, bannerId, backgroundId (design.md §11 "Use")', async () => {
+      const { id } = await createSpace(owner, 'Images');
+      const mine = await legacyImage(t, owner, 'mine.png');
+      const theirs = await legacyImage(t, stranger, 'theirs.png');
+      const pending = (await owner.post('/media', { filename: 'later.png', contentType: 'image/png' })).body
+        .media.id as string;
+      const refused = await owner.put(`/spaces/${id}`, {
+        avatarId: theirs,
+        bannerId: pending,
+        backgroundId: UNKNOWN_MEDIA,
+      });
+      expectStatus(refused, 400);
+      expect(refused.body.details).toEqual([
+        { path: 'avatarId', message: `${theirs} is not one of your uploads` },
+        { path: 'bannerId', message: `${pending} is not ready (pending)` },
+        { path: 'backgroundId', message: `${UNKNOWN_MEDIA} is not one of your uploads` },
+      ]);
+      expectInvalid(
+        await owner.put(`/spaces/${id}`, { displayName: 'Changed', avatarId: theirs }),
+        'avatarId',
+      );
+      expect((await owner.get(`/spaces/${id}`)).body).toMatchObject({
+        displayName: 'Images',
+        avatarId: null,
+      });
+      expectStatus(await owner.put(`/spaces/${id}`, { avatarId: mine }), 200);
     });
 
     it('refuses an empty change, a mismatched id and bad values, storing nothing', async () => {

@@ -3,7 +3,6 @@ import {
   describeEnv,
   envKey,
   mergeEnv,
-  planServices,
   redact,
   SERVICE_DEFAULTS,
 } from '../../../bench/service-env';
@@ -27,18 +26,6 @@ describe('bench service environments', () => {
     const base = { PATH: '/bin', REDIS_URL: 'redis://x', EMPTY: undefined };
     expect(applyEnv(base, { REDIS_URL: null, PORT: '1' })).toEqual({ PATH: '/bin', PORT: '1' });
     expect(base.REDIS_URL).toBe('redis://x');
-  });
-
-  it('plans one process per distinct environment, with its first and last use', () => {
-    const defaults = mergeEnv(SERVICE_DEFAULTS, {});
-    const memory = mergeEnv(SERVICE_DEFAULTS, { RATE_LIMIT_DISABLED: 'false' });
-    const redis = mergeEnv(SERVICE_DEFAULTS, { RATE_LIMIT_DISABLED: 'false', REDIS_URL: 'redis://r' });
-    const plans = planServices([[defaults], [memory, defaults], [], [redis, defaults], [memory]]);
-    expect(plans.map((p) => [describeEnv(p.env), p.firstUse, p.lastUse])).toEqual([
-      ['defaults', 0, 3],
-      ['RATE_LIMIT_DISABLED=false', 1, 4],
-      ['RATE_LIMIT_DISABLED=false, REDIS_URL=redis://r', 3, 3],
-    ]);
   });
 
   it('describes differences from the defaults without leaking credentials', () => {

@@ -64,8 +64,33 @@ describe('configuration', () => {
     );
   });
 
-  it('requires DATABASE_URL and CURSOR_SECRET in production', () => {
+  it('reads the media settings: local directory by default, an S3 bucket with its key pair whole', () => {
+    const defaults = loadConfig({});
+    expect(defaults.MEDIA_DIR).toBe('.data/media');
+    expect(defaults.MEDIA_S3_BUCKET).toBeUndefined();
+    expect([defaults.MEDIA_UPLOAD_TTL, defaults.MEDIA_URL_TTL]).toEqual([3600, 3600]);
+    expect(defaults.MEDIA_MAX_IMAGE_BYTES).toBe(10 * 1024 * 1024);
+    const s3 = loadConfig({
+      MEDIA_S3_BUCKET: 'plat-media',
+      MEDIA_S3_ENDPOINT: 'http://127.0.0.1:9000',
+      MEDIA_S3_FORCE_PATH_STYLE: 'true',
+      MEDIA_S3_PREFIX: 'media/',
+    });
+    expect([s3.MEDIA_S3_BUCKET, s3.MEDIA_S3_FORCE_PATH_STYLE, s3.MEDIA_S3_PREFIX]).toEqual([
+      'plat-media',
+      true,
+      'media/',
+    ]);
+    expect(() => loadConfig({ MEDIA_S3_ACCESS_KEY_ID: 'AKIA' })).toThrow(/set both or neither/);
+    expect(() => loadConfig({ MEDIA_S3_BUCKET: 'Bad_Bucket' })).toThrow(/MEDIA_S3_BUCKET/);
+    expect(() => loadConfig({ MEDIA_S3_PREFIX: '../x' })).toThrow(/MEDIA_S3_PREFIX/);
+    expect(() => loadConfig({ MEDIA_URL_SECRET: 'short' })).toThrow(/MEDIA_URL_SECRET/);
+    expect(() => loadConfig({ MEDIA_UPLOAD_TTL: '0' })).toThrow(/MEDIA_UPLOAD_TTL/);
+  });
+
+  it('requires DATABASE_URL, CURSOR_SECRET and MEDIA_URL_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET: required in production/);
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/MEDIA_URL_SECRET: required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/DATABASE_URL: required in production/);
   });
 });

@@ -34,6 +34,33 @@ describe('InProcessJobQueue (the job queue without Redis)', () => {
     expect(await jobs.depth()).toEqual({ flaky: 0 });
   });
 
+  it('runs at most `concurrency` jobs of a kind at once; the others wait their turn, in order', async () => {
+    const started: number[] = [];
+    const release: (() => void)[] = [];
+    jobs.handle<{ n: number }>(
+      'narrow',
+      (data) =>
+        new Promise<void>((resolve) => {
+          started.push(data.n);
+          release.push(resolve);
+        }),
+      { concurrency: 1 },
+    );
+    for (const n of [1, 2, 3]) await jobs.add('narrow', { n });
+    await jest.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([1]);
+    expect(await jobs.depth()).toEqual({ narrow: 3 });
+    release.shift()!();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([1, 2]);
+    release.shift()!();
+    await jest.advanceTimersByTimeAsync(0);
+    release.shift()!();
+    await jest.advanceTimersByTimeAsync(0);
+    expect(started).toEqual([1, 2, 3]);
+    expect(await jobs.depth()).toEqual({ narrow: 0 });
+  });
+
   it('stops retrying once the job succeeds, and runs a delayed job no earlier than asked', async () => {
     let failures = 1;
     const done: unknown[] = [];

@@ -1,3 +1,4 @@
+import type { SpaceView } from '../../../src/spaces/space-views';
 import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/content-publisher';
 import { HttpsDomainFetcher, isPublicAddress, publicAddressLookup } from '../../../src/spaces/domain-fetcher';
 import { topicAccessProblem } from '../../../src/spaces/dto/site-requests.dto';
@@ -187,10 +188,11 @@ describe('space profile projection and worded counts', () => {
 
   it('says "no private posts" until posts count, and words registered counts only', async () => {
     const counters = new SpaceCounters();
-    expect(await counters.summaries('s')).toEqual({ privatePostCountSummary: 'no private posts' });
+    const space = { id: 's' } as SpaceView;
+    expect(await counters.summaries(space)).toEqual({ privatePostCountSummary: 'no private posts' });
     counters.register('eventCountSummary', async () => 12);
     counters.register('privatePostCountSummary', async () => 1_000_000);
-    expect(await counters.summaries('s')).toEqual({
+    expect(await counters.summaries(space)).toEqual({
       privatePostCountSummary: 'millions of private posts',
       eventCountSummary: 'dozens of events',
     });

@@ -1,0 +1,83 @@
+import autocannon from 'autocannon';
+import { summarize, type RunSummary } from './report';
+import { RequestFactory, type RequestPlan } from './request-plan';
+import type { AlongsideLoad } from './scenario-kit';
+
+/**
+ * The load generator: autocannon in a process of its own, started by the harness pinned to its own
+ * core (taskset), so it never shares an event loop or a core with the server it measures. Gets one
+ * job over IPC, fires it (warm-up, then the measured run), answers with the summary and exits.
+ *
+ * A plan whose requests differ (writes: a fresh jti per request, a post per request) is built
+ * request by request in autocannon's setupRequest; a fixed request is built once.
+ */
+
+export interface LoadJob {
+  url: string;
+  plan: RequestPlan;
+  /** Extra headers on every request (the twin's routing header). */
+  headers: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  /** A second load at the same server, over the warm-up and the run (never at a twin). */
+  alongside?: AlongsideLoad;
+}
+
+export type LoadReport =
+  | {
+      type: 'done';
+      summary: RunSummary;
+      requestsBuilt: number;
+      alongside?: { requestsPerSecond: number; errors: number };
+    }
+  | { type: 'error'; message: string };
+
+async function run(job: LoadJob): Promise<LoadReport> {
+  const factory = new RequestFactory(job.plan);
+  const dynamic = job.plan.proof?.perRequest === true || job.plan.rotate !== undefined;
+  let built = 0;
+  const first = factory.request(0);
+  const request = dynamic
+    ? {
+        setupRequest: (current: Record<string, unknown>) => {
+          const next = factory.request(built++);
+          return { ...current, ...next, headers: { ...next.headers, ...job.headers } };
+        },
+      }
+    : { ...first, headers: { ...first.headers, ...job.headers } };
+  const beside = job.alongside
+    ? autocannon({
+        url: `${job.url}${job.alongside.path}`,
+        method: job.alongside.method,
+        headers: job.alongside.headers,
+        body: job.alongside.body,
+        connections: job.alongside.connections,
+        overallRate: job.alongside.requestsPerSecond,
+        duration: job.warmupSeconds + job.durationSeconds,
+      })
+    : undefined;
+  const result = await autocannon({
+    url: job.url,
+    connections: job.connections,
+    duration: job.durationSeconds,
+    warmup: { connections: job.connections, duration: job.warmupSeconds },
+    requests: [request],
+  });
+  const other = beside ? await beside : undefined;
+  return {
+    type: 'done',
+    summary: summarize(result),
+    requestsBuilt: dynamic ? built : 0,
+    ...(other ? { alongside: { requestsPerSecond: other.requests.average, errors: other.errors } } : {}),
+  };
+}
+
+process.once('message', (job: LoadJob) => {
+  run(job)
+    .catch((error: unknown): LoadReport => ({
+      type: 'error',
+      message: error instanceof Error ? error.message : String(error),
+    }))
+    .then((report) => process.send!(report, undefined, {}, () => process.exit(0)));
+});

@@ -1,0 +1,178 @@
+import { join } from 'node:path';
+import type { BenchConfig } from './config';
+import { live, logDir, root, status, stopTarget, twinEnv, type Planned } from './fleet';
+import { runLoad } from './load';
+import { startNodeServer, startService, type Target } from './processes';
+import { failures, ratioOf, sideResult, type RunSummary, type ScenarioResult } from './report';
+import type { RequestPlan } from './request-plan';
+import { TWIN_HEADER, type Scenario } from './scenario-kit';
+import { describeEnv } from './service-env';
+
+/**
+ * BENCH_ROUNDS rounds of the app, then its counterpart: each side a fresh process pinned to the
+ * server core, loaded by a fresh load generator pinned to the other (bench/load.ts), stopped.
+ */
+export async function measureScenario(
+  entry: Planned,
+  config: BenchConfig,
+  databaseUrl: string,
+  problems: string[],
+): Promise<ScenarioResult> {
+  const result = unmeasured(entry);
+  if (entry.skipped || entry.failed || !entry.request) return result;
+  const { scenario } = entry;
+  const appRuns: RunSummary[] = [];
+  const otherRuns: RunSummary[] = [];
+  const hasCounterpart = scenario.against.kind !== 'none';
+  try {
+    for (let round = 1; round <= config.rounds; round++) {
+      appRuns.push(await measureSide(entry, 'app', round, config, databaseUrl, problems));
+      if (hasCounterpart)
+        otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
+    }
+    result.app = sideResult(appLabel(scenario), appRuns);
+    if (hasCounterpart) result.counterpart = sideResult(result.against, otherRuns);
+    result.ratio = ratioOf(result.app, result.counterpart);
+  } catch (error) {
+    result.failed = error instanceof Error ? error.message : String(error);
+    problems.push(`${scenario.name}: ${result.failed}`);
+    status(`${scenario.name}: FAILED (${result.failed})`);
+  }
+  return result;
+}
+
+async function measureSide(
+  entry: Planned,
+  side: 'app' | 'counterpart',
+  round: number,
+  config: BenchConfig,
+  databaseUrl: string,
+  problems: string[],
+): Promise<RunSummary> {
+  const { scenario } = entry;
+  const target = await startSide(entry, side, config, databaseUrl, `${round}`);
+  try {
+    const plan: RequestPlan = entry.request!.rotate
+      ? { ...entry.request!, rotate: { ...entry.request!.rotate, start: entry.cursor } }
+      : entry.request!;
+    status(
+      `${scenario.name}: round ${round}, ${side === 'app' ? appLabel(scenario) : counterpartLabel(scenario)}`,
+    );
+    const report = await runLoad(
+      {
+        url: target.url,
+        plan,
+        headers: scenario.against.kind === 'twin' ? { [TWIN_HEADER]: scenario.against.handler } : {},
+        connections: config.connections,
+        durationSeconds: config.durationSeconds,
+        warmupSeconds: config.warmupSeconds,
+        alongside: side === 'app' ? scenario.alongside : undefined,
+      },
+      { cpu: config.pinned ? config.loadCpu : undefined, root },
+    );
+    // Past every request this phase built (and the in-flight ones it may not have counted).
+    entry.cursor += report.requestsBuilt + 2 * config.connections;
+    if (
+      entry.request!.rotate &&
+      entry.cursor > entry.request!.rotate.count * entry.request!.proof!.actors.length
+    )
+      problems.push(
+        `${scenario.name}: more writes than (actor, post) pairs; raise BENCH_SEED_POSTS or lower BENCH_DURATION`,
+      );
+    problems.push(...failures(`${scenario.name} round ${round} (${side})`, report.summary));
+    if (report.alongside)
+      status(
+        `${scenario.name}: alongside ${Math.round(report.alongside.requestsPerSecond)} req/s, ${report.alongside.errors} errors`,
+      );
+    return report.summary;
+  } finally {
+    await stopTarget(target);
+  }
+}
+
+/** A fresh process of this side, pinned to the server CPU, straight on the database (no proxy). */
+async function startSide(
+  entry: Planned,
+  side: 'app' | 'counterpart',
+  config: BenchConfig,
+  databaseUrl: string,
+  round: string,
+): Promise<Target> {
+  const { against } = entry.scenario;
+  const cpu = config.pinned ? config.serverCpu : undefined;
+  const slug = entry.scenario.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+  const logFile = join(logDir, `${slug}-${side}-${round}.log`);
+  let target: Target;
+  if (against.kind === 'ceiling') {
+    const name = side === 'app' ? 'nest-hello' : 'raw-hello';
+    target = await startNodeServer({
+      name,
+      script: join(root, `dist/bench/ceiling/${name}.js`),
+      env: {},
+      logFile,
+      cpu,
+    });
+  } else if (side === 'counterpart' && against.kind === 'twin') {
+    target = await startNodeServer({
+      name: 'twin',
+      script: join(root, 'dist/bench/twin/server.js'),
+      env: twinEnv(databaseUrl),
+      logFile,
+      cpu,
+    });
+  } else {
+    const env = side === 'app' ? entry.appEnv : entry.counterpartEnv!;
+    target = await startService({
+      name: `app (${describeEnv(env)})`,
+      root,
+      databaseUrl,
+      env,
+      logFile,
+      readyTimeoutMs: 60_000,
+      cpu,
+    });
+  }
+  live.add(target);
+  return target;
+}
+
+function appLabel(scenario: Scenario): string {
+  return scenario.against.kind === 'ceiling' ? 'Nest + Express hello' : 'app';
+}
+
+function counterpartLabel(scenario: Scenario): string {
+  const { against } = scenario;
+  switch (against.kind) {
+    case 'twin':
+      return 'bare twin';
+    case 'app':
+      return against.label;
+    case 'ceiling':
+      return 'raw node:http hello';
+    case 'none':
+      return '-';
+  }
+}
+
+export function unmeasured(entry: Planned): ScenarioResult {
+  const { scenario, verified, request } = entry;
+  return {
+    name: scenario.name,
+    group: scenario.group,
+    method: request?.method ?? '',
+    path: verified?.path ?? request?.path ?? '',
+    against: counterpartLabel(scenario),
+    app: null,
+    counterpart: null,
+    ratio: null,
+    statements: verified ? { app: verified.statements.app, twin: verified.statements.twin } : null,
+    verified: verified ? { identical: verified.identical, differences: verified.differences } : null,
+    ...(verified ? { bytes: verified.bytes } : {}),
+    ...(scenario.target ? { target: { ...scenario.target, relativeTo: scenario.relativeTo } } : {}),
+    ...(entry.appEnv && describeEnv(entry.appEnv) !== 'defaults' && !entry.skipped
+      ? { note: `app with ${describeEnv(entry.appEnv)}` }
+      : {}),
+    ...(entry.skipped ? { skipped: entry.skipped } : {}),
+    ...(entry.failed ? { failed: entry.failed } : {}),
+  };
+}

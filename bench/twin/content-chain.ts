@@ -1,0 +1,154 @@
+import type { Pool, PoolClient } from 'pg';
+import {
+  base64urlDecode,
+  contentIdFromGenesisCid,
+  createKeySigner,
+  documentCid,
+  formatCreatedAt,
+  nextCreatedAt,
+  signContentOperation,
+  type KeySigner,
+} from '../../src/protocol/core';
+import { applyFold } from '../../src/posts/rendering/post-text';
+
+/**
+ * The content chain of a public post, bare (design.md §1, protocol CONTENT-MODEL.md `post/v1`):
+ * the post's public projection as a document, a genesis content operation signed by the app's
+ * origin identity (with the protocol library, as the app signs it), and the three relay rows the
+ * app's relay ingest writes for a new chain (the document, the operation, the chain with its
+ * folded state) in one statement, the last of the post's own transaction, the chain columns set in
+ * the post's insert: as the app's OriginChainGenesis (issue 12 item 3).
+ *
+ * The origin key is the one the app generated and stored on its first start (relay_origin_keys,
+ * or ORIGIN_KEY when set), read once.
+ */
+
+export interface Origin {
+  did: string;
+  signer: KeySigner;
+}
+
+let origin: Promise<Origin> | undefined;
+
+export function originOf(pool: Pool): Promise<Origin> {
+  origin ??= loadOrigin(pool).catch((error: unknown) => {
+    origin = undefined;
+    throw error;
+  });
+  return origin;
+}
+
+async function loadOrigin(pool: Pool): Promise<Origin> {
+  if (process.env.ORIGIN_KEY) {
+    const signer = createKeySigner(base64urlDecode(process.env.ORIGIN_KEY, 'ORIGIN_KEY'));
+    const { rows } = await pool.query<{ did: string }>(
+      'SELECT did FROM relay_origin_keys WHERE public_key = $1',
+      [signer.multikey],
+    );
+    if (!rows[0])
+      throw new Error('the origin identity of ORIGIN_KEY is not in the database (start the app once)');
+    return { did: rows[0].did, signer };
+  }
+  const { rows } = await pool.query<{ did: string; seed: Buffer }>(
+    'SELECT did, seed FROM relay_origin_keys WHERE seed IS NOT NULL ORDER BY created_at ASC LIMIT 1',
+  );
+  if (!rows[0]) throw new Error('no origin key in the database (the app creates it on its first start)');
+  return { did: rows[0].did, signer: createKeySigner(new Uint8Array(rows[0].seed)) };
+}
+
+/** The public projection of a post as a post/v1 document (PostContentChain's postDocument). */
+export function postDocument(post: {
+  title: string | null;
+  body: string;
+  publishedAt: Date;
+  authorDid: string;
+}): Record<string, unknown> {
+  return {
+    $schema: 'https://schemas.dfos.com/post/v1',
+    format: post.title ? 'long-post' : 'short-post',
+    publishedAt: post.publishedAt.toISOString(),
+    ...(post.title ? { title: post.title } : {}),
+    body: applyFold(post.body).body,
+    credits: [{ did: post.authorDid, role: 'author' }],
+  };
+}
+
+export interface NewChain {
+  contentId: string;
+  headCid: string;
+  documentCid: string;
+  document: Record<string, unknown>;
+  jws: string;
+  createdAt: string;
+}
+
+/** OriginChainGenesis.sign: the genesis of `document`, signed before the post's transaction. */
+export function signGenesis(
+  owner: Origin,
+  document: Record<string, unknown>,
+  createdAt = formatCreatedAt(new Date()),
+): NewChain {
+  const documentCID = documentCid(document);
+  const { jws, cid } = signContentOperation(
+    { version: 1, type: 'create', did: owner.did, documentCID, createdAt },
+    owner.signer,
+  );
+  return {
+    contentId: contentIdFromGenesisCid(cid),
+    headCid: cid,
+    documentCid: documentCID,
+    document,
+    jws,
+    createdAt,
+  };
+}
+
+/**
+ * OriginChainGenesis.store: the relay's rows of the genesis in one statement, the post
+ * transaction's last (the document, the operation, the chain with its folded state). When that
+ * very operation is stored already (the same document signed in the same millisecond), it signs
+ * again a millisecond later, as the app does; the caller then moves the post's chain columns.
+ */
+export async function storeGenesis(client: PoolClient, owner: Origin, genesis: NewChain): Promise<NewChain> {
+  let candidate = genesis;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt > 0) candidate = signGenesis(owner, genesis.document, nextCreatedAt(candidate.createdAt));
+    const state = {
+      contentId: candidate.contentId,
+      genesisCid: candidate.headCid,
+      creatorDid: owner.did,
+      headCid: candidate.headCid,
+      isDeleted: false,
+      currentDocumentCID: candidate.documentCid,
+      length: 1,
+    };
+    const { rowCount } = await client.query(
+      `WITH document AS (
+         INSERT INTO relay_documents (document_cid, document) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING
+       ), operation AS (
+         INSERT INTO relay_operations
+           (cid, kind, chain_id, jws, signer_did, created_at, previous_cid, op_type, document_cid)
+         VALUES ($3, 'content-op', $4, $5, $6, $7, NULL, 'create', $1)
+         ON CONFLICT (cid) DO NOTHING
+         RETURNING cid
+       )
+       INSERT INTO relay_content_chains
+         (content_id, creator_did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted,
+          current_document_cid, state)
+       SELECT $4, $6, cid, cid, $7, $7, 1, false, $1, $8::jsonb FROM operation
+       RETURNING content_id`,
+      [
+        candidate.documentCid,
+        JSON.stringify(candidate.document),
+        candidate.headCid,
+        candidate.contentId,
+        candidate.jws,
+        owner.did,
+        candidate.createdAt,
+        JSON.stringify(state),
+      ],
+    );
+    if (rowCount === 1) return candidate;
+  }
+  throw new Error('could not sign a distinct content genesis');
+}

@@ -1,0 +1,344 @@
+import type { Pool } from 'pg';
+import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/posts/rendering/post-text';
+import { verifyBareProof, verifyTwinCredential } from './auth';
+import {
+  answer,
+  placeholders,
+  TwinRefusal,
+  uuidOf,
+  wireId,
+  type TwinContext,
+  type TwinHandler,
+} from './context';
+import type { KeysetValue } from './cursors';
+import {
+  authorsOf,
+  membershipOf,
+  POST_COLUMNS,
+  postsUpvotedBy,
+  readable,
+  spaceByDomain,
+  topicInSpace,
+  topicsOf,
+  wordedSummary,
+  type AuthorRecord,
+  type SpaceRow,
+} from './rows';
+
+/**
+ * Posts as the bare twin serves them: the listing of a space (anonymous public projection, or the
+ * member view of a proof-signing member), the single post (anonymous), the feed. Same statements
+ * as the app (space, membership, topics, the page and the counter sum in parallel, authors and
+ * the viewer's upvotes in parallel), same bytes (card text from the stored columns; the body only
+ * of a row whose stored text is stale, as the app does).
+ */
+
+const CARD_COLUMNS =
+  'id, space_id, topic_id, author_did, title, excerpt, display_title, card_text_at, slug, upvote_count, ' +
+  'comment_count, is_pinned, published_at, updated_at, content_id, head_cid, ' +
+  'CASE WHEN card_text_at IS NOT DISTINCT FROM updated_at THEN NULL ELSE body END AS stale_body';
+
+interface CardRow {
+  id: string;
+  space_id: string;
+  topic_id: string;
+  author_did: string;
+  title: string | null;
+  excerpt: string | null;
+  display_title: string | null;
+  card_text_at: Date | null;
+  slug: string;
+  upvote_count: number;
+  comment_count: number;
+  published_at: Date;
+  updated_at: Date;
+  content_id: string | null;
+  head_cid: string | null;
+  stale_body: string | null;
+}
+
+interface FullRow extends CardRow {
+  body: string;
+}
+
+export function canonicalUri(webDomain: string, domain: string, post: { slug: string; id: string }): string {
+  return `https://${domain}.${webDomain}/post/${post.slug}-${wireId('post', post.id)}`;
+}
+
+/** PostPresenter.card. */
+export function card(
+  row: CardRow,
+  space: Pick<SpaceRow, 'domain'>,
+  author: AuthorRecord | null,
+  upvoted: boolean | null,
+  webDomain: string,
+): Record<string, unknown> {
+  const current = row.card_text_at !== null && row.card_text_at.getTime() === row.updated_at.getTime();
+  const body = row.stale_body ?? '';
+  return {
+    id: wireId('post', row.id),
+    slug: row.slug,
+    format: row.title ? 'long-post' : 'short-post',
+    title: row.title,
+    excerpt: current ? row.excerpt : excerptOf(body),
+    displayTitle: current ? row.display_title : displayTitleOf(row.title, body),
+    author,
+    upvoteCount: Math.max(0, row.upvote_count),
+    commentCount: Math.max(0, row.comment_count),
+    isPinned: false,
+    publishedAt: row.published_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    canonicalUri: canonicalUri(webDomain, space.domain, row),
+    ...(row.content_id && row.head_cid
+      ? { protocol: { contentId: row.content_id, headOpCid: row.head_cid } }
+      : {}),
+    ...(upvoted === null ? {} : { viewer: { upvoted } }),
+  };
+}
+
+/** Cards of a page: authors and (member view) the viewer's upvotes in parallel. */
+async function cards(
+  pool: Pool,
+  rows: CardRow[],
+  spaceOf: (row: CardRow) => Pick<SpaceRow, 'domain'>,
+  viewer: string | null,
+  webDomain: string,
+): Promise<Record<string, unknown>[]> {
+  const [authors, upvoted] = await Promise.all([
+    authorsOf(
+      pool,
+      rows.map((row) => row.author_did),
+    ),
+    viewer
+      ? postsUpvotedBy(
+          pool,
+          viewer,
+          rows.map((row) => row.id),
+        )
+      : Promise.resolve(null),
+  ]);
+  return rows.map((row) =>
+    card(
+      row,
+      spaceOf(row),
+      authors.get(row.author_did) ?? null,
+      upvoted ? upvoted.has(row.id) : null,
+      webDomain,
+    ),
+  );
+}
+
+interface Page {
+  rows: CardRow[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+}
+
+/** A newest-first keyset page of posts (paginateKeyset with (published_at, id) DESC). */
+async function newestFirst(
+  context: TwinContext,
+  listing: string,
+  where: string,
+  values: unknown[],
+): Promise<Page> {
+  const limit = pageLimit(context.url);
+  const after = context.url.searchParams.get('after');
+  let seek = '';
+  const params = [...values];
+  if (after !== null) {
+    const keyset = context.cursors.decode(listing, after);
+    if (!keyset || keyset.length !== 2) throw new TwinRefusal(400, 'Invalid cursor');
+    params.push(keyset[0], keyset[1]);
+    seek = ` AND (published_at, id) < ($${params.length - 1}, $${params.length})`;
+  }
+  const { rows } = await context.pool.query<CardRow>(
+    `SELECT ${CARD_COLUMNS} FROM posts WHERE ${where} AND deleted_at IS NULL${seek}
+     ORDER BY published_at DESC, id DESC LIMIT ${limit + 1}`,
+    params,
+  );
+  const page = rows.slice(0, limit);
+  const key = (row: CardRow | undefined): KeysetValue[] | null =>
+    row ? [row.published_at.toISOString(), row.id] : null;
+  const encode = (row: CardRow | undefined) => {
+    const values = key(row);
+    return values ? context.cursors.encode(listing, values) : null;
+  };
+  return {
+    rows: page,
+    nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
+    previousCursor: after !== null ? encode(page[0]) : null,
+  };
+}
+
+function pageLimit(url: URL): number {
+  const raw = url.searchParams.get('limit');
+  return raw === null ? 20 : Number(raw);
+}
+
+/** The space of the path (`/v1/spaces/{domain}/…`) as the caller reads it. */
+async function readView(
+  context: TwinContext,
+  domain: string,
+): Promise<{ space: SpaceRow; viewer: string | null }> {
+  const proof = context.request.headers.authorization
+    ? await verifyBareProof(context.pool, context.request)
+    : null;
+  const token = context.request.headers['x-credential'];
+  const credential =
+    proof && typeof token === 'string' ? await verifyTwinCredential(context.pool, token, proof.did) : null;
+  const space = await spaceByDomain(context.pool, domain);
+  if (!space) throw new TwinRefusal(404, 'no such space');
+  // With a credential the person acting is its issuer, when it covers this space.
+  const acting = credential
+    ? credential.covers(space.did, 'read:posts')
+      ? credential.acting
+      : null
+    : (proof?.did ?? null);
+  if (acting) {
+    const membership = await membershipOf(context.pool, space.id, acting);
+    if (membership?.status === 'active') return { space, viewer: acting };
+  }
+  if (!space.is_public) throw new TwinRefusal(404, 'hidden space');
+  if (proof) throw new TwinRefusal(500, 'the twin serves no visitor view');
+  return { space, viewer: null };
+}
+
+function pathPart(url: URL, index: number): string {
+  return decodeURIComponent(url.pathname.split('/')[index] ?? '');
+}
+
+/** GET /v1/spaces/{space}/posts?limit=… (newest first, no filters). */
+export const postsListing: TwinHandler = async (context) => {
+  const { space, viewer } = await readView(context, pathPart(context.url, 3));
+  const topics = await topicsOf(context.pool, [space.id], viewer ? undefined : ['public']);
+  const topicIds = topics
+    .filter((t) => readable(viewer ? 'member' : 'anonymous', t.access_kind))
+    .map((t) => t.id);
+  if (topicIds.length === 0) throw new TwinRefusal(500, 'the twin lists no space without readable topics');
+  const [page, total] = await Promise.all([
+    newestFirst(
+      context,
+      'space-posts:DESC',
+      `space_id = $1 AND topic_id IN (${placeholders(topicIds.length, 2)})`,
+      [space.id, ...topicIds],
+    ),
+    context.pool.query<{ n: number }>(
+      'SELECT COALESCE(sum("short_posts" + "long_posts"), 0)::int AS n FROM "post_topic_counts" WHERE "topic_id" = ANY($1::uuid[])',
+      [topicIds],
+    ),
+  ]);
+  const items = await cards(context.pool, page.rows, () => space, viewer, context.webDomain);
+  return answer({
+    items,
+    nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
+    totalCount: total.rows[0].n,
+  });
+};
+
+/** GET /v1/spaces/{space}/posts/{postId}, anonymous: the eligible full post with the call to action. */
+export const singlePost: TwinHandler = async (context) => {
+  const { space, viewer } = await readView(context, pathPart(context.url, 3));
+  if (viewer) throw new TwinRefusal(500, 'the twin serves the anonymous single post only');
+  const id = uuidOf('post', pathPart(context.url, 5));
+  const { rows } = id
+    ? await context.pool.query<FullRow>(
+        `SELECT ${POST_COLUMNS} FROM posts WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL LIMIT 1`,
+        [id, space.id],
+      )
+    : { rows: [] };
+  const post = rows[0];
+  if (!post) throw new TwinRefusal(404, 'no such post');
+  const topic = await topicInSpace(context.pool, post.topic_id, space.id);
+  if (!topic) throw new TwinRefusal(404, 'no such topic');
+  const callToAction = {
+    displayName: space.display_name,
+    description: space.description,
+    avatarUrl: null,
+    domain: space.domain,
+    joinMode: space.join_mode,
+    subscribeEnabled: space.subscribe_enabled,
+    memberCountSummary: wordedSummary(space.member_count, 'members'),
+  };
+  if (!readable('anonymous', topic.access_kind)) throw new TwinRefusal(500, 'the twin serves no gated post');
+  const authors = await authorsOf(context.pool, [post.author_did]);
+  const { body, folded } = applyFold(post.body);
+  const links = bareUrlsOf(body).map((url, sortOrder) => ({
+    url,
+    title: null,
+    description: null,
+    siteName: null,
+    sortOrder,
+  }));
+  // Internal links (entityLinks) resolve only URLs under SPACES_WEB_DOMAIN; the seeded bodies have none.
+  if (body.toLowerCase().includes(`.${context.webDomain.toLowerCase()}`))
+    throw new TwinRefusal(500, 'the twin resolves no internal links');
+  return answer({
+    state: 'eligible',
+    post: {
+      ...card(
+        { ...post, stale_body: post.body },
+        space,
+        authors.get(post.author_did) ?? null,
+        null,
+        context.webDomain,
+      ),
+      body,
+      attachments: [],
+      bodyMedia: [],
+      topics: [{ id: wireId('topic', topic.id), name: topic.name }],
+      ...(folded ? { folded: true } : {}),
+      ...(links.length > 0 ? { links } : {}),
+    },
+    space: callToAction,
+  });
+};
+
+interface MemberSpaceRow extends SpaceRow {
+  role: string;
+}
+
+/** GET /v1/feed: the member's spaces, their topics, one page over them, authors and upvotes. */
+export const feed: TwinHandler = async (context) => {
+  const proof = await verifyBareProof(context.pool, context.request);
+  const { rows: spaces } = await context.pool.query<MemberSpaceRow>(
+    `SELECT s.id, s.did, s.domain, s.display_name, s.description, s.avatar_media_id, s.header_media_id,
+            s.background_media_id, s.links, s.join_mode, s.is_public, s.site_mode, s.subscribe_enabled, s.category,
+            s.discovery_opt_in, s.verified_domain, s.claimed_domain, s.application_questions, s.member_count,
+            s.profile_content_id, s.profile_head_cid, s.profile_document_cid, s.last_activity_at, s.deleted_at,
+            s.created_at, s.updated_at, m.space_id, m.member_did, m.role, m.status, m.joined_at, m.status_message,
+            m.banned_at, m.banned_by_did, m.created_at AS m_created_at, m.updated_at AS m_updated_at
+     FROM spaces s
+     INNER JOIN space_memberships m ON m.space_id = s.id AND m.member_did = $1 AND m.status = $2
+     WHERE s.deleted_at IS NULL`,
+    [proof.did, 'active'],
+  );
+  const bySpace = new Map(spaces.map((space) => [space.id, space]));
+  const topics = spaces.length === 0 ? [] : await topicsOf(context.pool, [...bySpace.keys()]);
+  const topicIds = topics.filter((t) => readable('member', t.access_kind)).map((t) => t.id);
+  if (topicIds.length === 0) throw new TwinRefusal(500, 'the twin serves no empty feed');
+  const page = await newestFirst(context, 'feed', `topic_id IN (${placeholders(topicIds.length)})`, topicIds);
+  const items = await cards(
+    context.pool,
+    page.rows,
+    (row) => bySpace.get(row.space_id)!,
+    proof.did,
+    context.webDomain,
+  );
+  return answer({
+    items: items.map((item, index) => {
+      const space = bySpace.get(page.rows[index].space_id)!;
+      return {
+        ...item,
+        space: {
+          id: wireId('space', space.id),
+          did: space.did,
+          name: space.display_name ?? null,
+          url: `https://${space.domain}.${context.webDomain}`,
+        },
+      };
+    }),
+    nextCursor: page.nextCursor,
+    previousCursor: page.previousCursor,
+  });
+};

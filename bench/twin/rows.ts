@@ -1,0 +1,180 @@
+import type { Pool, PoolClient } from 'pg';
+import { placeholders } from './context';
+
+// Pure rules of the app, shared rather than copied (no framework in them).
+export { wordedSummary } from '../../src/common/summaries/worded-summary';
+
+/**
+ * The reads the twin shares between scenarios, each the statement the app sends for the same
+ * purpose: the same table, predicates, columns, LIMIT (hand-written rather than TypeORM's
+ * aliased text; the planner sees the same query).
+ */
+
+type Queryable = Pool | PoolClient;
+
+export interface SpaceRow {
+  id: string;
+  did: string;
+  domain: string;
+  display_name: string | null;
+  description: string | null;
+  avatar_media_id: string | null;
+  header_media_id: string | null;
+  links: { url: string; label: string | null; description: string | null }[];
+  join_mode: string;
+  is_public: boolean;
+  site_mode: string;
+  subscribe_enabled: boolean;
+  category: string | null;
+  verified_domain: string | null;
+  application_questions: { question: string; isRequired: boolean }[];
+  member_count: number;
+  profile_content_id: string | null;
+  profile_head_cid: string | null;
+  last_activity_at: Date | null;
+  created_at: Date;
+}
+
+/** Every column of `spaces`, as TypeORM's findOne selects them. */
+export const SPACE_COLUMNS =
+  'id, did, domain, display_name, description, avatar_media_id, header_media_id, background_media_id, links, ' +
+  'join_mode, is_public, site_mode, subscribe_enabled, category, discovery_opt_in, verified_domain, ' +
+  'claimed_domain, application_questions, member_count, profile_content_id, profile_head_cid, ' +
+  'profile_document_cid, last_activity_at, deleted_at, created_at, updated_at';
+
+/** SpaceDirectory.findByReference for a subdomain. */
+export async function spaceByDomain(db: Queryable, domain: string): Promise<SpaceRow | null> {
+  const { rows } = await db.query<SpaceRow>(
+    `SELECT ${SPACE_COLUMNS} FROM spaces WHERE domain = $1 AND deleted_at IS NULL LIMIT 1`,
+    [domain],
+  );
+  return rows[0] ?? null;
+}
+
+/** Every column of `posts`, as TypeORM's findOne selects them. */
+export const POST_COLUMNS =
+  'id, space_id, topic_id, author_did, title, body, excerpt, display_title, card_text_at, slug, attachment_ids, ' +
+  'upvote_count, comment_count, is_pinned, published_at, updated_at, deleted_at, content_id, head_cid, document_cid';
+
+export interface TopicRow {
+  id: string;
+  space_id: string;
+  name: string;
+  access_kind: string;
+  access_group_ids: string[];
+}
+
+/** The app's topic statements, as space-rows.ts writes them (fixed SQL). */
+const TOPIC_COLUMNS = 'id, space_id, name, description, access_kind, access_group_ids, deleted_at';
+export const TOPICS_OF_SPACES = `SELECT ${TOPIC_COLUMNS} FROM space_topics
+  WHERE space_id = ANY($1) AND deleted_at IS NULL`;
+export const TOPICS_OF_SPACES_WITH_ACCESS = `${TOPICS_OF_SPACES} AND access_kind = ANY($2)`;
+export const TOPIC_OF_SPACE = `SELECT ${TOPIC_COLUMNS} FROM space_topics
+  WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL`;
+
+/** SpaceDirectory.topicsOf: live topics of these spaces, of these access kinds when given. */
+export async function topicsOf(
+  db: Queryable,
+  spaceIds: string[],
+  accessKinds?: string[],
+): Promise<TopicRow[]> {
+  const { rows } = accessKinds
+    ? await db.query<TopicRow>(TOPICS_OF_SPACES_WITH_ACCESS, [spaceIds, accessKinds])
+    : await db.query<TopicRow>(TOPICS_OF_SPACES, [spaceIds]);
+  return rows;
+}
+
+/** SpaceDirectory.topicView: a live topic of the space by uuid. */
+export async function topicInSpace(
+  db: Queryable,
+  topicId: string,
+  spaceId: string,
+): Promise<TopicRow | null> {
+  const { rows } = await db.query<TopicRow>(TOPIC_OF_SPACE, [topicId, spaceId]);
+  return rows[0] ?? null;
+}
+
+export interface PostHeadRow {
+  id: string;
+  space_id: string;
+  topic_id: string;
+  author_did: string;
+}
+
+/** PostAccess.postHeadInSpace: a live post's head (never its body), as post-access.service.ts reads it. */
+export async function postHeadInSpace(
+  db: Queryable,
+  postId: string,
+  spaceId: string,
+): Promise<PostHeadRow | null> {
+  const { rows } = await db.query<PostHeadRow>(
+    `SELECT id, space_id, topic_id, author_did FROM posts
+  WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL`,
+    [postId, spaceId],
+  );
+  return rows[0] ?? null;
+}
+
+export interface MembershipRow {
+  role: string;
+  status: string;
+}
+
+/** SpaceDirectory.membershipOf: the person's membership row in any state. */
+export async function membershipOf(
+  db: Queryable,
+  spaceId: string,
+  did: string,
+): Promise<MembershipRow | null> {
+  const { rows } = await db.query<MembershipRow>(
+    `SELECT space_id, member_did, role, status, joined_at, status_message, banned_at, banned_by_did, created_at, updated_at
+     FROM space_memberships WHERE space_id = $1 AND member_did = $2 LIMIT 1`,
+    [spaceId, did],
+  );
+  return rows[0] ?? null;
+}
+
+export interface AuthorRow {
+  did: string;
+  handle: string | null;
+  display_name: string | null;
+}
+
+export type AuthorRecord = { did: string; displayName?: string; username?: string };
+
+/** AuthorDirectory.authorsOf: one query for the distinct DIDs; people without an account get `{did}`. */
+export async function authorsOf(db: Queryable, dids: readonly string[]): Promise<Map<string, AuthorRecord>> {
+  const unique = [...new Set(dids)];
+  const authors = new Map<string, AuthorRecord>(unique.map((did) => [did, { did }]));
+  if (unique.length === 0) return authors;
+  const { rows } = await db.query<AuthorRow>(
+    'SELECT did, handle, display_name FROM users WHERE did = ANY($1)',
+    [unique],
+  );
+  for (const row of rows) {
+    authors.set(row.did, {
+      did: row.did,
+      ...(row.display_name ? { displayName: row.display_name } : {}),
+      ...(row.handle ? { username: row.handle } : {}),
+    });
+  }
+  return authors;
+}
+
+/** PostPresenter.upvotedBy: which of these posts the viewer upvoted. */
+export async function postsUpvotedBy(db: Queryable, did: string, postIds: string[]): Promise<Set<string>> {
+  if (postIds.length === 0) return new Set();
+  const { rows } = await db.query<{ post_id: string }>(
+    `SELECT post_id, voter_did FROM post_upvotes WHERE voter_did = $1 AND post_id IN (${placeholders(postIds.length, 2)})`,
+    [did, ...postIds],
+  );
+  return new Set(rows.map((row) => row.post_id));
+}
+
+/** PostAccess.verdict for the views the bench uses (no group topics are seeded). */
+export function readable(view: 'anonymous' | 'member', accessKind: string): boolean {
+  if (accessKind === 'public') return true;
+  if (view === 'anonymous') return false;
+  if (accessKind === 'signedIn' || accessKind === 'members') return true;
+  throw new Error(`the twin does not read ${accessKind} topics (no group topics are seeded)`);
+}

@@ -1,0 +1,151 @@
+import type { Pool } from 'pg';
+import { answer, placeholders, TwinRefusal, wireId, type TwinHandler } from './context';
+import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
+
+/**
+ * The store's public reads (design.md §13), bare, in the app's statements (StorefrontService): the
+ * public space by its subdomain, then the product page (limit + 1 over the listing's partial
+ * index) or the product by slug, the public prices of the products in one query, and for the
+ * purchase page the newest published release listing the product.
+ */
+
+const PRODUCT_COLUMNS =
+  'id, space_id, slug, name, description, cover_media_id, sort_order, published, sold_out, purchasable, ' +
+  'created_at, updated_at, deleted_at';
+const PRICE_COLUMNS =
+  'id, product_id, position, type, currency, amount, suggested_amount, interval, archived';
+const RELEASE_COLUMNS =
+  'r.id, r.space_id, r.slug, r.title, r.description, r.cover_media_id, r.credits, r.published, r.published_at, ' +
+  'r.created_at, r.updated_at, r.deleted_at';
+const PUBLIC_PRICE_TYPES = ['one-time', 'pay-what-you-want'];
+const LISTING = 'public-store-products';
+const SLUG = /^[a-z0-9-]{1,80}$/;
+
+interface ProductRow {
+  id: string;
+  slug: string;
+  name: string;
+  description: string | null;
+  sort_order: number;
+  sold_out: boolean;
+  purchasable: boolean;
+}
+
+interface PriceRow {
+  id: string;
+  product_id: string;
+  type: string;
+  currency: string;
+  amount: string;
+  suggested_amount: string | null;
+  interval: string | null;
+  archived: boolean;
+}
+
+async function publicSpace(pool: Pool, url: URL): Promise<SpaceRow> {
+  const space = await spaceByDomain(pool, decodeURIComponent(url.pathname.split('/')[3] ?? ''));
+  if (!space || !space.is_public) throw new TwinRefusal(404, 'no such space');
+  return space;
+}
+
+/** ProductPrices.publicOf: the active one-time and pay-what-you-want prices, in order. */
+async function publicPrices(pool: Pool, productIds: string[]): Promise<Map<string, object[]>> {
+  const byProduct = new Map<string, object[]>(productIds.map((id) => [id, []]));
+  if (productIds.length === 0) return byProduct;
+  const unique = [...new Set(productIds)];
+  const { rows } = await pool.query<PriceRow>(
+    `SELECT ${PRICE_COLUMNS} FROM store_product_prices
+     WHERE product_id IN (${placeholders(unique.length)}) AND archived = $${unique.length + 1}
+       AND type IN (${placeholders(PUBLIC_PRICE_TYPES.length, unique.length + 2)})
+     ORDER BY product_id ASC, position ASC`,
+    [...unique, false, ...PUBLIC_PRICE_TYPES],
+  );
+  for (const row of rows) {
+    byProduct.get(row.product_id)?.push({
+      id: wireId('price', row.id),
+      type: row.type,
+      currency: row.currency,
+      amount: Number(row.amount),
+      ...(row.suggested_amount !== null ? { suggestedAmount: Number(row.suggested_amount) } : {}),
+      ...(row.interval !== null ? { interval: row.interval } : {}),
+      archived: row.archived,
+    });
+  }
+  return byProduct;
+}
+
+const card = (product: ProductRow, prices: Map<string, object[]>) => ({
+  id: wireId('product', product.id),
+  slug: product.slug,
+  name: product.name,
+  cover: null,
+  prices: prices.get(product.id),
+  isSoldOut: product.sold_out,
+  purchasable: product.purchasable,
+});
+
+/** GET /v1/spaces/{space}/products?limit=…[&after=…]. */
+export const storeProducts: TwinHandler = async ({ pool, url, cursors }) => {
+  const space = await publicSpace(pool, url);
+  const limit = Number(url.searchParams.get('limit') ?? 20);
+  const cursor = url.searchParams.get('after');
+  const after = cursor === null ? null : cursors.decode(LISTING, cursor);
+  if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
+  const { rows } = await pool.query<ProductRow>(
+    `SELECT ${PRODUCT_COLUMNS} FROM store_products
+     WHERE space_id = $1 AND published AND deleted_at IS NULL${after ? ' AND (sort_order, id) > ($2, $3)' : ''}
+     ORDER BY sort_order ASC, id ASC LIMIT ${limit + 1}`,
+    after ? [space.id, ...after] : [space.id],
+  );
+  const page = rows.slice(0, limit);
+  const prices = await publicPrices(
+    pool,
+    page.map((row) => row.id),
+  );
+  const encode = (row: ProductRow | undefined) =>
+    row ? cursors.encode(LISTING, [row.sort_order, row.id]) : null;
+  return answer({
+    items: page.map((row) => card(row, prices)),
+    nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
+    previousCursor: after ? encode(page[0]) : null,
+  });
+};
+
+/** GET /v1/spaces/{space}/products/{slug}: the purchase page. */
+export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) => {
+  const space = await publicSpace(pool, url);
+  const slug = decodeURIComponent(url.pathname.split('/')[5] ?? '');
+  const { rows } = SLUG.test(slug)
+    ? await pool.query<ProductRow>(
+        `SELECT ${PRODUCT_COLUMNS} FROM store_products
+         WHERE space_id = $1 AND slug = $2 AND published = $3 AND deleted_at IS NULL LIMIT 1`,
+        [space.id, slug, true],
+      )
+    : { rows: [] };
+  const product = rows[0];
+  if (!product) throw new TwinRefusal(404, 'no such product');
+  const prices = await publicPrices(pool, [product.id]);
+  const releases = await pool.query<{ id: string; slug: string; title: string }>(
+    `SELECT ${RELEASE_COLUMNS} FROM store_releases r
+     INNER JOIN store_release_products listed ON listed.release_id = r.id
+     WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL
+     ORDER BY r.published_at DESC, r.id DESC`,
+    [product.id, space.id],
+  );
+  const release = releases.rows[0];
+  return answer({
+    ...card(product, prices),
+    description: product.description,
+    release: release ? { id: wireId('release', release.id), slug: release.slug, title: release.title } : null,
+    space: {
+      displayName: space.display_name,
+      description: space.description,
+      avatarUrl: null,
+      domain: space.domain,
+      joinMode: space.join_mode,
+      subscribeEnabled: space.subscribe_enabled,
+      memberCountSummary: wordedSummary(space.member_count, 'members'),
+    },
+    canonicalUri: `https://${space.domain}.${webDomain}/store/${product.slug}`,
+  });
+};

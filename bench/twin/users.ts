@@ -1,0 +1,112 @@
+import { stateOf, verifyBareProof } from './auth';
+import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
+
+/**
+ * People, bare: the directory of public profiles (the keyset page, then one query for the pinned
+ * spaces of the page's people, the app's statement) and the caller's own profile (the proof, the
+ * account by DID, the identity state for the protocol block).
+ */
+
+interface UserRow {
+  id: string;
+  did: string;
+  handle: string;
+  display_name: string | null;
+  bio: string | null;
+  links: { url: string; label: string | null; description: string | null }[];
+  is_public: boolean;
+  email: string | null;
+  verified_domain: string | null;
+  profile_content_id: string | null;
+  profile_head_cid: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+const USER_COLUMNS =
+  'id, did, handle, display_name, bio, avatar_id, links, is_public, email, verified_domain, ' +
+  'profile_content_id, profile_head_cid, created_at, updated_at';
+const LISTING = 'public-users';
+
+function profileFields(user: UserRow): Record<string, unknown> {
+  return {
+    id: wireId('identity', user.id),
+    did: user.did,
+    handle: user.handle,
+    displayName: user.display_name,
+    avatarUrl: null,
+    bio: user.bio,
+    links: user.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
+    verifiedDomain: user.verified_domain,
+  };
+}
+
+/** GET /v1/users?limit=…: earliest account first. */
+export const usersDirectory: TwinHandler = async ({ pool, url, cursors }) => {
+  const limit = Number(url.searchParams.get('limit') ?? 20);
+  const cursor = url.searchParams.get('after');
+  const after = cursor === null ? null : cursors.decode(LISTING, cursor);
+  if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
+  const { rows } = await pool.query<UserRow>(
+    `SELECT ${USER_COLUMNS} FROM users WHERE is_public = true${after ? ' AND (created_at, id) > ($1, $2)' : ''}
+     ORDER BY created_at ASC, id ASC LIMIT ${limit + 1}`,
+    after ?? [],
+  );
+  const page = rows.slice(0, limit);
+  const pinned = new Map<string, Record<string, unknown>[]>(page.map((user) => [user.id, []]));
+  if (page.length > 0) {
+    const { rows: pins } = await pool.query<{
+      user_id: string;
+      did: string;
+      domain: string;
+      display_name: string | null;
+    }>(
+      `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name"
+         FROM "user_space_pins" "pin"
+         JOIN "users" "user" ON "user"."id" = "pin"."user_id"
+         JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."is_public"
+         JOIN "active_space_members" "membership" ON "membership"."space_id" = "pin"."space_id"
+              AND "membership"."member_did" = "user"."did"
+        WHERE "pin"."user_id" = ANY($1::uuid[])
+        ORDER BY "pin"."user_id", "pin"."position", "pin"."space_id"`,
+      [page.map((user) => user.id)],
+    );
+    for (const pin of pins)
+      pinned.get(pin.user_id)?.push({
+        did: pin.did,
+        domain: pin.domain,
+        displayName: pin.display_name,
+        avatarUrl: null,
+      });
+  }
+  const encode = (user: UserRow | undefined) =>
+    user ? cursors.encode(LISTING, [user.created_at.toISOString(), user.id]) : null;
+  return answer({
+    items: page.map((user) => ({ ...profileFields(user), pinnedSpaces: pinned.get(user.id) ?? [] })),
+    nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
+    previousCursor: after ? encode(page[0]) : null,
+  });
+};
+
+/** GET /v1/profile with a bare identity proof (so `email` is included). */
+export const ownProfile: TwinHandler = async ({ pool, request }) => {
+  const proof = await verifyBareProof(pool, request);
+  const { rows } = await pool.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE did = $1 LIMIT 1`, [
+    proof.did,
+  ]);
+  const user = rows[0];
+  if (!user) throw new TwinRefusal(404, 'no account');
+  const state = await stateOf(pool, user.did);
+  const profile =
+    user.is_public && user.profile_content_id && user.profile_head_cid
+      ? { contentId: user.profile_content_id, headOpCid: user.profile_head_cid }
+      : undefined;
+  return answer({
+    ...profileFields(user),
+    ...(state ? { protocol: { headOpCid: state.headCid, ...(profile ? { profile } : {}) } } : {}),
+    isPublic: user.is_public,
+    email: user.email,
+    createdAt: user.created_at.toISOString(),
+    updatedAt: user.updated_at.toISOString(),
+  });
+};

@@ -1,0 +1,307 @@
+import { v7 as uuidv7 } from 'uuid';
+import {
+  applyFold,
+  attachmentTokensOf,
+  bareUrlsOf,
+  displayTitleOf,
+  excerptOf,
+  slugOf,
+} from '../../src/posts/rendering/post-text';
+import { verifyBareProof } from './auth';
+import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
+import { commentItems, readablePostOfMember, type CommentRow } from './comments';
+import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context';
+import { card } from './posts';
+import {
+  membershipOf,
+  postHeadInSpace,
+  readable,
+  SPACE_COLUMNS,
+  spaceByDomain,
+  topicInSpace,
+  type SpaceRow,
+} from './rows';
+
+/**
+ * The writes, bare: each reads what the app's write needs once (the proof with its jti reserved,
+ * the space, the writer's membership, the topic or the post), writes the same rows with the app's
+ * statements inside one transaction, and answers the same JSON: the same statements as the app,
+ * in number and in text (the counts beside each scenario show it).
+ */
+
+/** The active member's space, else the refusal the app would give. */
+async function writerSpace(
+  pool: Parameters<TwinHandler>[0]['pool'],
+  domain: string,
+  did: string,
+): Promise<SpaceRow> {
+  const space = await spaceByDomain(pool, domain);
+  if (!space) throw new TwinRefusal(404, 'no such space');
+  const membership = await membershipOf(pool, space.id, did);
+  if (membership?.status !== 'active') throw new TwinRefusal(403, 'not a member');
+  return space;
+}
+
+/** SpaceDirectory.findForWrite by subdomain (space-rows.ts): the space, the caller's membership and the topic. */
+export const SPACE_FOR_WRITE_BY_DOMAIN = `SELECT ${SPACE_COLUMNS.split(',')
+  .map((column) => `s.${column.trim()}`)
+  .join(', ')},
+     m.status AS membership_status, m.role AS membership_role,
+     t.id AS topic_id, t.space_id AS topic_space_id, t.name AS topic_name,
+     t.description AS topic_description, t.access_kind AS topic_access_kind,
+     t.access_group_ids AS topic_access_group_ids, t.deleted_at AS topic_deleted_at
+   FROM spaces s
+   LEFT JOIN space_memberships m ON m.space_id = s.id AND m.member_did = $2
+   LEFT JOIN space_topics t ON t.id = $3::uuid AND t.space_id = s.id AND t.deleted_at IS NULL
+   WHERE s.domain = $1 AND s.deleted_at IS NULL LIMIT 1`;
+
+interface SpaceForWriteRow extends SpaceRow {
+  membership_status: string | null;
+  topic_id: string | null;
+  topic_name: string;
+  topic_access_kind: string;
+}
+
+/** The posts' columns in the order of TypeORM's insert (insertPost's first part). */
+const POST_INSERT = `INSERT INTO "posts"("id", "space_id", "topic_id", "author_did", "title", "body", "excerpt",
+  "display_title", "card_text_at", "slug", "attachment_ids", "upvote_count", "comment_count", "is_pinned",
+  "published_at", "updated_at", "deleted_at", "content_id", "head_cid", "document_cid")
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`;
+
+/** insertPost: the post, its topic's count and its author's record (the view author_records) at once. */
+const INSERT_POST = `WITH "written" AS (${POST_INSERT}), "counted" AS (INSERT INTO "post_topic_counts" ("topic_id", "space_id", "short_posts", "long_posts")
+     VALUES ($21, $22, $23, $24)
+     ON CONFLICT ("topic_id") DO UPDATE SET
+       "short_posts" = "post_topic_counts"."short_posts" + EXCLUDED."short_posts",
+       "long_posts" = "post_topic_counts"."long_posts" + EXCLUDED."long_posts")
+     SELECT "handle", "display_name" AS "displayName" FROM "author_records" WHERE "did" = $25`;
+
+/**
+ * POST /v1/spaces/{space}/posts: 201 with the full post, in the app's statements: the space with
+ * the caller's membership and the topic in one read; in one transaction the post with its count
+ * and its author's record, the space's activity and, in a public topic of a public space, the
+ * genesis of its content chain (signed before, bench/twin/content-chain.ts). The answer is built
+ * from what was written.
+ */
+export const postCreate: TwinHandler = async ({ pool, request, url, body, webDomain }) => {
+  const proof = await verifyBareProof(pool, request);
+  const input = JSON.parse(body.toString('utf8')) as { topic: string; title?: string; body: string };
+  const topicId = uuidOf('topic', input.topic);
+  const { rows } = await pool.query<SpaceForWriteRow>(SPACE_FOR_WRITE_BY_DOMAIN, [
+    decodeURIComponent(url.pathname.split('/')[3]),
+    proof.did,
+    topicId,
+  ]);
+  const space = rows[0];
+  if (!space) throw new TwinRefusal(404, 'no such space');
+  if (space.membership_status !== 'active') throw new TwinRefusal(403, 'not a member');
+  if (space.topic_id === null || !readable('member', space.topic_access_kind))
+    throw new TwinRefusal(404, 'no such topic');
+  const topic = { id: space.topic_id, name: space.topic_name, access_kind: space.topic_access_kind };
+  const owner = space.is_public && topic.access_kind === 'public' ? await originOf(pool) : null;
+  const title = typeof input.title === 'string' && input.title.trim() !== '' ? input.title.trim() : null;
+  if (attachmentTokensOf(input.body).length > 0) throw new TwinRefusal(400, 'inline images');
+  const now = new Date();
+  const id = uuidv7();
+  const slug = slugOf(title, input.body);
+  const excerpt = excerptOf(input.body);
+  const displayTitle = displayTitleOf(title, input.body);
+  let chain: NewChain | null = owner
+    ? signGenesis(owner, postDocument({ title, body: input.body, publishedAt: now, authorDid: proof.did }))
+    : null;
+  let account: { handle: string | null; displayName: string | null } | undefined;
+  const client = await pool.connect();
+  try {
+    await client.query('START TRANSACTION');
+    const written = await client.query<{ handle: string | null; displayName: string | null }>(INSERT_POST, [
+      id,
+      space.id,
+      topic.id,
+      proof.did,
+      title,
+      input.body,
+      excerpt,
+      displayTitle,
+      now,
+      slug,
+      '[]',
+      0,
+      0,
+      false,
+      now,
+      now,
+      null,
+      chain?.contentId ?? null,
+      chain?.headCid ?? null,
+      chain?.documentCid ?? null,
+      topic.id,
+      space.id,
+      title ? 0 : 1,
+      title ? 1 : 0,
+      proof.did,
+    ]);
+    account = written.rows[0];
+    await recordActivity(client, space.id, now);
+    if (owner && chain) {
+      const stored = await storeGenesis(client, owner, chain);
+      if (stored.headCid !== chain.headCid) {
+        chain = stored;
+        await client.query(
+          'UPDATE "posts" SET "content_id" = $1, "head_cid" = $2, "document_cid" = $3 WHERE "id" = $4',
+          [stored.contentId, stored.headCid, stored.documentCid, id],
+        );
+      }
+    }
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  const author = {
+    did: proof.did,
+    ...(account?.displayName ? { displayName: account.displayName } : {}),
+    ...(account?.handle ? { username: account.handle } : {}),
+  };
+  const row = {
+    id,
+    space_id: space.id,
+    topic_id: topic.id,
+    author_did: proof.did,
+    title,
+    excerpt,
+    display_title: displayTitle,
+    card_text_at: now,
+    slug,
+    upvote_count: 0,
+    comment_count: 0,
+    published_at: now,
+    updated_at: now,
+    content_id: chain?.contentId ?? null,
+    head_cid: chain?.headCid ?? null,
+    stale_body: null,
+  };
+  const { body: shown, folded } = applyFold(input.body);
+  const links = bareUrlsOf(shown).map((link, sortOrder) => ({
+    url: link,
+    title: null,
+    description: null,
+    siteName: null,
+    sortOrder,
+  }));
+  if (shown.toLowerCase().includes(`.${webDomain.toLowerCase()}`))
+    throw new TwinRefusal(500, 'the twin resolves no internal links');
+  return answer(
+    {
+      ...card(row, space, author, false, webDomain),
+      body: shown,
+      attachments: [],
+      bodyMedia: [],
+      topics: [{ id: wireId('topic', topic.id), name: topic.name }],
+      ...(folded ? { folded: true } : {}),
+      ...(links.length > 0 ? { links } : {}),
+    },
+    201,
+  );
+};
+
+/** SpaceDirectory.recordActivity's statement. */
+async function recordActivity(
+  client: { query: (sql: string, values: unknown[]) => Promise<unknown> },
+  spaceId: string,
+  at: Date,
+): Promise<void> {
+  await client.query(
+    `UPDATE "spaces" SET "last_activity_at" = GREATEST(COALESCE("last_activity_at", $1), $1), "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2`,
+    [at, spaceId],
+  );
+}
+
+/** POST /v1/spaces/{space}/posts/{postId}/comments (a root comment): 201 with the comment. */
+export const commentCreate: TwinHandler = async ({ pool, request, url, body }) => {
+  const proof = await verifyBareProof(pool, request);
+  const input = JSON.parse(body.toString('utf8')) as { body?: string };
+  if (typeof input.body !== 'string' || /attachment:\/\//i.test(input.body))
+    throw new TwinRefusal(400, 'bad comment');
+  const parts = url.pathname.split('/');
+  const { space, postId } = await readablePostOfMember(
+    pool,
+    decodeURIComponent(parts[3]),
+    parts[5],
+    proof.did,
+  );
+  const now = new Date();
+  const comment: CommentRow = {
+    id: uuidv7(),
+    post_id: postId,
+    parent_comment_id: null,
+    author_did: proof.did,
+    body: input.body,
+    upvote_count: 0,
+    reply_count: 0,
+    published_at: now,
+    activity_at: now,
+    deleted_at: null,
+  };
+  const client = await pool.connect();
+  try {
+    await client.query('START TRANSACTION');
+    await client.query(
+      `INSERT INTO comments (id, post_id, space_id, parent_comment_id, author_did, body, attachment_ids, upvote_count,
+         reply_count, published_at, activity_at, updated_at, deleted_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+       RETURNING attachment_ids, upvote_count, reply_count`,
+      [comment.id, postId, space.id, null, proof.did, input.body, '[]', 0, 0, now, now, now, null],
+    );
+    await client.query('UPDATE posts SET comment_count = comment_count + 1 WHERE id = $1', [postId]);
+    await recordActivity(client, space.id, now);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  const [item] = await commentItems(pool, proof.did, [comment]);
+  const { activityAt: _activityAt, ...created } = item;
+  return answer(created, 201);
+};
+
+/** The app's upvote statement (PostUpvotesService): the row and the counter in one statement. */
+const UPVOTE_SQL = `
+WITH inserted AS (
+  INSERT INTO post_upvotes (post_id, voter_did, created_at) VALUES ($1, $2, $3)
+  ON CONFLICT DO NOTHING RETURNING post_id
+), bumped AS (
+  UPDATE posts SET upvote_count = upvote_count + 1
+  WHERE id = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING upvote_count
+)
+SELECT COALESCE((SELECT upvote_count FROM bumped), (SELECT upvote_count FROM posts WHERE id = $1)) AS count,
+       EXISTS (SELECT 1 FROM inserted) AS changed`;
+
+/** PUT /v1/spaces/{space}/posts/{postId}/upvote: 200 `{upvoted: true, upvoteCount}`. */
+export const postUpvote: TwinHandler = async ({ pool, request, url }) => {
+  const proof = await verifyBareProof(pool, request);
+  const parts = url.pathname.split('/');
+  const space = await writerSpace(pool, decodeURIComponent(parts[3]), proof.did);
+  const id = uuidOf('post', parts[5]);
+  const post = id ? await postHeadInSpace(pool, id, space.id) : null;
+  if (!post) throw new TwinRefusal(404, 'no such post');
+  const topic = await topicInSpace(pool, post.topic_id, space.id);
+  if (!topic || !readable('member', topic.access_kind)) throw new TwinRefusal(404, 'unreadable post');
+  const client = await pool.connect();
+  let count: number;
+  try {
+    await client.query('START TRANSACTION');
+    const result = await client.query<{ count: number }>(UPVOTE_SQL, [post.id, proof.did, new Date()]);
+    await client.query('COMMIT');
+    count = result.rows[0]?.count ?? 0;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+  return answer({ upvoted: true, upvoteCount: Math.max(0, Number(count)) });
+};

@@ -1,0 +1,37 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { IdentityProof } from '../../common/auth/access.decorators';
+import { Principal } from '../../common/auth/principal.decorator';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from '../dto/legacy-media.dto';
+import { LegacyMediaService } from '../legacy-media.service';
+
+/** The legacy media routes (api-spec.md "Legacy namespaces": images for avatars, banners, covers). */
+@ApiTags('media (legacy)')
+@Controller('media')
+export class LegacyMediaController {
+  constructor(private readonly media: LegacyMediaService) {}
+
+  @Post()
+  @HttpCode(201)
+  @IdentityProof()
+  @ApiOperation({ summary: 'Mints an image upload: PUT the bytes with Content-Type and Content-Disposition' })
+  @ApiCreatedResponse({ type: LegacyMintedMedia })
+  mintLegacyMedia(
+    @Principal() principal: RequestPrincipal,
+    @Body() body: LegacyMintMediaRequest,
+  ): Promise<LegacyMintedMedia> {
+    return this.media.mint(principal, body);
+  }
+
+  @Get(':id')
+  @IdentityProof()
+  @ApiOperation({ summary: 'The caller’s own uploaded image' })
+  @ApiOkResponse({ type: LegacyMediaInfo })
+  getLegacyMedia(
+    @Principal() principal: RequestPrincipal,
+    @Param('id') id: string,
+  ): Promise<LegacyMediaInfo> {
+    return this.media.info(principal, id);
+  }
+}

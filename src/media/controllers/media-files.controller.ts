@@ -1,0 +1,59 @@
+import { Controller, Get, Param, Query, Req, Res, StreamableFile } from '@nestjs/common';
+import {
+  ApiOkResponse,
+  ApiOperation,
+  ApiPartialContentResponse,
+  ApiProduces,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { Anonymous } from '../../common/auth/access.decorators';
+import { MediaFilesService } from '../serving/media-files.service';
+import { SignedUrlQuery } from '../upload/upload-query.dto';
+
+/** Audio, video and files by their signed URL (design.md §11 "URLs"). */
+@ApiTags('media')
+@Controller('media-files')
+export class MediaFilesController {
+  constructor(private readonly files: MediaFilesService) {}
+
+  @Get(':mediaId/:filename')
+  @Anonymous()
+  @ApiOperation({ summary: 'A ready audio, video or file by its signed URL; honours Range' })
+  @ApiProduces('application/octet-stream')
+  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
+  @ApiPartialContentResponse({
+    description: 'the range asked for',
+    schema: { type: 'string', format: 'binary' },
+  })
+  serveMediaFile(
+    @Param('mediaId') mediaId: string,
+    @Param('filename') filename: string,
+    @Query() query: SignedUrlQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<StreamableFile | undefined> {
+    return this.files.serve(mediaId, filename, query, request, response);
+  }
+}
+
+/** Posters of audio and video (cover art, a frame), signed like their media (design.md §11). */
+@ApiTags('media')
+@Controller('media-posters')
+export class MediaPostersController {
+  constructor(private readonly files: MediaFilesService) {}
+
+  @Get(':mediaId.jpg')
+  @Anonymous()
+  @ApiOperation({ summary: 'The poster (JPEG) of a ready audio or video, by its signed URL' })
+  @ApiProduces('image/jpeg')
+  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
+  serveMediaPoster(
+    @Param('mediaId') mediaId: string,
+    @Query() query: SignedUrlQuery,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ): Promise<StreamableFile | undefined> {
+    return this.files.servePoster(mediaId, query, request, response);
+  }
+}

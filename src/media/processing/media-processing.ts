@@ -1,0 +1,90 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
+import { JobQueue } from '../../infrastructure/jobs/job-queue';
+import { Media } from '../entities/media.entity';
+import { MediaRows } from '../media-rows';
+import { MediaStorage } from '../storage/media-storage';
+import { AvProbe } from './av-probe';
+import { FfmpegTools, ToolFailed, ToolMissing } from './ffmpeg-tools';
+
+export const PROBE_JOB = 'media.probe';
+export const SWEEP_JOB = 'media.sweep';
+
+interface ProbeJob {
+  mediaId: string;
+}
+
+/**
+ * Audio and video processing as a job (design.md §11 "Probing"): BullMQ with REDIS_URL (a replica
+ * that dies mid-job leaves it to be retried elsewhere), in-process otherwise. The job is
+ * idempotent: it acts only on a media whose bytes are stored and that is still pending. Bytes the
+ * tools refuse fail the media (the reason logged); without ffprobe the media is ready, lacking
+ * only what the tools would have found; other failures (storage, database) are retried, and the
+ * sweep fails a media whose processing never finishes.
+ */
+@Injectable()
+export class MediaProcessing implements OnModuleInit {
+  private readonly logger = new Logger(MediaProcessing.name);
+  private readonly probe: AvProbe;
+
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly rows: MediaRows,
+    private readonly config: AppConfig,
+    private readonly storage: MediaStorage,
+  ) {
+    const tools = new FfmpegTools(
+      config.MEDIA_FFPROBE_PATH,
+      config.MEDIA_FFMPEG_PATH,
+      config.MEDIA_PROBE_TIMEOUT_MS,
+    );
+    this.probe = new AvProbe(tools, storage, config.MEDIA_MAX_IMAGE_PIXELS);
+  }
+
+  onModuleInit(): void {
+    this.jobs.handle<ProbeJob>(PROBE_JOB, (job) => this.process(job.mediaId), {
+      attempts: 3,
+      backoffMs: 2000,
+    });
+    this.jobs.handle(SWEEP_JOB, async () => void (await this.sweep()), { attempts: 1 });
+    void this.jobs.every(SWEEP_JOB, this.config.MEDIA_SWEEP_MS);
+  }
+
+  /** Queues the processing of a media whose bytes were just stored. */
+  async enqueue(media: Media): Promise<void> {
+    await this.jobs.add<ProbeJob>(PROBE_JOB, { mediaId: media.id }, { jobId: media.id });
+  }
+
+  async process(mediaId: string): Promise<void> {
+    const media = await this.rows.byId(mediaId);
+    if (!media || media.state !== 'pending' || media.uploadedAt === null) return;
+    try {
+      await this.rows.processed(media.id, await this.probe.probe(media));
+    } catch (error) {
+      if (error instanceof ToolMissing) {
+        this.logger.warn(`media ${media.id} ready without audio/video facts: ${error.message}`);
+        await this.rows.processed(media.id, {});
+      } else if (error instanceof ToolFailed) {
+        this.logger.warn(`media ${media.id} failed: ${error.message}`);
+        if (await this.rows.processingFailed(media.id, error.message)) await this.dropBytes(media);
+      } else {
+        throw error;
+      }
+    }
+  }
+
+  /** A failed media's bytes (and any poster already made) are not kept. */
+  private async dropBytes(media: Media): Promise<void> {
+    await this.storage.delete(media.storageKey!);
+    await this.storage.delete(`${media.id}/poster.jpg`);
+  }
+
+  async sweep(): Promise<{ deleted: number; failed: number }> {
+    const swept = await this.rows.sweep(
+      this.config.MEDIA_UPLOAD_TTL * 1000,
+      this.config.MEDIA_PROCESSING_TTL * 1000,
+    );
+    if (swept.failed > 0) this.logger.warn(`${swept.failed} media failed: processing did not finish in time`);
+    return swept;
+  }
+}

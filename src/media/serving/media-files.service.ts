@@ -1,0 +1,108 @@
+import { HttpStatus, Injectable, StreamableFile } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { Clock } from '../../common/clock/clock';
+import { ApiError, notFound } from '../../common/errors/api-error';
+import { etagOf } from '../images/image-transform';
+import { MediaRows } from '../media-rows';
+import { MediaUrlSigner } from '../media-url-signer';
+import { MediaStorage } from '../storage/media-storage';
+import { contentDisposition } from '../upload/content-disposition';
+import { SignedUrlQuery } from '../upload/upload-query.dto';
+import { etagMatches, rangeOf } from './byte-range';
+
+/**
+ * GET /media-files/{mediaId}/{filename}?exp&sig (design.md §11 "URLs"): audio, video and files by
+ * a signed URL, with `Range` for streaming (206; 416 past the end). Audio and video play inline;
+ * other files download. The browser may keep a file until its URL expires, never shared caches.
+ */
+@Injectable()
+export class MediaFilesService {
+  constructor(
+    private readonly rows: MediaRows,
+    private readonly storage: MediaStorage,
+    private readonly signer: MediaUrlSigner,
+    private readonly clock: Clock,
+  ) {}
+
+  async serve(
+    mediaId: string,
+    filename: string,
+    query: SignedUrlQuery,
+    request: Request,
+    response: Response,
+  ): Promise<StreamableFile | undefined> {
+    this.signer.verify({ kind: 'file', mediaId, filename }, query.exp, query.sig);
+    const media = await this.rows.byWireId(mediaId);
+    if (!media || media.kind === 'image' || media.state !== 'ready' || media.filename !== filename) {
+      throw notFound();
+    }
+    const size = media.contentLength!;
+    const etag = etagOf(media.storageKey!);
+    response.setHeader('Cache-Control', this.privateUntil(query));
+    response.setHeader('Accept-Ranges', 'bytes');
+    response.setHeader('ETag', etag);
+    if (etagMatches(request.headers['if-none-match'], etag)) {
+      response.status(304);
+      return undefined;
+    }
+    const ifRange = request.headers['if-range'];
+    const wanted =
+      ifRange === undefined || ifRange === etag
+        ? rangeOf(request.headers.range, size)
+        : { kind: 'whole' as const };
+    if (wanted.kind === 'unsatisfiable') {
+      throw new ApiError(
+        HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE,
+        `The file has ${size} bytes`,
+        {},
+        {
+          'Content-Range': `bytes */${size}`,
+        },
+      );
+    }
+    response.setHeader('Content-Type', media.contentType);
+    response.setHeader(
+      'Content-Disposition',
+      contentDisposition(media.filename, media.kind === 'file' ? 'attachment' : 'inline'),
+    );
+    if (wanted.kind === 'whole') {
+      response.setHeader('Content-Length', size);
+      return new StreamableFile(await this.storage.get(media.storageKey!));
+    }
+    const { start, end } = wanted.range;
+    response.status(HttpStatus.PARTIAL_CONTENT);
+    response.setHeader('Content-Range', `bytes ${start}-${end}/${size}`);
+    response.setHeader('Content-Length', end - start + 1);
+    return new StreamableFile(await this.storage.get(media.storageKey!, wanted.range));
+  }
+
+  /** GET /media-posters/{mediaId}.jpg?exp&sig: the poster of a ready audio or video. */
+  async servePoster(
+    mediaId: string,
+    query: SignedUrlQuery,
+    request: Request,
+    response: Response,
+  ): Promise<StreamableFile | undefined> {
+    this.signer.verify({ kind: 'poster', mediaId }, query.exp, query.sig);
+    const media = await this.rows.byWireId(mediaId);
+    if (!media || media.state !== 'ready' || media.posterKey === null) throw notFound();
+    const stored = await this.storage.stat(media.posterKey);
+    if (!stored) throw notFound();
+    const etag = etagOf(media.posterKey);
+    response.setHeader('Cache-Control', this.privateUntil(query));
+    response.setHeader('ETag', etag);
+    if (etagMatches(request.headers['if-none-match'], etag)) {
+      response.status(304);
+      return undefined;
+    }
+    response.setHeader('Content-Type', 'image/jpeg');
+    response.setHeader('Content-Length', stored.size);
+    return new StreamableFile(await this.storage.get(media.posterKey));
+  }
+
+  /** Browsers may keep a signed file while its URL is valid; shared caches never. */
+  private privateUntil(query: SignedUrlQuery): string {
+    const secondsLeft = Math.max(0, Number(query.exp) - Math.ceil(this.clock.now().getTime() / 1000));
+    return `private, max-age=${secondsLeft}`;
+  }
+}

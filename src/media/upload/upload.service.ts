@@ -1,0 +1,208 @@
+import { HttpStatus, Injectable, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { PassThrough, pipeline, Readable } from 'node:stream';
+import { ApiError, conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { newUuid } from '../../common/ids/entity-id';
+import { LegacyMediaInfo } from '../dto/legacy-media.dto';
+import { MediaStatusResponse } from '../dto/space-media.dto';
+import { Media } from '../entities/media.entity';
+import { MediaLimits } from '../media-limits';
+import { MediaPresenter } from '../media-presenter';
+import { MediaFacts, MediaRows } from '../media-rows';
+import { ImageUndecodable, probeImage } from '../images/image-probe';
+import { AppConfig } from '../../config/app-config';
+import { MediaProcessing } from '../processing/media-processing';
+import { bytesMatch, essenceOf } from '../media-types';
+import { MediaUrlSigner } from '../media-url-signer';
+import { MediaStorage } from '../storage/media-storage';
+import { contentDisposition } from './content-disposition';
+import { SNIFF_SAMPLE_BYTES, sniffedType } from './sniffed-type';
+import { SignedUrlQuery } from './upload-query.dto';
+import {
+  sampleGate,
+  sizeLimit,
+  UploadInterrupted,
+  UploadNotDeclaredType,
+  UploadTooLarge,
+} from './upload-streams';
+
+/**
+ * After refusing an upload, the rest of its body is read and dropped (up to this much) so the
+ * client, still sending, reads the refusal instead of a reset connection.
+ */
+const DISCARD_AT_MOST = 64 * 1024 * 1024;
+
+/**
+ * PUT /uploads/{mediaId}?exp&sig (design.md §11 "Upload"): the signed URL is the whole
+ * capability. The body streams through a size limit and a type check into storage under a key
+ * of its own, and the media is finalized only if it still awaits its bytes, so concurrent PUTs
+ * store one body and the others get 409. Refused bytes (too large, not the declared type, not the
+ * declared length) fail the media and leave nothing in storage.
+ */
+@Injectable()
+export class UploadService {
+  private readonly logger = new Logger(UploadService.name);
+
+  constructor(
+    private readonly rows: MediaRows,
+    private readonly storage: MediaStorage,
+    private readonly signer: MediaUrlSigner,
+    private readonly limits: MediaLimits,
+    private readonly presenter: MediaPresenter,
+    private readonly config: AppConfig,
+    private readonly processing: MediaProcessing,
+  ) {}
+
+  async receive(
+    mediaId: string,
+    query: SignedUrlQuery,
+    request: Request,
+  ): Promise<MediaStatusResponse | LegacyMediaInfo> {
+    try {
+      const media = await this.awaitingBytes(mediaId, query, request);
+      const limit = Math.min(this.limits.maxBytes(media.kind), media.declaredLength ?? Infinity);
+      const announced = request.headers['content-length'];
+      if (announced !== undefined && Number(announced) > limit) {
+        throw await this.refuse(media, new UploadTooLarge(limit));
+      }
+      const stored = await this.store(media, request, limit);
+      const facts = await this.probed(media, stored.storageKey);
+      // Audio and video stay pending until their processing job has run.
+      const processed = media.kind === 'audio' || media.kind === 'video';
+      const finalized = await this.rows.finalize(media.id, { ...stored, facts, ready: !processed });
+      if (!finalized) {
+        await this.storage.delete(stored.storageKey);
+        throw conflict('This media already has its bytes');
+      }
+      if (processed) await this.processing.enqueue(finalized);
+      return finalized.spaceId === null
+        ? this.presenter.legacyInfo(finalized)
+        : { media: this.presenter.object(finalized), status: finalized.state };
+    } finally {
+      await this.discardRest(request);
+    }
+  }
+
+  /** The media this signed URL uploads to, if it still awaits its bytes and the headers fit. */
+  private async awaitingBytes(mediaId: string, query: SignedUrlQuery, request: Request): Promise<Media> {
+    this.signer.verify({ kind: 'upload', mediaId }, query.exp, query.sig);
+    const media = await this.rows.byWireId(mediaId);
+    if (!media) throw notFound();
+    if (media.state === 'failed') throw conflict('This media’s upload was refused; mint a new one');
+    if (media.state !== 'pending' || media.uploadedAt !== null) {
+      throw conflict('This media already has its bytes');
+    }
+    const declaredType = request.headers['content-type'];
+    if (declaredType === undefined || essenceOf(declaredType) !== media.contentType) {
+      throw invalidRequest('Invalid request', [
+        { path: 'Content-Type', message: `Content-Type must be ${media.contentType}, as declared` },
+      ]);
+    }
+    if (
+      media.spaceId === null &&
+      request.headers['content-disposition'] !== contentDisposition(media.filename)
+    ) {
+      throw invalidRequest('Invalid request', [
+        {
+          path: 'Content-Disposition',
+          message: 'Content-Disposition must equal the contentDispositionHeader of the mint',
+        },
+      ]);
+    }
+    return media;
+  }
+
+  /** Streams the body to storage; on a refusal of the bytes the media fails and nothing is kept. */
+  private async store(
+    media: Media,
+    request: Request,
+    limit: number,
+  ): Promise<{ storageKey: string; contentLength: number }> {
+    const storageKey = `${media.id}/original-${newUuid()}`;
+    let size: number;
+    try {
+      ({ size } = await this.storage.put(storageKey, this.checkedBody(media, request, limit), {
+        contentType: media.contentType,
+      }));
+    } catch (error) {
+      if (error instanceof UploadTooLarge || error instanceof UploadNotDeclaredType) {
+        throw await this.refuse(media, error);
+      }
+      if (error instanceof UploadInterrupted) throw invalidRequest(error.message);
+      throw error;
+    }
+    if (media.declaredLength !== null && size !== media.declaredLength) {
+      await this.storage.delete(storageKey);
+      throw await this.refuse(
+        media,
+        new Error(`The upload has ${size} bytes; ${media.declaredLength} were declared`),
+      );
+    }
+    return { storageKey, contentLength: size };
+  }
+
+  /**
+   * What an image's bytes show (width, height, blurHash), read back from storage; an image that
+   * does not decode is refused like any other wrong bytes.
+   */
+  private async probed(media: Media, storageKey: string): Promise<MediaFacts> {
+    if (media.kind !== 'image') return {};
+    try {
+      return await probeImage(await this.storage.get(storageKey), this.config.MEDIA_MAX_IMAGE_PIXELS);
+    } catch (error) {
+      if (!(error instanceof ImageUndecodable)) throw error;
+      await this.storage.delete(storageKey);
+      throw await this.refuse(media, error);
+    }
+  }
+
+  /**
+   * The request body through the size limit and the type check. The request itself is never
+   * destroyed by a refusal (its socket must carry the answer): it is piped into a stream of our own.
+   */
+  private checkedBody(media: Media, request: Request, limit: number): Readable {
+    const source = new PassThrough();
+    request.once('close', () => {
+      if (!request.complete) source.destroy(new UploadInterrupted());
+    });
+    request.once('error', () => source.destroy(new UploadInterrupted()));
+    request.pipe(source);
+    const check = async (sample: Buffer) => {
+      const found = await sniffedType(sample);
+      if (!bytesMatch(media.contentType, found)) throw new UploadNotDeclaredType(media.contentType, found);
+    };
+    return pipeline(source, sizeLimit(limit), sampleGate(check, SNIFF_SAMPLE_BYTES), () => undefined);
+  }
+
+  /** Fails the media for this refusal of its bytes and answers it: 413 past the limit, else 400. */
+  private async refuse(media: Media, refusal: Error): Promise<ApiError> {
+    await this.rows.fail(media.id, refusal.message);
+    this.logger.log(`media ${media.id} failed: ${refusal.message}`);
+    if (refusal instanceof UploadTooLarge) return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, refusal.message);
+    return invalidRequest('Invalid request', [{ path: 'body', message: refusal.message }]);
+  }
+
+  /** Reads and drops what the client still sends, up to DISCARD_AT_MOST; past that, closes. */
+  private async discardRest(request: Request): Promise<void> {
+    if (request.complete || request.destroyed) return;
+    request.unpipe();
+    await new Promise<void>((resolve) => {
+      let discarded = 0;
+      const finish = () => {
+        request.off('data', count);
+        resolve();
+      };
+      const count = (chunk: Buffer) => {
+        discarded += chunk.length;
+        if (discarded <= DISCARD_AT_MOST) return;
+        (request.res as Response | undefined)?.setHeader('Connection', 'close');
+        finish();
+        request.destroy();
+      };
+      request.on('data', count);
+      request.once('end', finish);
+      request.once('close', finish);
+      request.resume();
+    });
+  }
+}

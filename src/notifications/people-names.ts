@@ -1,0 +1,24 @@
+import { Injectable } from '@nestjs/common';
+import { AuthorDirectory } from '../users/author-directory';
+import { StoredPerson } from './entities/notification.entity';
+
+/**
+ * How notifications name people (design.md §14: never a bare DID when a profile exists): the
+ * account's display name, else its handle; a DID without an account stays a DID in titles and
+ * has `displayName` null.
+ */
+@Injectable()
+export class PeopleNames {
+  constructor(private readonly authors: AuthorDirectory) {}
+
+  async of(dids: string[]): Promise<(did: string) => StoredPerson> {
+    const authors = await this.authors.authorsOf(dids);
+    return (did) => {
+      const author = authors.get(did);
+      return { did, displayName: author?.displayName ?? author?.username ?? null };
+    };
+  }
+}
+
+/** The name a title shows for a person. */
+export const nameOf = (person: StoredPerson): string => person.displayName ?? person.did;

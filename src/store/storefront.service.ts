@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { IsNull, Repository } from 'typeorm';
+import { notFound } from '../common/errors/api-error';
+import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
+import { CursorCodec } from '../common/pagination/cursor-codec';
+import { paginateKeyset } from '../common/pagination/keyset';
+import { Page } from '../common/pagination/page';
+import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
+import { SpaceCallToAction } from '../posts/dto/post-records.dto';
+import { SpaceDirectory } from '../spaces/space-directory';
+import { SpaceView } from '../spaces/space-views';
+import { MediaObject } from '../media/dto/media-object.dto';
+import { MediaLookup } from '../media/records/media-lookup';
+import { AuthorDirectory } from '../users/author-directory';
+import {
+  FullRelease,
+  ProductCard,
+  ProductPage,
+  ReleaseCard,
+  ReleaseReference,
+} from './dto/store-records.dto';
+import { StoreProduct } from './entities/store-product.entity';
+import { StoreReleaseProduct } from './entities/store-release-product.entity';
+import { StoreRelease } from './entities/store-release.entity';
+import { ProductPrices } from './product-prices';
+import { toProductCard } from './store-records';
+import { STORE_SLUG_PATTERN } from './store-rules';
+
+/** The cover a record names, from the covers read for its page; null when none (or not ready). */
+const coverOf = (id: string | null, covers: Map<string, MediaObject>): MediaObject | null =>
+  (id && covers.get(id)) || null;
+
+const PRODUCT_ORDER = [
+  { expression: 'product.sortOrder', direction: 'ASC' as const },
+  { expression: 'product.id', direction: 'ASC' as const },
+];
+const RELEASE_ORDER = [
+  { expression: 'release.publishedAt', direction: 'DESC' as const },
+  { expression: 'release.id', direction: 'DESC' as const },
+];
+
+/**
+ * The anonymous store reads (design.md §13): published, live products and releases of spaces with
+ * a public profile; everything else is the one 404 (an empty catalog is an empty page).
+ */
+@Injectable()
+export class StorefrontService {
+  constructor(
+    @InjectRepository(StoreProduct) private readonly products: Repository<StoreProduct>,
+    @InjectRepository(StoreRelease) private readonly releases: Repository<StoreRelease>,
+    private readonly prices: ProductPrices,
+    private readonly directory: SpaceDirectory,
+    private readonly authors: AuthorDirectory,
+    private readonly cursors: CursorCodec,
+    private readonly media: MediaLookup,
+  ) {}
+
+  async listProducts(reference: string, query: PaginationQueryDto): Promise<Page<ProductCard>> {
+    const space = await this.publicSpace(reference);
+    const builder = this.products
+      .createQueryBuilder('product')
+      .where('product.spaceId = :spaceId', { spaceId: space.id })
+      .andWhere('product.published')
+      .andWhere('product.deletedAt IS NULL');
+    const page = await paginateKeyset(builder, {
+      listing: 'public-store-products',
+      columns: PRODUCT_ORDER,
+      keyOf: (product: StoreProduct) => [product.sortOrder, product.id],
+      page: query,
+      cursors: this.cursors,
+    });
+    return {
+      items: await this.cards(page.rows),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** The purchase page of a published product by its slug. */
+  async getProduct(reference: string, slug: string): Promise<ProductPage> {
+    const space = await this.publicSpace(reference);
+    const product = STORE_SLUG_PATTERN.test(slug)
+      ? await this.products.findOne({
+          where: { spaceId: space.id, slug, published: true, deletedAt: IsNull() },
+        })
+      : null;
+    if (!product) throw notFound();
+    const [card] = await this.cards([product]);
+    const [release, callToAction] = await Promise.all([this.releaseOf(product), this.callToAction(space)]);
+    return {
+      ...card,
+      description: product.description,
+      release,
+      space: callToAction,
+      canonicalUri: `${this.directory.publicUrl(space)}/store/${product.slug}`,
+    };
+  }
+
+  async listReleases(reference: string, query: PaginationQueryDto): Promise<Page<ReleaseCard>> {
+    const space = await this.publicSpace(reference);
+    const builder = this.releases
+      .createQueryBuilder('release')
+      .where('release.spaceId = :spaceId', { spaceId: space.id })
+      .andWhere('release.published')
+      .andWhere('release.deletedAt IS NULL');
+    const page = await paginateKeyset(builder, {
+      listing: 'public-store-releases',
+      columns: RELEASE_ORDER,
+      keyOf: (release: StoreRelease) => [release.publishedAt!.toISOString(), release.id],
+      page: query,
+      cursors: this.cursors,
+    });
+    const covers = await this.media.imageObjects(page.rows.map((release) => release.coverMediaId));
+    return {
+      items: page.rows.map((release) => this.releaseCard(space, release, covers)),
+      nextCursor: page.nextCursor,
+      previousCursor: page.previousCursor,
+    };
+  }
+
+  /** A published release by id or slug, with its credits and its published products in order. */
+  async getRelease(reference: string, releaseReference: string): Promise<FullRelease> {
+    const space = await this.publicSpace(reference);
+    const id = parseEntityId('release', releaseReference);
+    const where = id
+      ? { id, spaceId: space.id, published: true, deletedAt: IsNull() }
+      : STORE_SLUG_PATTERN.test(releaseReference)
+        ? { slug: releaseReference, spaceId: space.id, published: true, deletedAt: IsNull() }
+        : null;
+    const release = where ? await this.releases.findOne({ where }) : null;
+    if (!release) throw notFound();
+    const products = await this.products
+      .createQueryBuilder('product')
+      .innerJoin(StoreReleaseProduct, 'listed', 'listed.productId = product.id')
+      .where('listed.releaseId = :releaseId', { releaseId: release.id })
+      .andWhere('product.spaceId = :spaceId', { spaceId: space.id })
+      .andWhere('product.published')
+      .andWhere('product.deletedAt IS NULL')
+      .orderBy('listed.position', 'ASC')
+      .getMany();
+    const [publicDids, covers] = await Promise.all([
+      this.authors.withPublicProfile(release.credits.flatMap((credit) => (credit.did ? [credit.did] : []))),
+      this.media.imageObjects([release.coverMediaId]),
+    ]);
+    return {
+      ...this.releaseCard(space, release, covers),
+      description: release.description,
+      credits: release.credits.map((credit) => ({
+        name: credit.name,
+        role: credit.role,
+        did: credit.did && publicDids.has(credit.did) ? credit.did : null,
+      })),
+      products: await this.cards(products),
+    };
+  }
+
+  private async publicSpace(reference: string): Promise<SpaceView> {
+    const space = await this.directory.findPublicByReference(reference);
+    if (!space) throw notFound();
+    return space;
+  }
+
+  private async cards(products: StoreProduct[]): Promise<ProductCard[]> {
+    const [prices, covers] = await Promise.all([
+      this.prices.publicOf(products.map((product) => product.id)),
+      this.media.imageObjects(products.map((product) => product.coverMediaId)),
+    ]);
+    return products.map((product) =>
+      toProductCard(product, prices.get(product.id)!, coverOf(product.coverMediaId, covers)),
+    );
+  }
+
+  /** The most recently published live release listing the product, if any. */
+  private async releaseOf(product: StoreProduct): Promise<ReleaseReference | null> {
+    const release = await this.releases
+      .createQueryBuilder('release')
+      .innerJoin(StoreReleaseProduct, 'listed', 'listed.releaseId = release.id')
+      .where('listed.productId = :productId', { productId: product.id })
+      .andWhere('release.spaceId = :spaceId', { spaceId: product.spaceId })
+      .andWhere('release.published')
+      .andWhere('release.deletedAt IS NULL')
+      .orderBy('release.publishedAt', 'DESC')
+      .addOrderBy('release.id', 'DESC')
+      .getOne();
+    return release
+      ? { id: formatEntityId('release', release.id), slug: release.slug, title: release.title }
+      : null;
+  }
+
+  private releaseCard(
+    space: SpaceView,
+    release: StoreRelease,
+    covers: Map<string, MediaObject>,
+  ): ReleaseCard {
+    return {
+      id: formatEntityId('release', release.id),
+      slug: release.slug,
+      title: release.title,
+      cover: coverOf(release.coverMediaId, covers),
+      publishedAt: release.publishedAt!.toISOString(),
+      canonicalUri: `${this.directory.publicUrl(space)}/release/${release.slug}`,
+    };
+  }
+
+  /** api-spec.md "Space call-to-action (compact context)". */
+  private async callToAction(space: SpaceView): Promise<SpaceCallToAction> {
+    const avatars = await this.media.imageUrls([space.avatarMediaId]);
+    return {
+      displayName: space.displayName,
+      description: space.description,
+      avatarUrl: (space.avatarMediaId && avatars.get(space.avatarMediaId)) || null,
+      domain: space.domain,
+      joinMode: space.joinMode,
+      subscribeEnabled: space.subscribeEnabled,
+      memberCountSummary: this.directory.memberCountSummary(space),
+    };
+  }
+}

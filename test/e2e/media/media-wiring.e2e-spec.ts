@@ -1,0 +1,245 @@
+import request from 'supertest';
+import { Actor } from '../../support/actors';
+import { newTopic } from '../posts/support';
+import {
+  admit,
+  bootMedia,
+  expectInvalid,
+  expectStatus,
+  makePublic,
+  MediaTestApp,
+  mint,
+  newSpace,
+  pathOf,
+  person,
+  png,
+  storedOf,
+  uploaded,
+} from './support';
+
+type MediaObject = Record<string, unknown> & { id: string };
+const urlOf = (media: MediaObject) => pathOf(media.url as string);
+
+/**
+ * Media in posts and comments (design.md §11 "Use", api-spec.md "Full post", "Comment"): ready media
+ * of the same space uploaded by the writer, referenced (never copied), rendered as Media objects.
+ */
+describe('media wiring: post and comment attachments, attachment:// tokens', () => {
+  let t: MediaTestApp;
+  let owner: Actor;
+  let member: Actor;
+  let space: string;
+  let otherSpace: string;
+  let topic: string;
+  let image: MediaObject;
+  let second: MediaObject;
+  let notes: MediaObject;
+
+  beforeAll(async () => {
+    t = await bootMedia();
+    [owner, member] = await Promise.all([person(t), person(t)]);
+    space = (await newSpace(owner, 'Gallery')).id;
+    otherSpace = (await newSpace(owner, 'Elsewhere')).id;
+    await makePublic(owner, space);
+    await admit(owner, space, member);
+    topic = await newTopic(owner, space, 'Public', 'public');
+    image = await uploaded(
+      t,
+      owner,
+      space,
+      { filename: 'photo.png', contentType: 'image/png' },
+      await png(64, 48),
+    );
+    second = await uploaded(
+      t,
+      owner,
+      space,
+      { filename: 'two.png', contentType: 'image/png' },
+      await png(8, 8),
+    );
+    notes = await uploaded(
+      t,
+      owner,
+      space,
+      { filename: 'notes.txt', contentType: 'text/plain' },
+      Buffer.from('plain notes\n'),
+    );
+  });
+
+  afterAll(() => t?.close());
+
+  const posts = () => `/v1/spaces/${space}/posts`;
+
+  it('attaches media in order and places an image inline; images public, files signed', async () => {
+    const created = await owner.post(posts(), {
+      topic,
+      title: 'With media',
+      body: `Look: ![photo](attachment://${image.id})`,
+      attachments: [notes.id, image.id],
+    });
+    expectStatus(created, 201);
+    expect(created.headers['cache-control']).toBe('no-store');
+    const { attachments, bodyMedia } = created.body as {
+      attachments: MediaObject[];
+      bodyMedia: MediaObject[];
+    };
+    expect(attachments.map((media) => media.id)).toEqual([notes.id, image.id]);
+    expect(attachments[1]).toEqual({
+      id: image.id,
+      filename: 'photo.png',
+      url: `http://api.plat.test/cdn/${image.id}/photo.png`,
+      contentType: 'image/png',
+      contentLength: expect.any(Number),
+      width: 64,
+      height: 48,
+      blurHash: expect.any(String),
+    });
+    expect(attachments[0]).toMatchObject({
+      id: notes.id,
+      contentType: 'text/plain',
+      url: expect.stringMatching(
+        /^http:\/\/api\.plat\.test\/media-files\/media_[0-9a-f]{32}\/notes\.txt\?exp=/,
+      ),
+      urlExpiresAt: expect.any(String),
+    });
+    expect(bodyMedia).toEqual([attachments[1]]);
+
+    // The anonymous projection of a public post carries the same media; its signed URL serves.
+    const read = await request(t.http).get(`${posts()}/${created.body.id}`);
+    expectStatus(read, 200);
+    expect(read.headers['cache-control']).toBe('no-store');
+    const anonymous = read.body.post.attachments as MediaObject[];
+    expect(anonymous.map((media) => media.id)).toEqual([notes.id, image.id]);
+    const file = await request(t.http).get(urlOf(anonymous[0]));
+    expectStatus(file, 200);
+    expect(file.text).toBe('plain notes\n');
+    // A signature with one character changed is refused.
+    const signed = urlOf(anonymous[0]);
+    const tampered = signed.replace(/sig=(.)/, (_, first: string) => `sig=${first === 'A' ? 'B' : 'A'}`);
+    expectStatus(await request(t.http).get(tampered), 403);
+  });
+
+  it('shows inline media of the returned body only: a token below the fold is omitted', async () => {
+    const created = await owner.post(posts(), {
+      topic,
+      title: 'Folded',
+      body: `Above attachment://${image.id}\n<!--fold-->\nBelow attachment://${second.id}`,
+    });
+    expectStatus(created, 201);
+    expect((created.body.bodyMedia as MediaObject[]).map((media) => media.id)).toEqual([image.id]);
+  });
+
+  it('refuses media that is not ready, of another uploader or space, or not an image inline; stores nothing', async () => {
+    const pending = (await mint(owner, space, { filename: 'later.png', contentType: 'image/png' })).media.id;
+    const elsewhere = await uploaded(
+      t,
+      owner,
+      otherSpace,
+      { filename: 'x.png', contentType: 'image/png' },
+      await png(),
+    );
+    const theirs = await uploaded(
+      t,
+      member,
+      space,
+      { filename: 'm.png', contentType: 'image/png' },
+      await png(),
+    );
+    const before = (await request(t.http).get(posts())).body.items.length;
+    const refused = await owner.post(posts(), {
+      topic,
+      title: 'Bad',
+      body: `attachment://${notes.id}`,
+      attachments: [pending, elsewhere.id, theirs.id],
+    });
+    expectStatus(refused, 400);
+    expect(refused.body.details).toEqual([
+      { path: 'attachments.0', message: `${pending} is not ready (pending)` },
+      { path: 'attachments.1', message: `${elsewhere.id} was uploaded to another space` },
+      { path: 'attachments.2', message: `${theirs.id} is not one of your uploads` },
+      { path: 'body', message: `${notes.id} is not an image` },
+    ]);
+    // Short posts place no inline images; they carry at most 4 attachments.
+    expectInvalid(await owner.post(posts(), { topic, body: `attachment://${image.id}` }), 'body');
+    expectInvalid(
+      await owner.post(posts(), { topic, body: 'many', attachments: Array(5).fill(image.id) }),
+      'attachments',
+    );
+    expect((await request(t.http).get(posts())).body.items.length).toBe(before);
+  });
+
+  it('PATCH replaces the attachments, [] clears them; a body-only change keeps them', async () => {
+    const post = (await owner.post(posts(), { topic, body: 'short one', attachments: [image.id] })).body;
+    const path = `${posts()}/${post.id}`;
+    const replaced = await owner.patch(path, { attachments: [second.id, notes.id] });
+    expectStatus(replaced, 200);
+    expect(replaced.body.attachments.map((media: MediaObject) => media.id)).toEqual([second.id, notes.id]);
+    const edited = await owner.patch(path, { body: 'edited' });
+    expect(edited.body.attachments.map((media: MediaObject) => media.id)).toEqual([second.id, notes.id]);
+    const cleared = await owner.patch(path, { attachments: [] });
+    expect(cleared.body.attachments).toEqual([]);
+  });
+
+  it('deleting a post keeps its media: still served, still attachable (referenced, never copied)', async () => {
+    const post = (await owner.post(posts(), { topic, body: 'to delete', attachments: [image.id, notes.id] }))
+      .body;
+    const keptBefore = await storedOf(t, image.id);
+    expectStatus(await owner.delete(`${posts()}/${post.id}`), 200);
+    expect(await storedOf(t, image.id)).toEqual(keptBefore);
+    expect((await storedOf(t, notes.id)).length).toBeGreaterThan(0);
+    expectStatus(await request(t.http).get(urlOf(image)), 200);
+    const again = await owner.post(posts(), { topic, body: 'reused', attachments: [image.id] });
+    expectStatus(again, 201);
+    expect(again.body.attachments[0].id).toBe(image.id);
+  });
+
+  describe('comments', () => {
+    let postId: string;
+    let memberImage: MediaObject;
+
+    beforeAll(async () => {
+      postId = (await owner.post(posts(), { topic, title: 'Discuss', body: 'Talk here' })).body.id;
+      memberImage = await uploaded(
+        t,
+        member,
+        space,
+        { filename: 'reply.png', contentType: 'image/png' },
+        await png(10, 10),
+      );
+    });
+
+    const comments = () => `${posts()}/${postId}/comments`;
+
+    it('an attachments-only comment has body null; the listing shows its media', async () => {
+      const created = await member.post(comments(), { attachments: [memberImage.id] });
+      expectStatus(created, 201);
+      expect(created.body.body).toBeNull();
+      expect(created.body.attachments).toEqual([
+        expect.objectContaining({
+          id: memberImage.id,
+          url: `http://api.plat.test/cdn/${memberImage.id}/reply.png`,
+        }),
+      ]);
+      const listing = await member.get(comments());
+      expectStatus(listing, 200);
+      const item = listing.body.items.find((comment: { id: string }) => comment.id === created.body.id);
+      expect(item.attachments.map((media: MediaObject) => media.id)).toEqual([memberImage.id]);
+    });
+
+    it("refuses someone else's media and inline tokens; PATCH replaces and clears attachments", async () => {
+      expectInvalid(
+        await member.post(comments(), { body: 'mine?', attachments: [image.id] }),
+        'attachments.0',
+      );
+      expectInvalid(await member.post(comments(), { body: `attachment://${memberImage.id}` }), 'body');
+      const created = (await member.post(comments(), { body: 'text', attachments: [memberImage.id] })).body;
+      const path = `/v1/spaces/${space}/comments/${created.id}`;
+      const cleared = await member.patch(path, { attachments: [] });
+      expectStatus(cleared, 200);
+      expect(cleared.body.attachments).toEqual([]);
+      expectInvalid(await member.patch(path, { attachments: [notes.id] }), 'attachments.0');
+      const restored = await member.patch(path, { attachments: [memberImage.id] });
+      expect(restored.body.attachments.map((media: MediaObject) => media.id)).toEqual([memberImage.id]);
+    });
+  });
+});

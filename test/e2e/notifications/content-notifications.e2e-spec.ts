@@ -1,0 +1,371 @@
+import { parseEntityId } from '../../../src/common/ids/entity-id';
+import { PostAnnouncements } from '../../../src/notifications/post-announcements';
+import { Actor } from '../../support/actors';
+import { addToGroup, newGroup, promote } from '../memberships/support';
+import {
+  admit,
+  bootSpaces,
+  expectStatus,
+  makePublic,
+  newPost,
+  newSpace,
+  newTopic,
+  person,
+  SpacesTestApp,
+} from '../posts/support';
+
+interface Person {
+  did: string;
+  displayName: string | null;
+}
+
+interface Item {
+  id: string;
+  type: string;
+  readState: string;
+  scope: { type: string; preview: { id: string; title: string; createdBy: Person; createdAt: string } };
+  aggregation: {
+    type: string;
+    items: (Person & { id?: string; title?: string })[];
+    totalCount: number;
+  } | null;
+}
+
+/**
+ * Content notifications (design.md §14) end to end, with real identities: who is told of a post,
+ * a pin, a comment, a reply and upvotes; nobody of their own act; only readers of the post, now and
+ * later; post announcements run on the job queue, idempotent when retried; names, not DIDs.
+ */
+describe('content notifications (e2e)', () => {
+  let t: SpacesTestApp;
+  let owner: Actor; // "Olive Owner"
+  let admin: Actor; // handle only
+  let member: Actor; // "Mia Member"
+  let other: Actor; // no account
+  let outsider: Actor;
+  let space: string;
+  let publicTopic: string;
+
+  const tick = () => {
+    t.clock.offsetMs += 1000;
+  };
+
+  /** The caller's unread notifications, most recent first. */
+  const unread = async (caller: Actor): Promise<Item[]> => {
+    const response = await caller.get('/notifications');
+    expectStatus(response, 200);
+    return (response.body.items as Item[]).filter((item) => item.readState === 'unread');
+  };
+  const kinds = async (caller: Actor) => (await unread(caller)).map((item) => item.type);
+  const readAll = async (...callers: Actor[]) => {
+    for (const caller of callers) expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
+  };
+
+  /** Waits until the post's announcement job has finished (it runs after the POST answered). */
+  const announced = async (postId: string) => {
+    const key = `notify.post.created:${parseEntityId('post', postId)}`;
+    for (let attempt = 0; attempt < 500; attempt++) {
+      const rows = await t.dataSource.query('SELECT done_at FROM notification_fanouts WHERE key = $1', [key]);
+      if (rows[0]?.done_at) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`${postId} was never announced`);
+  };
+
+  const post = async (author: Actor, body: Record<string, unknown>, spaceId = space) => {
+    const created = await newPost(author, spaceId, body);
+    await announced(created.id);
+    return created.id;
+  };
+
+  beforeAll(async () => {
+    t = await bootSpaces();
+    [owner, admin, member, other, outsider] = await Promise.all([
+      person(t),
+      person(t),
+      person(t),
+      person(t),
+      person(t),
+    ]);
+    expectStatus(await owner.signUp('olive', 'Olive Owner'), 201);
+    expectStatus(await admin.signUp('adam-admin'), 201);
+    expectStatus(await member.signUp('mia', 'Mia Member'), 201);
+    space = (await newSpace(owner, 'Content')).id;
+    await makePublic(owner, space);
+    for (const someone of [admin, member, other]) await admit(owner, space, someone);
+    await promote(owner, space, admin);
+    publicTopic = await newTopic(owner, space, 'Open', 'public');
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  beforeEach(async () => {
+    tick();
+    await readAll(owner, admin, member, other, outsider);
+  });
+
+  describe('notify.post.created', () => {
+    it('announces a post to the other active members who read it, not its author or outsiders', async () => {
+      const id = await post(member, { topic: publicTopic, title: 'Kiln day', body: 'Firing on Sunday' });
+      for (const recipient of [owner, admin, other]) {
+        const [item] = await unread(recipient);
+        expect(item).toMatchObject({
+          type: 'notify.post.created',
+          scope: {
+            type: 'post',
+            preview: {
+              id,
+              title: 'Mia Member posted: Kiln day',
+              createdBy: { did: member.did, displayName: 'Mia Member' },
+            },
+          },
+          aggregation: null,
+        });
+      }
+      expect(await kinds(member)).toEqual([]);
+      expect(await kinds(outsider)).toEqual([]);
+    });
+
+    it('groups unread announcements of one space by post (aggregation post)', async () => {
+      const first = await post(member, { topic: publicTopic, body: 'One' });
+      tick();
+      const second = await post(admin, { topic: publicTopic, body: 'Two' });
+      const [item] = await unread(owner);
+      expect(item.scope.preview).toMatchObject({ id: second, title: 'adam-admin posted: Two' });
+      expect(item.aggregation).toEqual({
+        type: 'post',
+        totalCount: 2,
+        items: [
+          { id: second, title: 'Two', createdBy: { did: admin.did, displayName: 'adam-admin' } },
+          { id: first, title: 'One', createdBy: { did: member.did, displayName: 'Mia Member' } },
+        ],
+      });
+      // The member is told only of the admin's post, the admin only of the member's.
+      expect((await unread(member))[0].aggregation).toBeNull();
+      expect((await unread(admin))[0].scope.preview.id).toBe(first);
+    });
+
+    it('keeps the 5 most recent posts of a group and counts them all', async () => {
+      const ids: string[] = [];
+      for (let n = 0; n < 7; n++) {
+        tick();
+        ids.push(await post(member, { topic: publicTopic, body: `Post ${n}` }));
+      }
+      const [item] = await unread(owner);
+      expect(item.aggregation!.totalCount).toBe(7);
+      expect(item.aggregation!.items.map((entry) => entry.id)).toEqual(ids.slice(2).reverse());
+    });
+
+    it('tells only who can read the post: a group topic reaches its group and the admins', async () => {
+      const group = await newGroup(owner, space, { name: 'Glazers' });
+      await addToGroup(owner, space, group.id, other);
+      const groupTopic = await newTopic(owner, space, 'Glaze lab', { groups: [group.id] });
+      const id = await post(other, { topic: groupTopic, body: 'Secret glaze' });
+      expect(await kinds(member)).toEqual([]);
+      expect((await unread(owner))[0].scope.preview.id).toBe(id);
+      expect((await unread(admin))[0].scope.preview.id).toBe(id);
+      expect(await kinds(other)).toEqual([]);
+    });
+
+    it('stops showing once the post moves to a topic the recipient cannot read, or is deleted', async () => {
+      const group = await newGroup(owner, space, { name: 'Movers' });
+      const groupTopic = await newTopic(owner, space, 'Moved', { groups: [group.id] });
+      const id = await post(admin, { topic: publicTopic, body: 'Moving soon' });
+      expect(await kinds(member)).toEqual(['notify.post.created']);
+      const unreadBefore = (await member.get('/notifications/status')).body.unreadCount;
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${id}`, { topic: groupTopic }), 200);
+      expect(await kinds(member)).toEqual([]);
+      expect((await member.get('/notifications/status')).body.unreadCount).toBe(unreadBefore - 1);
+      expect(await kinds(owner)).toEqual(['notify.post.created']);
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${id}`, { topic: publicTopic }), 200);
+      expect(await kinds(member)).toEqual(['notify.post.created']);
+      expectStatus(await admin.delete(`/v1/spaces/${space}/posts/${id}`), 200);
+      expect(await kinds(member)).toEqual([]);
+    });
+
+    it('is idempotent when the job runs again, even after the recipient read it', async () => {
+      const id = await post(member, { topic: publicTopic, body: 'Once only' });
+      expect(await kinds(owner)).toEqual(['notify.post.created']);
+      await readAll(owner);
+      const rows = async () =>
+        Number((await t.dataSource.query('SELECT count(*)::int AS n FROM notifications'))[0].n);
+      const before = await rows();
+      await t.app.get(PostAnnouncements).announce(parseEntityId('post', id)!, t.clock.now());
+      expect(await rows()).toBe(before);
+      expect(await kinds(owner)).toEqual([]);
+    });
+
+    it('a retry resumes after the last recipient written', async () => {
+      const id = await post(member, { topic: publicTopic, body: 'Half way' });
+      const uuid = parseEntityId('post', id)!;
+      const recipients = [owner.did, admin.did, other.did].sort();
+      // As if the first attempt wrote the first recipient and failed before the rest.
+      await t.dataSource.query(`DELETE FROM notifications WHERE post_id = $1 AND recipient_did <> $2`, [
+        uuid,
+        recipients[0],
+      ]);
+      await t.dataSource.query(
+        `UPDATE notification_fanouts SET after_did = $2, done_at = NULL WHERE key = $1`,
+        [`notify.post.created:${uuid}`, recipients[0]],
+      );
+      await t.app.get(PostAnnouncements).announce(uuid, t.clock.now());
+      const told: { recipient_did: string }[] = await t.dataSource.query(
+        'SELECT recipient_did FROM notifications WHERE post_id = $1 ORDER BY recipient_did',
+        [uuid],
+      );
+      expect(told.map((row) => row.recipient_did)).toEqual(recipients);
+    });
+  });
+
+  describe('notify.post.pinned', () => {
+    it('reaches the other admins only', async () => {
+      const id = await post(member, { topic: publicTopic, title: 'Pin me', body: 'x' });
+      await readAll(owner, admin, other);
+      expectStatus(await admin.put(`/spaces/${space}/posts/${id}/pin`), 200);
+      const [item] = await unread(owner);
+      expect(item).toMatchObject({
+        type: 'notify.post.pinned',
+        scope: {
+          type: 'post',
+          preview: { id, title: 'adam-admin pinned a post: Pin me', createdBy: { did: admin.did } },
+        },
+      });
+      expect(await kinds(admin)).toEqual([]);
+      expect(await kinds(member)).toEqual([]);
+      expect(await kinds(other)).toEqual([]);
+      // Pinning again, or unpinning, is no activity.
+      await readAll(owner);
+      expectStatus(await owner.put(`/spaces/${space}/posts/${id}/pin`), 200);
+      expectStatus(await owner.delete(`/spaces/${space}/posts/${id}/pin`), 200);
+      expect(await kinds(owner)).toEqual([]);
+    });
+  });
+
+  describe('comments and upvotes', () => {
+    let postId: string;
+    let rootId: string;
+
+    beforeAll(async () => {
+      postId = await post(member, { topic: publicTopic, title: 'Bowls', body: 'Thrown today' });
+    });
+
+    it('notify.post.comment.added: the post author; on a reply also the root comment’s author', async () => {
+      const root = await owner.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Lovely' });
+      expectStatus(root, 201);
+      rootId = root.body.id;
+      const [item] = await unread(member);
+      expect(item).toMatchObject({
+        type: 'notify.post.comment.added',
+        scope: {
+          type: 'comment',
+          preview: {
+            id: rootId,
+            title: 'Olive Owner commented on your post: Bowls',
+            createdBy: { did: owner.did, displayName: 'Olive Owner' },
+          },
+        },
+      });
+      expect(await kinds(owner)).toEqual([]);
+      await readAll(member);
+
+      tick();
+      const reply = await other.post(`/v1/spaces/${space}/posts/${postId}/comments`, {
+        body: 'Agreed',
+        parentCommentId: rootId,
+      });
+      expectStatus(reply, 201);
+      const [toOwner] = await unread(owner);
+      expect(toOwner).toMatchObject({
+        type: 'notify.post.comment.added',
+        scope: { preview: { id: reply.body.id, title: `${other.did} replied to your comment: Bowls` } },
+      });
+      expect(toOwner.scope.preview.createdBy).toEqual({ did: other.did, displayName: null });
+      expect((await unread(member))[0].scope.preview.title).toBe(
+        `${other.did} commented on your post: Bowls`,
+      );
+      expect(await kinds(admin)).toEqual([]);
+      expect(await kinds(other)).toEqual([]);
+    });
+
+    it('groups the people who commented on one post (aggregation identity); one’s own comment tells no one', async () => {
+      expectStatus(
+        await member.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Thanks' }),
+        201,
+      );
+      expect(await kinds(member)).toEqual([]);
+      expectStatus(await admin.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Nice' }), 201);
+      tick();
+      expectStatus(await owner.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Again' }), 201);
+      const [item] = await unread(member);
+      expect(item.aggregation).toEqual({
+        type: 'identity',
+        totalCount: 2,
+        items: [
+          { did: owner.did, displayName: 'Olive Owner' },
+          { did: admin.did, displayName: 'adam-admin' },
+        ],
+      });
+    });
+
+    it('notify.post.reaction.added: the post author; withdrawing does not un-notify; one’s own upvote tells no one', async () => {
+      expectStatus(await member.put(`/v1/spaces/${space}/posts/${postId}/upvote`), 200);
+      expect(await kinds(member)).toEqual([]);
+      expectStatus(await owner.put(`/v1/spaces/${space}/posts/${postId}/upvote`), 200);
+      tick();
+      expectStatus(await admin.put(`/v1/spaces/${space}/posts/${postId}/upvote`), 200);
+      expectStatus(await admin.delete(`/v1/spaces/${space}/posts/${postId}/upvote`), 200);
+      const [item] = await unread(member);
+      expect(item).toMatchObject({
+        type: 'notify.post.reaction.added',
+        scope: { type: 'post', preview: { id: postId, title: 'adam-admin upvoted your post: Bowls' } },
+        aggregation: { type: 'identity', totalCount: 2 },
+      });
+      expect(await kinds(owner)).toEqual([]);
+    });
+
+    it('notify.comment.reaction.added: the comment author only', async () => {
+      expectStatus(await member.put(`/v1/spaces/${space}/comments/${rootId}/upvote`), 200);
+      const [item] = await unread(owner);
+      expect(item).toMatchObject({
+        type: 'notify.comment.reaction.added',
+        scope: {
+          type: 'comment',
+          preview: {
+            id: rootId,
+            title: 'Mia Member upvoted your comment: Bowls',
+            createdBy: { did: member.did },
+          },
+        },
+      });
+      expect(await kinds(member)).toEqual([]);
+      expect(await kinds(admin)).toEqual([]);
+      expectStatus(await owner.put(`/v1/spaces/${space}/comments/${rootId}/upvote`), 200);
+      expect((await unread(owner)).length).toBe(1);
+    });
+
+    it('does not tell an author who no longer reads the post (left the space)', async () => {
+      const leaver = await person(t);
+      await admit(owner, space, leaver);
+      const id = await post(leaver, { topic: publicTopic, body: 'Bye soon' });
+      expectStatus(await leaver.delete(`/spaces/${space}/membership`), 204);
+      expectStatus(await owner.put(`/v1/spaces/${space}/posts/${id}/upvote`), 200);
+      const rows = await t.dataSource.query('SELECT 1 FROM notifications WHERE recipient_did = $1', [
+        leaver.did,
+      ]);
+      expect(rows).toEqual([]);
+    });
+  });
+
+  it('names people by handle where they have no display name on membership kinds too', async () => {
+    const joiner = await person(t);
+    expectStatus(await joiner.signUp('jo-handle'), 201);
+    expectStatus(await joiner.post(`/spaces/${space}/join`, {}), 200);
+    const [item] = await unread(owner);
+    expect(item.scope.preview).toMatchObject({
+      title: 'jo-handle joined',
+      createdBy: { did: joiner.did, displayName: 'jo-handle' },
+    });
+  });
+});

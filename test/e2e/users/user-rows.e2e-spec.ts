@@ -1,0 +1,44 @@
+import { User } from '../../../src/users/entities/user.entity';
+import { readUserRows, USER_BY_ID } from '../../../src/users/user-rows';
+import { UsersService } from '../../../src/users/users.service';
+import { bootSpaces, expectStatus, SpacesTestApp } from '../spaces/support';
+
+/** The fixed-SQL account reads (issue 12 item 4) answer what TypeORM's find answers, column for column. */
+describe('user rows on fixed SQL', () => {
+  let t: SpacesTestApp;
+
+  beforeAll(async () => {
+    t = await bootSpaces();
+  });
+
+  afterAll(() => t?.close());
+
+  it('select every column of the entity, and only those', () => {
+    const selected = /SELECT ([\s\S]*) FROM/
+      .exec(USER_BY_ID)![1]
+      .split(',')
+      .map((name) => name.trim());
+    const columns = t.dataSource.getMetadata(User).columns.map((column) => column.databaseName);
+    expect([...selected].sort()).toEqual([...columns].sort());
+  });
+
+  it('map an account found by id, DID and handle to the entity TypeORM loads', async () => {
+    const person = t.caller();
+    expectStatus(await person.post('/users', { handle: 'Rows-Person', displayName: 'Rows' }), 201);
+    expectStatus(
+      await person.patch('/profile', { isPublic: true, bio: 'hi', links: [{ url: 'https://x.example' }] }),
+      200,
+    );
+    const expected = await t.dataSource.getRepository(User).findOne({ where: { did: person.did! } });
+    expect(expected).not.toBeNull();
+    // Through the service's own lookup by every reference kind (private: the routes call it).
+    const users = t.app.get(UsersService) as unknown as { findByReference(reference: string): Promise<User> };
+    for (const reference of [person.did!, `identity_${expected!.id.replace(/-/g, '')}`, 'rows-person']) {
+      expect(await users.findByReference(reference)).toEqual(expected);
+    }
+    expect(await users.findByReference('nobody-here')).toBeNull();
+    // The directory's pages map raw rows the same way.
+    const query = () => t.dataSource.getRepository(User).createQueryBuilder('user').where('user.isPublic');
+    expect(await readUserRows(query())).toEqual(await query().getMany());
+  });
+});

@@ -1,0 +1,19 @@
+import * as app from '../../../src/spaces/space-rows';
+import * as twinRows from '../../../bench/twin/rows';
+import * as twinWrites from '../../../bench/twin/writes';
+
+/**
+ * The twins send the app's fixed SQL text where the app has fixed SQL (bench/README.md "Same
+ * statements"): a change on the app's side fails here before it makes the comparison unfair.
+ */
+describe('bench twin statements', () => {
+  it('reads topics with the text of space-rows.ts', () => {
+    expect(twinRows.TOPICS_OF_SPACES).toBe(app.TOPICS_OF_SPACES);
+    expect(twinRows.TOPICS_OF_SPACES_WITH_ACCESS).toBe(app.TOPICS_OF_SPACES_WITH_ACCESS);
+    expect(twinRows.TOPIC_OF_SPACE).toBe(app.TOPIC_OF_SPACE);
+  });
+
+  it("reads the post write's space, membership and topic with findForWrite's text", () => {
+    expect(twinWrites.SPACE_FOR_WRITE_BY_DOMAIN).toBe(app.SPACE_FOR_WRITE_BY_DOMAIN);
+  });
+});
