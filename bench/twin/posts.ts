@@ -135,10 +135,29 @@ interface Page {
 }
 
 /** A newest-first keyset page of posts (paginateKeyset with (published_at, id) DESC). */
+/**
+ * FeedService's narrowing (feed-recent.ts): the `take` newest keys of each topic past the cursor
+ * ($1 the topic ids; the seek values are $2 and $3), then the `take` newest of them.
+ */
+function recentOfTopics(take: number, seeking: boolean): string {
+  const seek = seeking
+    ? 'AND (recent.published_at, recent.id) < (CAST($2 AS timestamptz), CAST($3 AS uuid))'
+    : '';
+  return `id IN (
+      SELECT picked.id FROM unnest(CAST($1 AS uuid[])) AS topic(id)
+      CROSS JOIN LATERAL (
+        SELECT recent.id, recent.published_at FROM posts recent
+        WHERE recent.topic_id = topic.id AND recent.deleted_at IS NULL ${seek}
+        ORDER BY recent.published_at DESC, recent.id DESC LIMIT ${take}
+      ) picked
+      ORDER BY picked.published_at DESC, picked.id DESC LIMIT ${take})`;
+}
+
+/** `where`: SQL over the listing's values, or a function of the rows read and whether a cursor seeks. */
 async function newestFirst(
   context: TwinContext,
   listing: string,
-  where: string,
+  where: string | ((take: number, seeking: boolean) => string),
   values: unknown[],
 ): Promise<Page> {
   const limit = pageLimit(context.url);
@@ -151,8 +170,9 @@ async function newestFirst(
     params.push(keyset[0], keyset[1]);
     seek = ` AND (published_at, id) < ($${params.length - 1}, $${params.length})`;
   }
+  const condition = typeof where === 'string' ? where : where(limit + 1, after !== null);
   const { rows } = await context.pool.query<CardRow>(
-    `SELECT ${CARD_COLUMNS} FROM posts WHERE ${where} AND deleted_at IS NULL${seek}
+    `SELECT ${CARD_COLUMNS} FROM posts WHERE ${condition} AND deleted_at IS NULL${seek}
      ORDER BY published_at DESC, id DESC LIMIT ${limit + 1}`,
     params,
   );
@@ -317,7 +337,7 @@ export const feed: TwinHandler = async (context) => {
   const topics = spaces.length === 0 ? [] : await topicsOf(context.pool, [...bySpace.keys()]);
   const topicIds = topics.filter((t) => readable('member', t.access_kind)).map((t) => t.id);
   if (topicIds.length === 0) throw new TwinRefusal(500, 'the twin serves no empty feed');
-  const page = await newestFirst(context, 'feed', `topic_id IN (${placeholders(topicIds.length)})`, topicIds);
+  const page = await newestFirst(context, 'feed', recentOfTopics, [topicIds]);
   const items = await cards(
     context.pool,
     page.rows,

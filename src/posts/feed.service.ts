@@ -11,6 +11,7 @@ import { SpaceReadView } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { FeedListing } from './dto/post-records.dto';
 import { Post } from './entities/post.entity';
+import { narrowToRecentOfTopics } from './feed-recent';
 import { PostAccess } from './post-access.service';
 import { PostPresenter } from './post-presenter';
 import { readCardRows, selectCardColumns } from './post-card-rows';
@@ -35,7 +36,6 @@ export class FeedService {
     const topicIds = await this.readableTopicIds(views);
     const builder = selectCardColumns(this.posts.createQueryBuilder('post'));
     if (topicIds.length === 0) builder.where('FALSE');
-    else builder.where('post.topicId IN (:...topicIds)', { topicIds });
     const page = await paginateKeyset(
       builder,
       {
@@ -47,6 +47,9 @@ export class FeedService {
         keyOf: (post) => [post.publishedAt.toISOString(), post.id],
         page: query,
         cursors: this.cursors,
+        beforeRead: (seek) => {
+          if (topicIds.length > 0) narrowToRecentOfTopics(builder, topicIds, seek);
+        },
       },
       readCardRows,
     );

@@ -17,6 +17,18 @@ export interface KeysetOptions<Row> {
   keyOf: (row: Row) => KeysetValue[];
   page: PaginationQueryDto;
   cursors: CursorCodec;
+  /** Called with the decoded seek before the page is read: for a query that must also seek in a subquery. */
+  beforeRead?: (seek: KeysetSeek) => void;
+}
+
+/** Where a page starts and which way it reads, as `beforeRead` receives it. */
+export interface KeysetSeek {
+  /** The cursor's keyset values, or null on a first page. */
+  values: KeysetValue[] | null;
+  /** True for a `before` cursor: the rows are read in the opposite order of the listing. */
+  backward: boolean;
+  /** Rows read: the page's limit plus one. */
+  take: number;
 }
 
 export interface KeysetPage<Row> {
@@ -40,9 +52,10 @@ export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>
   if (page.after && page.before) throw bothDirections();
   const backward = Boolean(page.before);
   const cursor = page.after ?? page.before;
+  let values: KeysetValue[] | null = null;
   if (cursor) {
     const member = backward ? 'before' : 'after';
-    const values = cursors.decode(listing, cursor, member);
+    values = cursors.decode(listing, cursor, member);
     if (values.length !== columns.length) throw invalidCursorIn(member);
     applySeek(query, columns, values, backward);
   }
@@ -52,6 +65,7 @@ export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>
     else query.addOrderBy(column.expression, direction);
   });
   query.limit(page.limit + 1);
+  options.beforeRead?.({ values, backward, take: page.limit + 1 });
   const fetched = await read(query);
   const hasMore = fetched.length > page.limit;
   const rows = fetched.slice(0, page.limit);

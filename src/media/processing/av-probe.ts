@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -33,13 +32,16 @@ export class AvProbe {
 
   async probe(media: Media): Promise<MediaFacts> {
     const file = join(tmpdir(), `plat-media-${randomUUID()}`);
+    // Opened before copying, so a failed copy cannot create the file after the cleanup below ran.
+    const handle = await open(file, 'wx');
     try {
-      await pipeline(await this.storage.get(media.storageKey!), createWriteStream(file, { flags: 'wx' }));
+      await pipeline(await this.storage.get(media.storageKey!), handle.createWriteStream());
       const probed = await this.tools.probe(file);
       return media.kind === 'audio'
         ? await this.audio(media, file, probed)
         : await this.video(media, file, probed);
     } finally {
+      await handle.close().catch(() => undefined);
       await rm(file, { force: true });
     }
   }

@@ -183,5 +183,48 @@ describe('post upvotes and the feed (api-spec.md "Writes", "Credential-gated rea
       expectStatus(await reader.delete(`/spaces/${spaceB.id}/membership`), 204);
       expect(ids(await reader.get('/v1/feed'))).toEqual([posted[3], posted[0]]);
     });
+
+    it('pages by topic-bounded reads: a busy topic beside quiet ones, equal times, walked both ways', async () => {
+      // The feed reads at most a page of keys per topic past the cursor (feed-recent.ts); the walk
+      // must still equal the space's own listing, which orders the same posts by another index.
+      const reader = await person(t);
+      const busy = await newSpace(owner, 'Busy');
+      await admit(owner, busy.id, reader);
+      const loud = await newTopic(owner, busy.id, 'Loud', 'members');
+      const quiet = await newTopic(owner, busy.id, 'Quiet', 'members');
+      const other = await newTopic(owner, busy.id, 'Other', 'public');
+      for (let index = 0; index < 14; index += 1) {
+        if (index % 3 !== 0) t.clock.offsetMs += 1000; // every third post shares its time with the previous one
+        const topic = index % 5 === 4 ? quiet : index === 6 ? other : loud;
+        await newPost(owner, busy.id, { topic, body: `post ${index}` });
+      }
+      const listing = await reader.get(`/v1/spaces/${busy.id}/posts?limit=100`);
+      expectStatus(listing, 200);
+      const expected = ids(listing);
+      expect(expected).toHaveLength(14);
+
+      const pages: { ids: string[]; previousCursor: string | null }[] = [];
+      let after: string | null = null;
+      do {
+        const page = await reader.get(
+          `/v1/feed?limit=3${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        );
+        expectStatus(page, 200);
+        pages.push({ ids: ids(page), previousCursor: page.body.previousCursor as string | null });
+        after = page.body.nextCursor;
+      } while (after);
+      expect(pages.flatMap((page) => page.ids)).toEqual(expected);
+
+      // From the last page back to the first by `before` cursors.
+      const backward: string[] = [];
+      let before = pages[pages.length - 1].previousCursor;
+      while (before) {
+        const page = await reader.get(`/v1/feed?limit=3&before=${encodeURIComponent(before)}`);
+        expectStatus(page, 200);
+        backward.unshift(...ids(page));
+        before = page.body.previousCursor as string | null;
+      }
+      expect(backward).toEqual(pages.slice(0, -1).flatMap((page) => page.ids));
+    });
   });
 });
