@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { answer, placeholders, TwinRefusal, wireId, type TwinHandler } from './context';
+import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
 import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
 
 /**
@@ -9,11 +9,8 @@ import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
  * purchase page the newest published release listing the product.
  */
 
-const PRODUCT_COLUMNS =
-  'id, space_id, slug, name, description, cover_media_id, sort_order, published, sold_out, purchasable, ' +
-  'created_at, updated_at, deleted_at';
-const PRICE_COLUMNS =
-  'id, product_id, position, type, currency, amount, suggested_amount, interval, archived';
+/** StorefrontService.listProducts selects the card columns only (store-rows.ts). */
+const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_order, sold_out, purchasable';
 const RELEASE_COLUMNS =
   'r.id, r.space_id, r.slug, r.title, r.description, r.cover_media_id, r.credits, r.published, r.published_at, ' +
   'r.created_at, r.updated_at, r.deleted_at';
@@ -39,7 +36,6 @@ interface PriceRow {
   amount: string;
   suggested_amount: string | null;
   interval: string | null;
-  archived: boolean;
 }
 
 async function publicSpace(pool: Pool, url: URL): Promise<SpaceRow> {
@@ -48,18 +44,24 @@ async function publicSpace(pool: Pool, url: URL): Promise<SpaceRow> {
   return space;
 }
 
+/** store-rows.ts: the text ProductPrices.publicOf sends. */
+export const PUBLIC_PRICES_OF_PRODUCTS =
+  'SELECT id, product_id, position, type, currency, amount, suggested_amount, interval FROM store_product_prices ' +
+  'WHERE product_id = ANY($1::uuid[]) AND NOT archived AND type = ANY($2::varchar[]) ORDER BY product_id, position';
+
+/** store-rows.ts: the text StorefrontService.getProduct sends. */
+export const PUBLISHED_PRODUCT_BY_SLUG =
+  'SELECT id, space_id, slug, name, description, cover_media_id, sort_order, sold_out, purchasable FROM store_products ' +
+  'WHERE space_id = $1 AND slug = $2 AND published AND deleted_at IS NULL';
+
 /** ProductPrices.publicOf: the active one-time and pay-what-you-want prices, in order. */
 async function publicPrices(pool: Pool, productIds: string[]): Promise<Map<string, object[]>> {
   const byProduct = new Map<string, object[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
-  const unique = [...new Set(productIds)];
-  const { rows } = await pool.query<PriceRow>(
-    `SELECT ${PRICE_COLUMNS} FROM store_product_prices
-     WHERE product_id IN (${placeholders(unique.length)}) AND archived = $${unique.length + 1}
-       AND type IN (${placeholders(PUBLIC_PRICE_TYPES.length, unique.length + 2)})
-     ORDER BY product_id ASC, position ASC`,
-    [...unique, false, ...PUBLIC_PRICE_TYPES],
-  );
+  const { rows } = await pool.query<PriceRow>(PUBLIC_PRICES_OF_PRODUCTS, [
+    [...new Set(productIds)],
+    PUBLIC_PRICE_TYPES,
+  ]);
   for (const row of rows) {
     byProduct.get(row.product_id)?.push({
       id: wireId('price', row.id),
@@ -68,7 +70,7 @@ async function publicPrices(pool: Pool, productIds: string[]): Promise<Map<strin
       amount: Number(row.amount),
       ...(row.suggested_amount !== null ? { suggestedAmount: Number(row.suggested_amount) } : {}),
       ...(row.interval !== null ? { interval: row.interval } : {}),
-      archived: row.archived,
+      archived: false,
     });
   }
   return byProduct;
@@ -92,7 +94,7 @@ export const storeProducts: TwinHandler = async ({ pool, url, cursors }) => {
   const after = cursor === null ? null : cursors.decode(LISTING, cursor);
   if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
   const { rows } = await pool.query<ProductRow>(
-    `SELECT ${PRODUCT_COLUMNS} FROM store_products
+    `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products
      WHERE space_id = $1 AND published AND deleted_at IS NULL${after ? ' AND (sort_order, id) > ($2, $3)' : ''}
      ORDER BY sort_order ASC, id ASC LIMIT ${limit + 1}`,
     after ? [space.id, ...after] : [space.id],
@@ -116,11 +118,7 @@ export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) =
   const space = await publicSpace(pool, url);
   const slug = decodeURIComponent(url.pathname.split('/')[5] ?? '');
   const { rows } = SLUG.test(slug)
-    ? await pool.query<ProductRow>(
-        `SELECT ${PRODUCT_COLUMNS} FROM store_products
-         WHERE space_id = $1 AND slug = $2 AND published = $3 AND deleted_at IS NULL LIMIT 1`,
-        [space.id, slug, true],
-      )
+    ? await pool.query<ProductRow>(PUBLISHED_PRODUCT_BY_SLUG, [space.id, slug])
     : { rows: [] };
   const product = rows[0];
   if (!product) throw new TwinRefusal(404, 'no such product');

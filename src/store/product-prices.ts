@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { StoreProductPrice } from './entities/store-product-price.entity';
 import { PUBLIC_PRICE_TYPES } from './store-rules';
+import { priceOfRow, PUBLIC_PRICES_OF_PRODUCTS, PublicPriceRow } from './store-rows';
 
 /** Reads of product prices: one query per page of products, never one per product. */
 @Injectable()
@@ -18,11 +19,11 @@ export class ProductPrices {
   async publicOf(productIds: readonly string[]): Promise<Map<string, StoreProductPrice[]>> {
     const byProduct = new Map<string, StoreProductPrice[]>(productIds.map((id) => [id, []]));
     if (productIds.length === 0) return byProduct;
-    const rows = await this.prices.find({
-      where: { productId: In([...new Set(productIds)]), archived: false, type: In([...PUBLIC_PRICE_TYPES]) },
-      order: { productId: 'ASC', position: 'ASC' },
-    });
-    for (const row of rows) byProduct.get(row.productId)?.push(row);
+    const rows: PublicPriceRow[] = await this.prices.query(PUBLIC_PRICES_OF_PRODUCTS, [
+      [...new Set(productIds)],
+      [...PUBLIC_PRICE_TYPES],
+    ]);
+    for (const row of rows) byProduct.get(row.product_id)?.push(priceOfRow(row));
     return byProduct;
   }
 }

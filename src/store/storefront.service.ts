@@ -26,6 +26,13 @@ import { StoreRelease } from './entities/store-release.entity';
 import { ProductPrices } from './product-prices';
 import { toProductCard } from './store-records';
 import { STORE_SLUG_PATTERN } from './store-rules';
+import {
+  ProductPageRow,
+  productOfRow,
+  PUBLISHED_PRODUCT_BY_SLUG,
+  readProductCards,
+  selectProductCardColumns,
+} from './store-rows';
 
 /** The cover a record names, from the covers read for its page; null when none (or not ready). */
 const coverOf = (id: string | null, covers: Map<string, MediaObject>): MediaObject | null =>
@@ -58,18 +65,21 @@ export class StorefrontService {
 
   async listProducts(reference: string, query: PaginationQueryDto): Promise<Page<ProductCard>> {
     const space = await this.publicSpace(reference);
-    const builder = this.products
-      .createQueryBuilder('product')
+    const builder = selectProductCardColumns(this.products.createQueryBuilder('product'))
       .where('product.spaceId = :spaceId', { spaceId: space.id })
       .andWhere('product.published')
       .andWhere('product.deletedAt IS NULL');
-    const page = await paginateKeyset(builder, {
-      listing: 'public-store-products',
-      columns: PRODUCT_ORDER,
-      keyOf: (product: StoreProduct) => [product.sortOrder, product.id],
-      page: query,
-      cursors: this.cursors,
-    });
+    const page = await paginateKeyset(
+      builder,
+      {
+        listing: 'public-store-products',
+        columns: PRODUCT_ORDER,
+        keyOf: (product: StoreProduct) => [product.sortOrder, product.id],
+        page: query,
+        cursors: this.cursors,
+      },
+      readProductCards,
+    );
     return {
       items: await this.cards(page.rows),
       nextCursor: page.nextCursor,
@@ -80,11 +90,10 @@ export class StorefrontService {
   /** The purchase page of a published product by its slug. */
   async getProduct(reference: string, slug: string): Promise<ProductPage> {
     const space = await this.publicSpace(reference);
-    const product = STORE_SLUG_PATTERN.test(slug)
-      ? await this.products.findOne({
-          where: { spaceId: space.id, slug, published: true, deletedAt: IsNull() },
-        })
-      : null;
+    const [row] = STORE_SLUG_PATTERN.test(slug)
+      ? ((await this.products.query(PUBLISHED_PRODUCT_BY_SLUG, [space.id, slug])) as ProductPageRow[])
+      : [];
+    const product = row ? productOfRow(row) : null;
     if (!product) throw notFound();
     const [card] = await this.cards([product]);
     const [release, callToAction] = await Promise.all([this.releaseOf(product), this.callToAction(space)]);

@@ -1,6 +1,8 @@
 import * as app from '../../../src/spaces/space-rows';
 import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
+import * as twinStore from '../../../bench/twin/store';
+import * as appStore from '../../../src/store/store-rows';
 
 /**
  * The twins send the app's fixed SQL text where the app has fixed SQL (bench/README.md "Same
@@ -15,5 +17,10 @@ describe('bench twin statements', () => {
 
   it("reads the post write's space, membership and topic with findForWrite's text", () => {
     expect(twinWrites.SPACE_FOR_WRITE_BY_DOMAIN).toBe(app.SPACE_FOR_WRITE_BY_DOMAIN);
+  });
+
+  it("reads public prices and the purchase page's product with store-rows.ts' text", () => {
+    expect(twinStore.PUBLIC_PRICES_OF_PRODUCTS).toBe(appStore.PUBLIC_PRICES_OF_PRODUCTS);
+    expect(twinStore.PUBLISHED_PRODUCT_BY_SLUG).toBe(appStore.PUBLISHED_PRODUCT_BY_SLUG);
   });
 });
