@@ -17,6 +17,7 @@ import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-err
 import { allowBrowserOrigins } from './infrastructure/http/cors';
 import { requestPreamble } from './infrastructure/http/request-preamble';
 import { runInRequestScope } from './infrastructure/http/request-scope';
+import { deferContinue } from './infrastructure/http/expect-continue';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { AccessLog } from './infrastructure/logging/access-log';
@@ -50,6 +51,8 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   // Read by Node for every new connection (http.Server options.maxHeaderSize).
   (app.getHttpServer() as Server & { maxHeaderSize?: number }).maxHeaderSize = MAX_HEADER_BYTES;
   applyServerTimeouts(app.getHttpServer() as Server, app.get(AppConfig));
+  // The upload route answers an announced body that is too large before the client sends it.
+  deferContinue(app.getHttpServer() as Server, (url) => url.startsWith('/uploads/'));
   app.set('etag', false);
   // First, so every answer is measured, logged and carries the headers of every answer.
   app.use(

@@ -14,7 +14,7 @@ import type { KeysetValue } from './cursors';
 import {
   authorsOf,
   membershipOf,
-  POST_COLUMNS,
+  LIVE_POST_IN_SPACE,
   postsUpvotedBy,
   readable,
   spaceByDomain,
@@ -263,7 +263,7 @@ export const singlePost: TwinHandler = async (context) => {
   const id = uuidOf('post', pathPart(context.url, 5));
   const { rows } = id
     ? await context.pool.query<FullRow>(
-        `SELECT ${POST_COLUMNS} FROM posts WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL LIMIT 1`,
+        LIVE_POST_IN_SPACE,
         [id, space.id],
       )
     : { rows: [] };

@@ -52,9 +52,11 @@ export async function spaceByDomain(db: Queryable, domain: string): Promise<Spac
 }
 
 /** Every column of `posts`, as TypeORM's findOne selects them. */
-export const POST_COLUMNS =
-  'id, space_id, topic_id, author_did, title, body, excerpt, display_title, card_text_at, slug, attachment_ids, ' +
-  'upvote_count, comment_count, is_pinned, published_at, updated_at, deleted_at, content_id, head_cid, document_cid';
+/** post-rows.ts: the text PostAccess.postInSpace sends. */
+export const LIVE_POST_IN_SPACE =
+  'SELECT id, space_id, topic_id, author_did, title, body, excerpt, display_title, card_text_at, slug, attachment_ids, ' +
+  'upvote_count, comment_count, is_pinned, published_at, updated_at, deleted_at, content_id, head_cid, document_cid ' +
+  'FROM posts WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL';
 
 export interface TopicRow {
   id: string;

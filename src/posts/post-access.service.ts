@@ -9,6 +9,7 @@ import { GroupMembershipLookup } from '../memberships/group-membership-lookup';
 import { SpaceGrantAccess, SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { Post } from './entities/post.entity';
+import { LIVE_POST_IN_SPACE, postOfRow, PostRow } from './post-rows';
 import { TopicView } from '../spaces/space-views';
 
 /** Why a post's content is withheld (api-spec.md "Post response union"). */
@@ -136,9 +137,9 @@ export class PostAccess {
   /** A live post of the space by its `post_…` id, else the 404 (another space's id included). */
   async postInSpace(spaceId: string, postId: string): Promise<Post> {
     const uuid = parseEntityId('post', postId);
-    const post = uuid ? await this.posts.findOne({ where: { id: uuid, spaceId } }) : null;
-    if (!post) throw notFound();
-    return post;
+    const rows: PostRow[] = uuid ? await this.posts.query(LIVE_POST_IN_SPACE, [uuid, spaceId]) : [];
+    if (rows.length === 0) throw notFound();
+    return postOfRow(rows[0]);
   }
 
   /** The head of a live post of the space by its `post_…` id, else the 404 (fixed SQL, no body). */

@@ -1,5 +1,5 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { PassThrough, pipeline, Readable } from 'node:stream';
 import { ApiError, conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { newUuid } from '../../common/ids/entity-id';
@@ -11,6 +11,7 @@ import { MediaPresenter } from '../media-presenter';
 import { MediaFacts, MediaRows } from '../media-rows';
 import { ImageUndecodable, probeImage } from '../images/image-probe';
 import { AppConfig } from '../../config/app-config';
+import { writeContinueIfExpected } from '../../infrastructure/http/expect-continue';
 import { MediaProcessing } from '../processing/media-processing';
 import { bytesMatch, essenceOf } from '../media-types';
 import { MediaUrlSigner } from '../media-url-signer';
@@ -65,6 +66,7 @@ export class UploadService {
       if (announced !== undefined && Number(announced) > limit) {
         throw await this.refuse(media, new UploadTooLarge(limit));
       }
+      writeContinueIfExpected(request, request.res);
       const stored = await this.store(media, request, limit);
       const facts = await this.probed(media, stored.storageKey);
       // Audio and video stay pending until their processing job has run.
@@ -79,7 +81,8 @@ export class UploadService {
         ? this.presenter.legacyInfo(finalized)
         : { media: this.presenter.object(finalized), status: finalized.state };
     } finally {
-      await this.discardRest(request);
+      // Not awaited: the answer (a refusal, while the client may still be sending) goes out now.
+      this.discardRest(request);
     }
   }
 
@@ -182,27 +185,21 @@ export class UploadService {
     return invalidRequest('Invalid request', [{ path: 'body', message: refusal.message }]);
   }
 
-  /** Reads and drops what the client still sends, up to DISCARD_AT_MOST; past that, closes. */
-  private async discardRest(request: Request): Promise<void> {
+  /**
+   * Reads and drops what the client still sends, behind the answer, so a client still sending reads
+   * the answer instead of a reset connection; past DISCARD_AT_MOST the connection is closed.
+   */
+  private discardRest(request: Request): void {
     if (request.complete || request.destroyed) return;
     request.unpipe();
-    await new Promise<void>((resolve) => {
-      let discarded = 0;
-      const finish = () => {
-        request.off('data', count);
-        resolve();
-      };
-      const count = (chunk: Buffer) => {
-        discarded += chunk.length;
-        if (discarded <= DISCARD_AT_MOST) return;
-        (request.res as Response | undefined)?.setHeader('Connection', 'close');
-        finish();
-        request.destroy();
-      };
-      request.on('data', count);
-      request.once('end', finish);
-      request.once('close', finish);
-      request.resume();
-    });
+    let discarded = 0;
+    const count = (chunk: Buffer) => {
+      discarded += chunk.length;
+      if (discarded <= DISCARD_AT_MOST) return;
+      request.off('data', count);
+      request.destroy();
+    };
+    request.on('data', count);
+    request.resume();
   }
 }

@@ -14,7 +14,7 @@ import {
   upload,
   uploadChunked,
 } from './support';
-import { request as httpRequest, Server } from 'node:http';
+import { IncomingMessage, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The app's HTTP server listening on a loopback port (for a client that hangs up mid-body). */
@@ -79,6 +79,62 @@ describe('uploads stream to storage under the size limit (design.md §11 "Upload
     expect(await status(minted.media.id)).toBe('failed');
     expect(await storedFiles(t)).not.toContainEqual(expect.stringMatching(/^\.incoming\//));
     expect(await storedOf(t, minted.media.id)).toEqual([]);
+  });
+
+  it('answers 413 while the client is still sending, and reads on behind the answer', async () => {
+    // The client sends 11 MiB and keeps the request open: the refusal must not wait for its end.
+    const minted = await mint(uploader, space.id, { filename: 'open.png', contentType: 'image/png' });
+    const port = await listening(t);
+    const call = httpRequest({ host: '127.0.0.1', port, method: 'PUT', path: pathOf(minted.uploadUrl) });
+    for (const [name, value] of Object.entries(minted.uploadHeaders)) call.setHeader(name, value);
+    call.on('error', () => undefined);
+    const answered = new Promise<IncomingMessage>((resolve) => call.once('response', resolve));
+    const body = await pngOfSize(11 * MiB);
+    for (let offset = 0; offset < body.length; offset += MiB) call.write(body.subarray(offset, offset + MiB));
+    const response = await answered;
+    expect(response.statusCode).toBe(413);
+    const text = await new Promise<string>((resolve) => {
+      let read = '';
+      response.on('data', (chunk: Buffer) => (read += chunk.toString()));
+      response.once('end', () => resolve(read));
+    });
+    expect(JSON.parse(text)).toEqual({
+      code: 'E_PAYLOAD_TOO_LARGE',
+      message: 'The upload is larger than 10485760 bytes',
+    });
+    // Still open and still read: more bytes are taken without a reset.
+    expect(call.write(Buffer.alloc(MiB))).toBeDefined();
+    call.destroy();
+    expect(await status(minted.media.id)).toBe('failed');
+  });
+
+  it('with Expect: 100-continue, refuses a too large announced body before any byte is sent', async () => {
+    const port = await listening(t);
+    const expecting = async (contentLength: number, body: () => Promise<Buffer>) => {
+      const minted = await mint(uploader, space.id, { filename: 'ask.png', contentType: 'image/png' });
+      const call = httpRequest({
+        host: '127.0.0.1',
+        port,
+        method: 'PUT',
+        path: pathOf(minted.uploadUrl),
+        headers: { ...minted.uploadHeaders, 'Content-Length': String(contentLength), Expect: '100-continue' },
+      });
+      call.on('error', () => undefined);
+      let continued = false;
+      call.once('continue', () => {
+        continued = true;
+        void body().then((bytes) => call.end(bytes));
+      });
+      const response = await new Promise<IncomingMessage>((resolve) => call.once('response', resolve));
+      response.resume();
+      call.destroy();
+      return { status: response.statusCode, continued, media: minted.media.id };
+    };
+    const refused = await expecting(10 * MiB + 1, () => pngOfSize(10 * MiB + 1));
+    expect(refused).toMatchObject({ status: 413, continued: false });
+    expect(await status(refused.media)).toBe('failed');
+    const small = await png();
+    expect(await expecting(small.length, async () => small)).toMatchObject({ status: 200, continued: true });
   });
 
   it('takes an image of exactly 10 MiB, streamed in chunks', async () => {

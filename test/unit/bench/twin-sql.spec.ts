@@ -3,6 +3,7 @@ import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
 import * as twinStore from '../../../bench/twin/store';
 import * as appStore from '../../../src/store/store-rows';
+import * as appPosts from '../../../src/posts/post-rows';
 
 /**
  * The twins send the app's fixed SQL text where the app has fixed SQL (bench/README.md "Same
@@ -13,6 +14,10 @@ describe('bench twin statements', () => {
     expect(twinRows.TOPICS_OF_SPACES).toBe(app.TOPICS_OF_SPACES);
     expect(twinRows.TOPICS_OF_SPACES_WITH_ACCESS).toBe(app.TOPICS_OF_SPACES_WITH_ACCESS);
     expect(twinRows.TOPIC_OF_SPACE).toBe(app.TOPIC_OF_SPACE);
+  });
+
+  it('reads a single post with post-rows.ts\' text', () => {
+    expect(twinRows.LIVE_POST_IN_SPACE).toBe(appPosts.LIVE_POST_IN_SPACE);
   });
 
   it("reads the post write's space, membership and topic with findForWrite's text", () => {
