@@ -261,12 +261,7 @@ export const singlePost: TwinHandler = async (context) => {
   const { space, viewer } = await readView(context, pathPart(context.url, 3));
   if (viewer) throw new TwinRefusal(500, 'the twin serves the anonymous single post only');
   const id = uuidOf('post', pathPart(context.url, 5));
-  const { rows } = id
-    ? await context.pool.query<FullRow>(
-        LIVE_POST_IN_SPACE,
-        [id, space.id],
-      )
-    : { rows: [] };
+  const { rows } = id ? await context.pool.query<FullRow>(LIVE_POST_IN_SPACE, [id, space.id]) : { rows: [] };
   const post = rows[0];
   if (!post) throw new TwinRefusal(404, 'no such post');
   const topic = await topicInSpace(context.pool, post.topic_id, space.id);

@@ -16,7 +16,7 @@ describe('bench twin statements', () => {
     expect(twinRows.TOPIC_OF_SPACE).toBe(app.TOPIC_OF_SPACE);
   });
 
-  it('reads a single post with post-rows.ts\' text', () => {
+  it("reads a single post with post-rows.ts' text", () => {
     expect(twinRows.LIVE_POST_IN_SPACE).toBe(appPosts.LIVE_POST_IN_SPACE);
   });
 
