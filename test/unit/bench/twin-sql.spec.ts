@@ -1,6 +1,9 @@
 import * as app from '../../../src/spaces/space-rows';
 import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
+import * as twinMedia from '../../../bench/twin/media';
+import { getMetadataArgsStorage } from 'typeorm';
+import { Media } from '../../../src/media/entities/media.entity';
 
 /**
  * The twins send the app's fixed SQL text where the app has fixed SQL (bench/README.md "Same
@@ -15,5 +18,12 @@ describe('bench twin statements', () => {
 
   it("reads the post write's space, membership and topic with findForWrite's text", () => {
     expect(twinWrites.SPACE_FOR_WRITE_BY_DOMAIN).toBe(app.SPACE_FOR_WRITE_BY_DOMAIN);
+  });
+
+  it("reads a media row with every column of the Media entity, as the app's findOneBy does", () => {
+    const entityColumns = getMetadataArgsStorage()
+      .columns.filter((column) => column.target === Media)
+      .map((column) => column.options.name ?? column.propertyName);
+    expect(twinMedia.MEDIA_COLUMNS.split(', ').sort()).toEqual(entityColumns.sort());
   });
 });
