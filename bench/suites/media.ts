@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
@@ -13,15 +14,16 @@ import { BIG_SPACE, spaceId } from '../seed-plan';
  * for its 320×240 variant once, so the measured requests read the variant from storage.
  *
  * - `media cdn cached variant`: GET /cdn/{media}/{name}?w=320&h=240&fit=cover, anonymous: the
- *   stored variant with its ETag and immutable caching. Read beside `health ready`.
+ *   stored variant with its ETag and immutable caching, against the bare twin streaming the same
+ *   stored file (bench/twin/media.ts); also read beside `health ready`.
  * - `media v1 status`: GET /v1/spaces/{space}/media/{media} with the reader's read proof. Read
  *   beside `own profile with a request proof` (the same proof check, one row read).
- *
- *   Against the bare twin streaming the same stored file (bench/twin/media.ts).
  * - `media upload 5 MB image`: PUT of a 5 MB PNG at a signed upload URL, a fresh URL per request
  *   (minted when the run plans), through the whole upload: streamed to storage, sniffed, probed.
  *   No counterpart: reported as uploads/s, MB/s, and the app's resident memory before the load and
  *   at its peak (the body is streamed: the peak must not grow with the bodies in flight).
+ * - `media upload 5 MB file`: the same with 5 MB of random bytes as a plain file (nothing to
+ *   decode), to tell the upload path's memory from the image probe's.
  *
  * The status route has no twin yet (its proof check and three statements belong in bench/twin/).
  */
@@ -77,49 +79,75 @@ const cdnPath = (mediaId: string, filename: string) => `/cdn/${mediaId}/${filena
  * 1 s + 3 s at 45 uploads/s (225 MB/s) with the verify step's; a run that uses them up says so.
  */
 const UPLOAD_URLS = 600;
-const UPLOAD_FILE = join(root, '.data/bench-upload.png');
+
+/** What an upload scenario sends: its bytes, declared as `contentType` under `filename`. */
+interface UploadBody {
+  file: string;
+  filename: string;
+  contentType: string;
+  bytes: () => Promise<Buffer>;
+}
+
+/** A PNG of about 5 MB (1376×1376 of noise, which PNG barely compresses). */
+const IMAGE_UPLOAD: UploadBody = {
+  file: join(root, '.data/bench-upload.png'),
+  filename: 'upload.png',
+  contentType: 'image/png',
+  bytes: () =>
+    sharp({
+      create: {
+        width: 1376,
+        height: 1376,
+        channels: 3,
+        background: { r: 0, g: 0, b: 0 },
+        noise: { type: 'gaussian', mean: 128, sigma: 30 },
+      },
+    })
+      .png()
+      .toBuffer(),
+};
+
+/** 5 MB of random bytes as a plain file: the upload path without an image to decode. */
+const FILE_UPLOAD: UploadBody = {
+  file: join(root, '.data/bench-upload.bin'),
+  filename: 'upload.bin',
+  contentType: 'application/octet-stream',
+  bytes: () => Promise.resolve(randomBytes(5_000_000)),
+};
 
 /**
- * A PNG of about 5 MB (1376×1376 of noise, which PNG barely compresses), written once per run,
- * and `UPLOAD_URLS` upload URLs of the reader's in the big space, minted through the app.
+ * The body written once per run, and `UPLOAD_URLS` upload URLs of the reader's in the big space
+ * for it, minted through the app.
  */
-async function uploadPlan(context: PlanContext): Promise<RequestPlan> {
-  const bytes = await sharp({
-    create: {
-      width: 1376,
-      height: 1376,
-      channels: 3,
-      background: { r: 0, g: 0, b: 0 },
-      noise: { type: 'gaussian', mean: 128, sigma: 30 },
-    },
-  })
-    .png()
-    .toBuffer();
-  await mkdir(dirname(UPLOAD_FILE), { recursive: true });
-  await writeFile(UPLOAD_FILE, bytes);
-  const client = new PlatClient({ baseUrl: context.appUrl, audience: context.audience });
-  const identity = PlatIdentity.fromKeyFile(context.actors.reader);
-  const spaceRef = `space_${spaceId(BIG_SPACE).replace(/-/g, '')}`;
-  const mintOne = async () => {
-    const minted = await client.request<{ uploadUrl: string }>('POST', `/v1/spaces/${spaceRef}/media`, {
-      body: { filename: 'upload.png', contentType: 'image/png', contentLength: bytes.length },
-      identity,
-    });
-    if (minted.status === 404) throw new SkipScenario('the app has no v1 media routes');
-    if (minted.status !== 201) throw new Error(`media mint answered ${minted.status}`);
-    const url = new URL(minted.body.uploadUrl);
-    return `${url.pathname}${url.search}`;
-  };
-  const list: string[] = [];
-  // A few at a time: minting is a signed write each.
-  while (list.length < UPLOAD_URLS) list.push(...(await Promise.all(Array.from({ length: 8 }, mintOne))));
-  context.log(`media: ${list.length} upload URLs minted for ${bytes.length} bytes each`);
-  return {
-    method: 'PUT',
-    path: list[0],
-    headers: { 'content-type': 'image/png' },
-    paths: { list, start: 0 },
-    bodyFile: UPLOAD_FILE,
+function uploadPlan(body: UploadBody): (context: PlanContext) => Promise<RequestPlan> {
+  return async (context) => {
+    const bytes = await body.bytes();
+    await mkdir(dirname(body.file), { recursive: true });
+    await writeFile(body.file, bytes);
+    const client = new PlatClient({ baseUrl: context.appUrl, audience: context.audience });
+    const identity = PlatIdentity.fromKeyFile(context.actors.reader);
+    const spaceRef = `space_${spaceId(BIG_SPACE).replace(/-/g, '')}`;
+    const mintOne = async () => {
+      const minted = await client.request<{ uploadUrl: string }>('POST', `/v1/spaces/${spaceRef}/media`, {
+        body: { filename: body.filename, contentType: body.contentType, contentLength: bytes.length },
+        identity,
+      });
+      if (minted.status === 404) throw new SkipScenario('the app has no v1 media routes');
+      if (minted.status !== 201) throw new Error(`media mint answered ${minted.status}`);
+      const url = new URL(minted.body.uploadUrl);
+      return `${url.pathname}${url.search}`;
+    };
+    const list: string[] = [];
+    // A few at a time: minting is a signed write each.
+    while (list.length < UPLOAD_URLS) list.push(...(await Promise.all(Array.from({ length: 8 }, mintOne))));
+    context.log(`media: ${list.length} upload URLs minted for ${body.filename} (${bytes.length} bytes)`);
+    return {
+      method: 'PUT',
+      path: list[0],
+      headers: { 'content-type': body.contentType },
+      paths: { list, start: 0 },
+      bodyFile: body.file,
+    };
   };
 }
 
@@ -151,7 +179,14 @@ export const mediaScenarios: Scenario[] = [
   {
     name: 'media upload 5 MB image',
     group: 'write',
-    request: uploadPlan,
+    request: uploadPlan(IMAGE_UPLOAD),
+    against: { kind: 'none' },
+    reports: { memory: true, throughput: true },
+  },
+  {
+    name: 'media upload 5 MB file',
+    group: 'write',
+    request: uploadPlan(FILE_UPLOAD),
     against: { kind: 'none' },
     reports: { memory: true, throughput: true },
   },
