@@ -34,11 +34,12 @@ export function status(message: string): void {
   console.error(`[bench] ${message}`);
 }
 
-/** The twin's environment: the database, the app's cursor secret, its web domain when set. */
+/** The twin's environment: the database, the app's cursor secret and media store, its web domain when set. */
 export function twinEnv(databaseUrl: string): Record<string, string> {
   return {
     DATABASE_URL: databaseUrl,
     CURSOR_SECRET: SERVICE_DEFAULTS.CURSOR_SECRET!,
+    MEDIA_DIR: resolve(root, SERVICE_DEFAULTS.MEDIA_DIR!),
     ...(process.env.SPACES_WEB_DOMAIN ? { SPACES_WEB_DOMAIN: process.env.SPACES_WEB_DOMAIN } : {}),
   };
 }

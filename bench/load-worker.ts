@@ -35,7 +35,8 @@ export type LoadReport =
 
 async function run(job: LoadJob): Promise<LoadReport> {
   const factory = new RequestFactory(job.plan);
-  const dynamic = job.plan.proof?.perRequest === true || job.plan.rotate !== undefined;
+  const dynamic =
+    job.plan.proof?.perRequest === true || job.plan.rotate !== undefined || job.plan.paths !== undefined;
   let built = 0;
   const first = factory.request(0);
   const request = dynamic

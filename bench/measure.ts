@@ -1,9 +1,10 @@
+import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchConfig } from './config';
 import { live, logDir, root, status, stopTarget, twinEnv, type Planned } from './fleet';
 import { runLoad } from './load';
 import { startNodeServer, startService, type Target } from './processes';
-import { failures, ratioOf, sideResult, type RunSummary, type ScenarioResult } from './report';
+import { failures, ratioOf, sideResult, spreadOf, type RunSummary, type ScenarioResult } from './report';
 import type { RequestPlan } from './request-plan';
 import { TWIN_HEADER, type Scenario } from './scenario-kit';
 import { describeEnv } from './service-env';
@@ -33,6 +34,11 @@ export async function measureScenario(
     result.app = sideResult(appLabel(scenario), appRuns);
     if (hasCounterpart) result.counterpart = sideResult(result.against, otherRuns);
     result.ratio = ratioOf(result.app, result.counterpart);
+    const reported = reportedFigures(scenario, entry.request, appRuns);
+    if (reported) {
+      result.note = result.note ? `${result.note}; ${reported}` : reported;
+      status(`${scenario.name}: ${reported}`);
+    }
   } catch (error) {
     result.failed = error instanceof Error ? error.message : String(error);
     problems.push(`${scenario.name}: ${result.failed}`);
@@ -52,9 +58,13 @@ async function measureSide(
   const { scenario } = entry;
   const target = await startSide(entry, side, config, databaseUrl, `${round}`);
   try {
-    const plan: RequestPlan = entry.request!.rotate
-      ? { ...entry.request!, rotate: { ...entry.request!.rotate, start: entry.cursor } }
-      : entry.request!;
+    const request = entry.request!;
+    const plan: RequestPlan = request.rotate
+      ? { ...request, rotate: { ...request.rotate, start: entry.cursor } }
+      : request.paths
+        ? { ...request, paths: { ...request.paths, start: entry.cursor } }
+        : request;
+    const memoryBefore = side === 'app' && scenario.reports?.memory ? memoryOf(target) : null;
     status(
       `${scenario.name}: round ${round}, ${side === 'app' ? appLabel(scenario) : counterpartLabel(scenario)}`,
     );
@@ -72,13 +82,16 @@ async function measureSide(
     );
     // Past every request this phase built (and the in-flight ones it may not have counted).
     entry.cursor += report.requestsBuilt + 2 * config.connections;
-    if (
-      entry.request!.rotate &&
-      entry.cursor > entry.request!.rotate.count * entry.request!.proof!.actors.length
-    )
+    if (request.rotate && entry.cursor > request.rotate.count * request.proof!.actors.length)
       problems.push(
         `${scenario.name}: more writes than (actor, post) pairs; raise BENCH_SEED_POSTS or lower BENCH_DURATION`,
       );
+    if (request.paths && entry.cursor > request.paths.list.length)
+      problems.push(`${scenario.name}: more requests than prepared paths (${request.paths.list.length})`);
+    if (memoryBefore) {
+      const after = memoryOf(target);
+      if (after) report.summary.memory = { rssBeforeMiB: memoryBefore.rssMiB, peakRssMiB: after.peakMiB };
+    }
     problems.push(...failures(`${scenario.name} round ${round} (${side})`, report.summary));
     if (report.alongside)
       status(
@@ -134,6 +147,42 @@ async function startSide(
   }
   live.add(target);
   return target;
+}
+
+/** The process's resident set now and its peak so far (VmRSS, VmHWM), or null off Linux. */
+function memoryOf(target: Target): { rssMiB: number; peakMiB: number } | null {
+  try {
+    const text = readFileSync(`/proc/${target.child.pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1]);
+    const rss = kib('VmRSS');
+    const peak = kib('VmHWM');
+    return Number.isFinite(rss) && Number.isFinite(peak)
+      ? { rssMiB: rss / 1024, peakMiB: peak / 1024 }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The figures a scenario asks for (`reports`), medians of the app's rounds, in words. */
+function reportedFigures(scenario: Scenario, request: RequestPlan, rounds: RunSummary[]): string | null {
+  const parts: string[] = [];
+  const bodyBytes = request.bodyFile
+    ? statSync(request.bodyFile).size
+    : Buffer.byteLength(request.body ?? '');
+  if (scenario.reports?.throughput && bodyBytes > 0) {
+    const perSecond = spreadOf(rounds.map((r) => r.requestsPerSecond)).median;
+    parts.push(
+      `${(bodyBytes / 1e6).toFixed(1)} MB bodies: ${perSecond.toFixed(1)}/s, ${((perSecond * bodyBytes) / 1e6).toFixed(1)} MB/s`,
+    );
+  }
+  const measured = rounds.filter((r) => r.memory).map((r) => r.memory!);
+  if (scenario.reports?.memory && measured.length > 0) {
+    const before = spreadOf(measured.map((m) => m.rssBeforeMiB)).median;
+    const peak = spreadOf(measured.map((m) => m.peakRssMiB)).median;
+    parts.push(`app RSS ${Math.round(before)} MiB before the load, peak ${Math.round(peak)} MiB by its end`);
+  }
+  return parts.length > 0 ? parts.join('; ') : null;
 }
 
 function appLabel(scenario: Scenario): string {

@@ -11,6 +11,8 @@ export interface RunSummary {
   statusCodes: Record<string, number>;
   /** Errors and non-2xx answers seen during the discarded warm-up. */
   warmupFailures: number;
+  /** The server's resident set just before the load, and its peak by the end (MiB; Linux only). */
+  memory?: { rssBeforeMiB: number; peakRssMiB: number };
 }
 
 /** The rounds of one side: each round's figures, and their median and spread. */

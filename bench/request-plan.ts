@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { PlatIdentity, signRequestProof, type KeyFileJson } from '../src/protocol/client';
 import { isDeletedPost, postId } from './seed-plan';
 
@@ -14,6 +15,10 @@ import { isDeletedPost, postId } from './seed-plan';
  *   the (k mod count)-th live post, signed by actor floor(k / count) mod actors (rotating writes
  *   only). Every (actor, post) pair comes once while k < actors × count; the harness hands every
  *   phase its own `start` past the previous phase's last request.
+ * - `paths`: request i of a phase goes to `list[start + i]`, each path once (signed upload URLs,
+ *   good for one upload each); the harness hands out `start` as for `rotate`.
+ * - `bodyFile`: the body is this file's bytes (read once by whoever builds the requests: a
+ *   megabytes-long body does not travel in the plan).
  */
 export interface RequestPlan {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -25,13 +30,15 @@ export interface RequestPlan {
   /** With `credential`, the X-Credential the proofs present (bound through `ath`). */
   proof?: { actors: KeyFileJson[]; perRequest: boolean; audience: string; credential?: string };
   rotate?: { space: number; start: number; count: number };
+  paths?: { list: string[]; start: number };
+  bodyFile?: string;
 }
 
 export interface BuiltRequest {
   method: string;
   path: string;
   headers: Record<string, string>;
-  body?: string;
+  body?: string | Buffer;
 }
 
 /** Proofs of reads live this long; a phase (warm-up plus measured run) must be shorter. */
@@ -41,9 +48,11 @@ export const READ_PROOF_SECONDS = 300;
 export class RequestFactory {
   private readonly actors: PlatIdentity[];
   private phaseProofs: string[] = [];
+  private readonly body: string | Buffer | undefined;
 
   constructor(private readonly plan: RequestPlan) {
     this.actors = (plan.proof?.actors ?? []).map((file) => PlatIdentity.fromKeyFile(file));
+    this.body = plan.bodyFile === undefined ? plan.body : readFileSync(plan.bodyFile);
     this.newPhase();
   }
 
@@ -66,7 +75,9 @@ export class RequestFactory {
     const actor = this.actors.length > 0 ? (plan.rotate ? Math.floor(k / count) : k) % this.actors.length : 0;
     const path = plan.rotate
       ? plan.path.replace('{post}', wirePostId(plan.rotate.space, liveNumber(k % count)))
-      : plan.path;
+      : plan.paths
+        ? (plan.paths.list[plan.paths.start + index] ?? plan.path)
+        : plan.path;
     const headers: Record<string, string> = { ...plan.headers };
     if (plan.proof?.credential) headers['x-credential'] = plan.proof.credential;
     if (plan.proof) {
@@ -74,7 +85,7 @@ export class RequestFactory {
         ? this.sign(this.actors[actor], path, { jti: true, lifetimeSeconds: 60 })
         : this.phaseProofs[actor];
     }
-    return { method: plan.method, path, headers, ...(plan.body === undefined ? {} : { body: plan.body }) };
+    return { method: plan.method, path, headers, ...(this.body === undefined ? {} : { body: this.body }) };
   }
 
   private sign(

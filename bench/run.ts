@@ -1,6 +1,6 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
 import { buildConfig } from './config';
 import { explainListings, type ExplainedStatement } from './explain';
@@ -79,6 +79,8 @@ async function main(mode: Mode): Promise<number> {
   const server = await startDatabase(root);
   cleanups.push(() => server.stop());
   const database = await prepareBenchDatabase(server.url, root, plan, status);
+  // The media store starts as empty as the fresh database (no file outlives its row).
+  rmSync(resolve(root, SERVICE_DEFAULTS.MEDIA_DIR!), { recursive: true, force: true });
   status(
     `database: ${database.template} cloned to ${redact(database.url)} (${database.seconds.toFixed(1)} s)`,
   );

@@ -36,6 +36,11 @@ export interface Scenario {
    * the app's req/s over `relativeTo`'s at least `relative`. Checked and listed after the table.
    */
   target?: { ratio?: number; relative?: number };
+  /**
+   * Also report, in the scenario's note: the app's memory (resident set before the load and its
+   * peak by the end: /proc/<pid>/status) and the bytes per second its request bodies carried.
+   */
+  reports?: { memory?: boolean; throughput?: boolean };
 }
 
 export type Counterpart =

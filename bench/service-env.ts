@@ -24,6 +24,11 @@ export const SERVICE_DEFAULTS: ServiceEnv = {
   METRICS_PORT: null,
   // Shared by every process, so a cursor one of them issued is valid on all of them.
   CURSOR_SECRET: 'plat-bench-cursor-secret-not-for-production',
+  // The bench's own media store (relative to the checkout, the app's working directory); the twin
+  // serves the same files (bench/fleet.ts twinEnv).
+  MEDIA_DIR: '.data/bench-media',
+  // Shared, so an upload URL one process minted is good on the others (random per process else).
+  MEDIA_URL_SECRET: 'plat-bench-media-url-secret-not-for-production',
 };
 
 /** Later layers win; a null in a later layer unsets what an earlier one set. */

@@ -122,6 +122,8 @@ export async function verifyAll(
     const { scenario } = entry;
     try {
       entry.request = await scenario.request(planContext);
+      // Prepared paths are counted from their first (the post numbers' offset is for `rotate`).
+      if (entry.request.paths) entry.cursor = 0;
       const { against } = scenario;
       let app: CountedTarget;
       let other: CountedTarget | null;

@@ -63,8 +63,14 @@ export async function verifyScenario(
   plan: RequestPlan,
   context: VerifyContext,
 ): Promise<VerifyOutcome> {
-  const start = plan.rotate ? context.take(2 * (VERIFY_REQUESTS + 1)) : 0;
-  const factory = new RequestFactory(plan.rotate ? { ...plan, rotate: { ...plan.rotate, start } } : plan);
+  const start = plan.rotate || plan.paths ? context.take(2 * (VERIFY_REQUESTS + 1)) : 0;
+  const factory = new RequestFactory(
+    plan.rotate
+      ? { ...plan, rotate: { ...plan.rotate, start } }
+      : plan.paths
+        ? { ...plan, paths: { ...plan.paths, start } }
+        : plan,
+  );
   const twinHandler = scenario.against.kind === 'twin' ? scenario.against.handler : undefined;
   const send = (target: CountedTarget, request: BuiltRequest) =>
     fetchAnswer(target.url, request, twinHandler);

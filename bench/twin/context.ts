@@ -12,13 +12,17 @@ export interface TwinContext {
   cursors: TwinCursors;
   /** SPACES_WEB_DOMAIN as the app has it (canonical URIs). */
   webDomain: string;
+  /** The app's local media store (MEDIA_DIR, absolute). */
+  mediaDir: string;
 }
 
-/** The status and the JSON text of the answer (the twin writes the headers). */
-export interface TwinAnswer {
-  status: number;
-  json: string;
-}
+/**
+ * The answer: the status and the JSON text (the twin writes the headers), or a file streamed with
+ * the headers given (beside the twin's own: security headers, request id).
+ */
+export type TwinAnswer =
+  | { status: number; json: string }
+  | { status: number; file: { path: string; headers: Record<string, string | number> } };
 
 export type TwinHandler = (context: TwinContext) => Promise<TwinAnswer>;
 

@@ -2,6 +2,7 @@ import { commentThread } from './comments';
 import type { TwinHandler } from './context';
 import { spaceEvents, upcomingEvents } from './events';
 import { healthLive, healthReady } from './health';
+import { mediaCdnVariant } from './media';
 import { feed, postsListing, singlePost } from './posts';
 import { spaceFetch, spacesDirectory } from './spaces';
 import { storeProducts, storePurchasePage } from './store';
@@ -27,4 +28,5 @@ export const twinHandlers: Record<string, TwinHandler> = {
   'post create': postCreate,
   'comment create': commentCreate,
   'post upvote': postUpvote,
+  'media cdn variant': mediaCdnVariant,
 };

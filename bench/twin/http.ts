@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { hostname } from 'node:os';
 import { staticSecurityHeaderLines } from '../../src/infrastructure/http/security-headers';
@@ -32,6 +33,29 @@ export function replyJson(
   response.writeHead(status, headers);
   response.end(json);
   if (!request.url?.startsWith('/health/')) accessLog(request, id, status, startedAt);
+}
+
+/**
+ * A stored file streamed as the app streams one (a StreamableFile): the static security headers, a
+ * fresh X-Request-Id and the handler's headers in one `writeHead`, then the bytes from disk.
+ */
+export function replyFile(
+  request: IncomingMessage,
+  response: ServerResponse,
+  status: number,
+  file: { path: string; headers: Record<string, string | number> },
+  startedAt: number,
+): void {
+  const headers: Record<string, string | number> = {};
+  for (const [name, value] of SECURITY_HEADERS) headers[name] = value;
+  const id = randomUUID();
+  headers['X-Request-Id'] = id;
+  Object.assign(headers, file.headers);
+  response.writeHead(status, headers);
+  const bytes = createReadStream(file.path);
+  bytes.once('error', (error) => response.destroy(error));
+  bytes.pipe(response);
+  response.once('finish', () => accessLog(request, id, status, startedAt));
 }
 
 const PID = process.pid;

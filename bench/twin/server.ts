@@ -1,12 +1,13 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
 import { Pool } from 'pg';
 import { TWIN_HEADER } from '../scenario-kit';
 import { ProofRefused } from './auth';
 import { TwinRefusal, type TwinContext } from './context';
 import { TwinCursors } from './cursors';
 import { twinHandlers } from './handlers';
-import { replyJson } from './http';
+import { replyFile, replyJson } from './http';
 
 /**
  * The bare twin: node:http and a pg.Pool answering each scenario with the statements the app runs
@@ -15,7 +16,8 @@ import { replyJson } from './http';
  * path, query and body themselves. Run as a child of the harness; it reports its port over IPC.
  *
  * Env: DATABASE_URL (required), CURSOR_SECRET (the app's, so cursors open on both sides),
- * SPACES_WEB_DOMAIN (default plat.community, as the app's), BENCH_TWIN_POOL_SIZE (default: the
+ * SPACES_WEB_DOMAIN (default plat.community, as the app's), MEDIA_DIR (the app's media store),
+ * BENCH_TWIN_POOL_SIZE (default: the
  * app's DATABASE_POOL_SIZE, 10 unless set, so both sides can have as many statements in flight).
  */
 
@@ -33,9 +35,10 @@ async function main(): Promise<void> {
   await pool.query('SELECT 1');
   const cursors = new TwinCursors(secret);
   const webDomain = process.env.SPACES_WEB_DOMAIN ?? 'plat.community';
+  const mediaDir = resolve(process.env.MEDIA_DIR ?? '.data/media');
 
   const server = createServer((request, response) => {
-    void handle({ pool, cursors, webDomain }, request, response);
+    void handle({ pool, cursors, webDomain, mediaDir }, request, response);
   });
   server.keepAliveTimeout = 5_000;
   server.listen(0, '127.0.0.1', () => {
@@ -53,7 +56,7 @@ async function main(): Promise<void> {
 }
 
 async function handle(
-  settings: Pick<TwinContext, 'pool' | 'cursors' | 'webDomain'>,
+  settings: Pick<TwinContext, 'pool' | 'cursors' | 'webDomain' | 'mediaDir'>,
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
@@ -77,7 +80,8 @@ async function handle(
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
     const result = await handler({ ...settings, request, url, body });
-    replyJson(request, response, result.status, result.json, startedAt);
+    if ('file' in result) replyFile(request, response, result.status, result.file, startedAt);
+    else replyJson(request, response, result.status, result.json, startedAt);
   } catch (error) {
     const status = error instanceof TwinRefusal ? error.status : error instanceof ProofRefused ? 401 : 500;
     replyJson(

@@ -285,6 +285,35 @@ export class AppConfig {
   JOBS_CONCURRENCY = 4;
 
   /**
+   * How long a worker's claim on a running job lasts without renewal (renewed every half of it
+   * while the job runs). A replica that dies stops renewing; once the claim lapses, another
+   * replica's stalled-job check hands the job on. Longer than any event-loop stall of a live
+   * replica, or a job still running would be handed on too.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  JOBS_LOCK_MS = 30000;
+
+  /** How often each replica looks for jobs whose claim lapsed (taken by a replica that died). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  JOBS_STALLED_CHECK_MS = 30000;
+
+  /**
+   * How many times a job may be handed on after its replica died before it fails for good (a job
+   * that kills every replica that takes it stops there).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(10)
+  JOBS_MAX_STALLED = 2;
+
+  /**
    * How often pending chain publications (the outbox) are looked at; a publication that failed is
    * retried with a growing pause, capped at 10 minutes.
    */

@@ -8,6 +8,17 @@ const QUEUE_NAME = 'jobs';
 /** How long shutdown waits for running jobs; BullMQ gives a job cut short to another replica. */
 const CLOSE_PATIENCE_MS = 10_000;
 
+/** How a replica's worker takes jobs (AppConfig JOBS_*). */
+export interface WorkerSettings {
+  concurrency: number;
+  /** A running job's claim, renewed every half of it; it lapses when the replica dies. */
+  lockMs: number;
+  /** How often lapsed claims are looked for; their jobs go back to waiting. */
+  stalledCheckMs: number;
+  /** Times a job may be handed on that way before it fails. */
+  maxStalled: number;
+}
+
 interface Kind {
   handler: JobHandler<unknown>;
   retry: Required<JobRetry>;
@@ -29,7 +40,7 @@ export class BullMqJobQueue extends JobQueue {
   constructor(
     private readonly redisUrl: string,
     private readonly prefix: string,
-    private readonly concurrency: number,
+    private readonly settings: WorkerSettings,
   ) {
     super();
     this.queue = new Queue(QUEUE_NAME, { connection: this.connection(false), prefix });
@@ -45,9 +56,15 @@ export class BullMqJobQueue extends JobQueue {
     this.worker = new Worker(QUEUE_NAME, (job: Job) => this.process(job), {
       connection: this.connection(true),
       prefix: this.prefix,
-      concurrency: this.concurrency,
+      concurrency: this.settings.concurrency,
+      lockDuration: this.settings.lockMs,
+      stalledInterval: this.settings.stalledCheckMs,
+      maxStalledCount: this.settings.maxStalled,
     });
     this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
+    this.worker.on('stalled', (jobId) =>
+      this.logger.warn(`job ${jobId} was taken by a replica that stopped; it runs again`),
+    );
     this.worker.on('failed', (job, error) =>
       this.logger.warn(
         `job ${job?.name ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`,

@@ -16,7 +16,12 @@ import { MetricsModule } from '../metrics/metrics.module';
       inject: [AppConfig],
       useFactory: (config: AppConfig): JobQueue =>
         config.REDIS_URL
-          ? new BullMqJobQueue(config.REDIS_URL, config.JOBS_REDIS_PREFIX, config.JOBS_CONCURRENCY)
+          ? new BullMqJobQueue(config.REDIS_URL, config.JOBS_REDIS_PREFIX, {
+              concurrency: config.JOBS_CONCURRENCY,
+              lockMs: config.JOBS_LOCK_MS,
+              stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
+              maxStalled: config.JOBS_MAX_STALLED,
+            })
           : new InProcessJobQueue(),
     },
   ],

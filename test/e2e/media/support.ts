@@ -20,12 +20,20 @@ export interface MediaTestApp extends SpacesTestApp {
   mediaDir: string;
 }
 
-/** The service on a fresh database and a fresh media directory (or the storage `env` names). */
-export async function bootMedia(options: Pick<BootOptions, 'env' | 'override'> = {}): Promise<MediaTestApp> {
-  const mediaDir = await mkdtemp(join(tmpdir(), 'plat-media-e2e-'));
+/**
+ * The service on a fresh database and a fresh media directory (or the storage `env` names); with
+ * `replicaOf`, another replica of that service (its database and media directory, which the first
+ * one removes when it closes).
+ */
+export async function bootMedia(
+  options: Pick<BootOptions, 'env' | 'override'> & { replicaOf?: MediaTestApp } = {},
+): Promise<MediaTestApp> {
+  const { replicaOf, ...boot } = options;
+  const mediaDir = replicaOf?.mediaDir ?? (await mkdtemp(join(tmpdir(), 'plat-media-e2e-')));
   const t = await bootSpaces({
-    ...options,
-    env: { MEDIA_DIR: mediaDir, MEDIA_URL_SECRET, ...options.env },
+    ...boot,
+    databaseUrl: replicaOf?.databaseUrl,
+    env: { MEDIA_DIR: mediaDir, MEDIA_URL_SECRET, ...boot.env },
   });
   return {
     ...t,
@@ -34,7 +42,7 @@ export async function bootMedia(options: Pick<BootOptions, 'env' | 'override'> =
       try {
         await t.close();
       } finally {
-        await rm(mediaDir, { recursive: true, force: true });
+        if (!replicaOf) await rm(mediaDir, { recursive: true, force: true });
       }
     },
   };

@@ -31,11 +31,12 @@ export interface SpacesTestApp extends TestApp {
  * database, with a clock the tests can move. `override` replaces further outside services.
  */
 export async function bootSpaces(
-  options: Pick<BootOptions, 'override' | 'env'> = {},
+  options: Pick<BootOptions, 'override' | 'env' | 'databaseUrl'> = {},
 ): Promise<SpacesTestApp> {
   const clock = new ShiftedClock();
   const t = await bootApp({
     env: options.env,
+    databaseUrl: options.databaseUrl,
     override: (builder) => {
       const withClock = builder.overrideProvider(Clock).useValue(clock);
       return options.override ? options.override(withClock) : withClock;

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PlatIdentity } from '../../../src/protocol/client';
 import { isPlatDid } from '../../../src/protocol/core/ids';
 import { liveCount, liveNumber, RequestFactory } from '../../../bench/request-plan';
@@ -51,5 +54,18 @@ describe('bench request plans and seed names', () => {
     );
     expect(claims.jti).toBeUndefined();
     expect(claims.exp - claims.iat).toBe(300);
+  });
+
+  it('sends each prepared path once from its start, with the body file as bytes', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'plat-bench-plan-')), 'body.bin');
+    writeFileSync(file, Buffer.from([0, 255, 1]));
+    const factory = new RequestFactory({
+      method: 'PUT',
+      path: '/upload/a',
+      paths: { list: ['/upload/a', '/upload/b', '/upload/c', '/upload/d'], start: 1 },
+      bodyFile: file,
+    });
+    expect([0, 1, 2].map((i) => factory.request(i).path)).toEqual(['/upload/b', '/upload/c', '/upload/d']);
+    expect(factory.request(0).body).toEqual(Buffer.from([0, 255, 1]));
   });
 });

@@ -4,6 +4,9 @@ import * as twinWrites from '../../../bench/twin/writes';
 import * as twinStore from '../../../bench/twin/store';
 import * as appStore from '../../../src/store/store-rows';
 import * as appPosts from '../../../src/posts/post-rows';
+import * as twinMedia from '../../../bench/twin/media';
+import { getMetadataArgsStorage } from 'typeorm';
+import { Media } from '../../../src/media/entities/media.entity';
 
 /**
  * The twins send the app's fixed SQL text where the app has fixed SQL (bench/README.md "Same
@@ -27,5 +30,12 @@ describe('bench twin statements', () => {
   it("reads public prices and the purchase page's product with store-rows.ts' text", () => {
     expect(twinStore.PUBLIC_PRICES_OF_PRODUCTS).toBe(appStore.PUBLIC_PRICES_OF_PRODUCTS);
     expect(twinStore.PUBLISHED_PRODUCT_BY_SLUG).toBe(appStore.PUBLISHED_PRODUCT_BY_SLUG);
+  });
+
+  it("reads a media row with every column of the Media entity, as the app's findOneBy does", () => {
+    const entityColumns = getMetadataArgsStorage()
+      .columns.filter((column) => column.target === Media)
+      .map((column) => column.options.name ?? column.propertyName);
+    expect(twinMedia.MEDIA_COLUMNS.split(', ').sort()).toEqual(entityColumns.sort());
   });
 });
