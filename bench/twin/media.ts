@@ -17,6 +17,9 @@ export const MEDIA_COLUMNS =
   'storage_key, content_length, width, height, blur_hash, duration_ms, waveform_peaks, poster_key, ' +
   'created_at, updated_at, uploaded_at';
 
+/** media-row-sql.ts: the text MediaRows.byId sends. */
+export const MEDIA_BY_ID = `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = $1`;
+
 interface MediaRow {
   id: string;
   filename: string;
@@ -38,9 +41,7 @@ export const mediaCdnVariant: TwinHandler = async ({ pool, url, mediaDir }) => {
   const id = uuidOf('media', wireId);
   if (!id) throw new TwinRefusal(404, `not a media id: ${wireId}`);
   const filename = decodeURIComponent(encodedName);
-  const { rows } = await pool.query<MediaRow>(`SELECT ${MEDIA_COLUMNS} FROM media WHERE id = $1 LIMIT 1`, [
-    id,
-  ]);
+  const { rows } = await pool.query<MediaRow>(MEDIA_BY_ID, [id]);
   const media = rows[0];
   if (!media || media.kind !== 'image' || media.state !== 'ready' || media.filename !== filename)
     throw new TwinRefusal(404, `no ready image ${wireId}/${filename}`);

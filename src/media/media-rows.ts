@@ -4,6 +4,7 @@ import { IsNull, LessThan, Not, Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { Media } from './entities/media.entity';
+import { MEDIA_BY_ID, mediaOfRow, MediaRow } from './media-row-sql';
 import { MEDIA_TYPES } from './media-types';
 
 export interface NewMedia {
@@ -59,7 +60,7 @@ export class MediaRows {
   /** The media behind a wire id, or null (malformed ids included). */
   async byWireId(mediaId: string): Promise<Media | null> {
     const id = parseEntityId('media', mediaId);
-    return id ? this.media.findOneBy({ id }) : null;
+    return id ? this.byId(id) : null;
   }
 
   /** The caller's own media of one space (`spaceId` null: their legacy uploads), or null. */
@@ -96,8 +97,9 @@ export class MediaRows {
     return (result.affected ?? 0) > 0;
   }
 
-  byId(id: string): Promise<Media | null> {
-    return this.media.findOneBy({ id });
+  async byId(id: string): Promise<Media | null> {
+    const rows: MediaRow[] = await this.media.query(MEDIA_BY_ID, [id]);
+    return rows.length === 0 ? null : mediaOfRow(rows[0]);
   }
 
   /**

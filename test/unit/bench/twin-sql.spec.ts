@@ -5,6 +5,7 @@ import * as twinStore from '../../../bench/twin/store';
 import * as appStore from '../../../src/store/store-rows';
 import * as appPosts from '../../../src/posts/post-rows';
 import * as twinMedia from '../../../bench/twin/media';
+import * as appMedia from '../../../src/media/media-row-sql';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
 
@@ -32,10 +33,11 @@ describe('bench twin statements', () => {
     expect(twinStore.PUBLISHED_PRODUCT_BY_SLUG).toBe(appStore.PUBLISHED_PRODUCT_BY_SLUG);
   });
 
-  it("reads a media row with every column of the Media entity, as the app's findOneBy does", () => {
+  it('reads a media row with every column of the Media entity, as MediaRows.byId does', () => {
     const entityColumns = getMetadataArgsStorage()
       .columns.filter((column) => column.target === Media)
       .map((column) => column.options.name ?? column.propertyName);
     expect(twinMedia.MEDIA_COLUMNS.split(', ').sort()).toEqual(entityColumns.sort());
+    expect(twinMedia.MEDIA_BY_ID).toBe(appMedia.MEDIA_BY_ID);
   });
 });
