@@ -107,11 +107,14 @@ async function walk(
   const order = '"o"."starts_at" ASC, "o"."event_id" ASC, "o"."recurrence_id" ASC';
   params.push(take + 1);
   const { rows } = await pool.query<SlotRow>(
-    `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS}
-              ${'spaceId' in scope ? '' : ', "s"."did", "s"."domain", "s"."display_name"'}
+    `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
+              "v"."cover_media_id" AS "occurrence_cover_media_id"
+              ${'spaceId' in scope ? '' : ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"'}
        FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
              LIMIT $${params.length}) "o"
        JOIN "events" "e" ON "e"."id" = "o"."event_id"
+       LEFT JOIN "event_occurrence_overrides" "v"
+         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
        ${'spaceId' in scope ? '' : 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"'}
        ORDER BY ${order}`,
     params,

@@ -8,7 +8,7 @@ import { bothDirections, CursorCodec, invalidCursorIn } from '../common/paginati
 import { Page } from '../common/pagination/page';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { MediaLookup } from '../media/records/media-lookup';
-import { EventOccurrenceRecord, EventSpaceBlock, TicketEntry } from './dto/event-records.dto';
+import { EventOccurrenceRecord, EventSpaceBlock } from './dto/event-records.dto';
 import { EventWindowQuery } from './dto/event-requests.dto';
 import { CalendarEvent } from './entities/event.entity';
 import { DAY_MS, EventWindow, LOOK_AHEAD_DAYS, resolveWindow, WALK_LIMIT } from './event-window';
@@ -90,7 +90,7 @@ export class EventListingsService {
         .find((candidate) => !canceled.has(candidate.recurrenceId));
     if (!occurrence) throw notFound();
     const [tickets, own, avatarUrl] = await Promise.all([
-      this.ticketsOf(event),
+      this.tickets.forEvents([event]).then((entries) => entries.get(event.id)!),
       this.store.coversOf([event.id]),
       this.avatarOf(space),
     ]);
@@ -185,15 +185,13 @@ export class EventListingsService {
       (id) => !spaces.has(id),
     );
     if (unknown.length > 0) for (const [id, block] of await spacesOf(unknown)) spaces.set(id, block);
-    const tickets = new Map<string, TicketEntry[]>();
-    for (const slot of page.slots) {
-      if (!tickets.has(slot.eventId)) tickets.set(slot.eventId, await this.ticketsOf(slot.event));
-    }
-    // Covers: each occurrence's own else its event's, all read in one query (public images only).
-    const own = await this.store.coversOf([...new Set(page.slots.map((slot) => slot.eventId))]);
-    const coverIdOf = (slot: Slot) =>
-      own.get(`${slot.eventId}/${slot.recurrenceId}`) ?? slot.event.coverMediaId;
-    const covers = await this.media.imageObjects(page.slots.map(coverIdOf));
+    const events = new Map(page.slots.map((slot) => [slot.eventId, slot.event]));
+    // Covers: each occurrence's own (read with the slots) else its event's (public images only).
+    const coverIdOf = (slot: Slot) => slot.ownCoverMediaId ?? slot.event.coverMediaId;
+    const [tickets, covers] = await Promise.all([
+      this.tickets.forEvents([...events.values()]),
+      this.media.imageObjects(page.slots.map(coverIdOf)),
+    ]);
     const items: EventOccurrenceRecord[] = [];
     for (const slot of page.slots) {
       const space = spaces.get(slot.event.spaceId);
@@ -204,12 +202,6 @@ export class EventListingsService {
       items.push(toOccurrenceRecord(slot.event, occurrence, space, tickets.get(slot.eventId)!, cover));
     }
     return { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor };
-  }
-
-  private async ticketsOf(event: CalendarEvent): Promise<TicketEntry[]> {
-    return event.ticketProductIds.length
-      ? this.tickets.forProducts(event.spaceId, event.ticketProductIds)
-      : [];
   }
 
   /** The compact blocks of publicly discoverable spaces, from the spaces module's published view. */

@@ -17,6 +17,8 @@ export interface Slot {
   end: Date | null;
   event: CalendarEvent;
   space: SpaceBlockSource | null;
+  /** The occurrence's own cover (an override), else null: the event's cover applies. */
+  ownCoverMediaId: string | null;
 }
 
 /** What a record shows of an event (the columns `toOccurrenceRecord` reads). */
@@ -58,6 +60,7 @@ interface SlotRow {
   ticket_product_ids: string[];
   window_span_ms: string;
   cover_media_id: string | null;
+  occurrence_cover_media_id: string | null;
   did?: string;
   domain?: string;
   display_name?: string | null;
@@ -156,14 +159,17 @@ export class OccurrenceSlots {
     const direction = backward ? 'DESC' : 'ASC';
     const order = `"o"."starts_at" ${direction}, "o"."event_id" ${direction}, "o"."recurrence_id" ${direction}`;
     params.push(count);
-    // The page's occurrences by the index, then their events (and, for the feed, their spaces'
-    // compact blocks) joined in: one round trip.
+    // The page's occurrences by the index, then their events, their own covers (and, for the
+    // feed, their spaces' compact blocks) joined in: one round trip.
     const rows: SlotRow[] = await this.dataSource.query(
-      `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS}
+      `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
+              "v"."cover_media_id" AS "occurrence_cover_media_id"
               ${'spaceId' in scope ? '' : ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"'}
        FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
              LIMIT $${params.length}) "o"
        JOIN "events" "e" ON "e"."id" = "o"."event_id"
+       LEFT JOIN "event_occurrence_overrides" "v"
+         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
        ${'spaceId' in scope ? '' : 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"'}
        ORDER BY ${order}`,
       params,
@@ -174,6 +180,7 @@ export class OccurrenceSlots {
       start: row.starts_at,
       end: row.ends_at,
       event: eventOfRow(row),
+      ownCoverMediaId: row.occurrence_cover_media_id,
       space: row.did
         ? {
             id: row.space_id,
@@ -202,7 +209,11 @@ export class OccurrenceSlots {
     if ('spaceId' in scope) query.andWhere('event.spaceId = :spaceId', { spaceId: scope.spaceId });
     else query.andWhere('EXISTS (SELECT 1 FROM "discoverable_spaces" "s" WHERE "s"."id" = event.space_id)');
     const events = await query.getMany();
-    const canceled = await this.store.canceledOf(events.map((event) => event.id));
+    const eventIds = events.map((event) => event.id);
+    const [canceled, covers] = await Promise.all([
+      this.store.canceledOf(eventIds),
+      this.store.coversOf(eventIds),
+    ]);
     const all: Slot[] = [];
     for (const event of events) {
       const skipped = canceled.get(event.id);
@@ -215,6 +226,7 @@ export class OccurrenceSlots {
         all.push({
           event,
           space: null,
+          ownCoverMediaId: covers.get(`${event.id}/${occurrence.recurrenceId}`) ?? null,
           eventId: event.id,
           recurrenceId: occurrence.recurrenceId,
           start: occurrence.start,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseEntityId } from '../common/ids/entity-id';
 import { TicketCatalog } from '../store/ticket-catalog';
 import { TicketEntry } from './dto/event-records.dto';
+import { CalendarEvent } from './entities/event.entity';
 
 /**
  * What events need of the store (design.md §12 "Tickets", §13), read through the store's exported
@@ -18,13 +19,27 @@ export class TicketEntries {
   }
 
   /**
-   * The ticket entries of those products that are published, in the order of `productIds`, each
-   * with the public price filter of design.md §9 (active one-time and pay-what-you-want prices).
+   * The ticket entries of each event (by id): those of its products that are published and of its
+   * space, in the order it names them, each with the public price filter of design.md §9 (active
+   * one-time and pay-what-you-want prices). Two queries whatever the number of events.
    */
-  forProducts(spaceId: string, productIds: string[]): Promise<TicketEntry[]> {
-    const uuids = productIds
-      .map((id) => parseEntityId('product', id))
-      .filter((id): id is string => id !== null);
-    return this.catalog.ticketsFor(spaceId, uuids);
+  async forEvents(events: readonly CalendarEvent[]): Promise<Map<string, TicketEntry[]>> {
+    const named = events.map((event) => ({
+      event,
+      products: event.ticketProductIds
+        .map((id) => parseEntityId('product', id))
+        .filter((id): id is string => id !== null),
+    }));
+    const entries = await this.catalog.ticketsByProduct(
+      named.flatMap(({ event, products }) =>
+        products.map((productId) => ({ spaceId: event.spaceId, productId })),
+      ),
+    );
+    return new Map(
+      named.map(({ event, products }) => [
+        event.id,
+        products.flatMap((productId) => entries.get(`${event.spaceId}/${productId}`) ?? []),
+      ]),
+    );
   }
 }

@@ -19,18 +19,9 @@ export class TicketCatalog {
   ) {}
 
   /**
-   * The ticket entries of these products, in the order given: only published, live products of
-   * the space (an unpublished or deleted one is left out at once), each with its public prices.
-   */
-  async ticketsFor(spaceId: string, productIds: readonly string[]): Promise<TicketEntry[]> {
-    const entries = await this.ticketsByProduct(productIds.map((productId) => ({ spaceId, productId })));
-    return productIds.flatMap((id) => entries.get(id) ?? []);
-  }
-
-  /**
    * The entries of many events' products at once, possibly of many spaces (a listing across
-   * spaces reads them in two queries), keyed by product id: a product named under a space it does
-   * not belong to is left out, as are unpublished and deleted ones.
+   * spaces reads them in two queries), keyed by `<space id>/<product id>`: a product named under a
+   * space it does not belong to is left out, as are unpublished and deleted ones (at once).
    */
   async ticketsByProduct(
     wanted: readonly { spaceId: string; productId: string }[],
@@ -47,7 +38,9 @@ export class TicketCatalog {
     });
     const products = found.filter((product) => asked.has(`${product.spaceId}/${product.id}`));
     const prices = await this.prices.publicOf(products.map((product) => product.id));
-    for (const product of products) entries.set(product.id, toTicketEntry(product, prices.get(product.id)!));
+    for (const product of products) {
+      entries.set(`${product.spaceId}/${product.id}`, toTicketEntry(product, prices.get(product.id)!));
+    }
     return entries;
   }
 

@@ -7,6 +7,7 @@ import {
   SpacesTestApp,
 } from '../spaces/support';
 import { createProduct } from '../store/support';
+import { statementsDuring } from '../../support/statements';
 import { createEvent, items, query, setNow, timedEvent } from './support';
 
 const NOW = '2027-01-10T00:00:00Z';
@@ -111,6 +112,33 @@ describe('event tickets from the store (e2e)', () => {
       'ticketProductIds.1',
       'ticketProductIds.2',
     ]);
+  });
+
+  it('reads the tickets of a page in the same statements whatever the number of ticketed events', async () => {
+    const listing = async (events: number) => {
+      const spaceId = await publicSpace(owner);
+      for (let index = 0; index < events; index += 1) {
+        const product = await createProduct(owner, spaceId, { name: `Ticket ${index}` });
+        await createEvent(
+          owner,
+          spaceId,
+          timedEvent({ requiresTicket: true, ticketProductIds: [product.id] }),
+        );
+      }
+      const window = query({ from: '2027-01-10T00:00:00Z', to: '2027-02-10T00:00:00Z' });
+      let answer: Awaited<ReturnType<typeof t.anonymous.get>> | undefined;
+      const statements = await statementsDuring(async () => {
+        answer = await t.anonymous.get(`/v1/spaces/${spaceId}/events?${window}`);
+      });
+      expectStatus(answer!, 200);
+      const tickets = items(answer!).map((occurrence) => (occurrence.tickets as { name: string }[])[0].name);
+      return { statements: statements.length, tickets: [...new Set(tickets)].sort() };
+    };
+    const one = await listing(1);
+    const five = await listing(5);
+    expect(one.tickets).toEqual(['Ticket 0']);
+    expect(five.tickets).toEqual(['Ticket 0', 'Ticket 1', 'Ticket 2', 'Ticket 3', 'Ticket 4']);
+    expect(five.statements).toBe(one.statements);
   });
 });
 

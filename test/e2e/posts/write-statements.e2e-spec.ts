@@ -1,8 +1,7 @@
-import { Client } from 'pg';
-import { requestScopes } from '../../../src/infrastructure/http/request-scope';
 import { POST_SCHEMA } from '../../../src/posts/post-content-chain';
 import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
 import { Actor } from '../../support/actors';
+import { statementsDuring } from '../../support/statements';
 import {
   admit,
   bootSpaces,
@@ -17,29 +16,6 @@ import {
 
 /** issue 12 item 3: every statement of one post create, auth, BEGIN and COMMIT included. */
 const MAX_STATEMENTS = 8;
-
-/**
- * The SQL statements a request sends to PostgreSQL while `run` runs, at the pg client (so
- * statements that do not go through TypeORM's query events are counted too). Only statements sent
- * from a request's scope count: other modules' repeating jobs (the media sweep, the events
- * horizon refresh) may run meanwhile. The chain outbox sweep and post announcements, which would
- * run in a request's scope, are an hour away in this suite.
- */
-async function statementsDuring(run: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const query = Client.prototype.query;
-  Client.prototype.query = function (this: Client, ...args: unknown[]) {
-    const [text] = args as [string | { text: string }];
-    if (requestScopes.getStore()) statements.push(typeof text === 'string' ? text : text.text);
-    return (query as (...all: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await run();
-  } finally {
-    Client.prototype.query = query;
-  }
-  return statements.map((statement) => statement.replace(/\s+/g, ' ').trim());
-}
 
 const naming = (statements: string[], table: string) =>
   statements.filter((statement) => new RegExp(`\\b${table}\\b`).test(statement));

@@ -16,6 +16,11 @@ describe('TicketCatalog: the ticket entries the events module reads (e2e, throug
     owner = t.caller();
     catalog = t.app.get(TicketCatalog);
   });
+  /** The entries of one space's products in the order asked, as an event of that space lists them. */
+  const ticketsFor = async (spaceId: string, productIds: string[]) => {
+    const entries = await catalog.ticketsByProduct(productIds.map((productId) => ({ spaceId, productId })));
+    return productIds.flatMap((id) => entries.get(`${spaceId}/${id}`) ?? []);
+  };
 
   afterAll(async () => {
     await t.close();
@@ -37,7 +42,7 @@ describe('TicketCatalog: the ticket entries the events module reads (e2e, throug
     const draft = await createProduct(owner, spaceId, { name: 'Draft', published: false });
     const foreign = await createProduct(owner, await publicSpace(owner), { name: 'Foreign' });
 
-    const tickets = await catalog.ticketsFor(spaceUuid(spaceId), [
+    const tickets = await ticketsFor(spaceUuid(spaceId), [
       uuidOf(door),
       uuidOf(draft),
       uuidOf(foreign),
@@ -72,7 +77,7 @@ describe('TicketCatalog: the ticket entries the events module reads (e2e, throug
         purchasable: true,
       },
     ]);
-    expect(await catalog.ticketsFor(spaceUuid(spaceId), [])).toEqual([]);
+    expect(await ticketsFor(spaceUuid(spaceId), [])).toEqual([]);
   });
 
   it('drops a product at once when it is unpublished or deleted, and follows its slug', async () => {
@@ -80,7 +85,7 @@ describe('TicketCatalog: the ticket entries the events module reads (e2e, throug
     const a = await createProduct(owner, spaceId, { name: 'A' });
     const b = await createProduct(owner, spaceId, { name: 'B' });
     const ids = [uuidOf(a), uuidOf(b)];
-    const names = async () => (await catalog.ticketsFor(spaceUuid(spaceId), ids)).map((entry) => entry.slug);
+    const names = async () => (await ticketsFor(spaceUuid(spaceId), ids)).map((entry) => entry.slug);
     expect(await names()).toEqual(['a', 'b']);
     const put = (product: ProductRecord, body: Record<string, unknown>) =>
       owner.put(`/spaces/${spaceId}/products/${product.id}`, {
@@ -109,10 +114,16 @@ describe('TicketCatalog: the ticket entries the events module reads (e2e, throug
       { spaceId: spaceUuid(first), productId: uuidOf(b) },
       { spaceId: spaceUuid(second), productId: uuidOf(hidden) },
     ]);
-    expect([...byProduct.keys()].sort()).toEqual([uuidOf(a), uuidOf(b)].sort());
-    expect(byProduct.get(uuidOf(b))).toMatchObject({ id: b.id, slug: 'b', name: 'B' });
-    expect(await catalog.ticketsFor(spaceUuid(first), [uuidOf(b), uuidOf(a)])).toEqual([
-      byProduct.get(uuidOf(a)),
+    expect([...byProduct.keys()].sort()).toEqual(
+      [`${spaceUuid(first)}/${uuidOf(a)}`, `${spaceUuid(second)}/${uuidOf(b)}`].sort(),
+    );
+    expect(byProduct.get(`${spaceUuid(second)}/${uuidOf(b)}`)).toMatchObject({
+      id: b.id,
+      slug: 'b',
+      name: 'B',
+    });
+    expect(await ticketsFor(spaceUuid(first), [uuidOf(b), uuidOf(a)])).toEqual([
+      byProduct.get(`${spaceUuid(first)}/${uuidOf(a)}`),
     ]);
     expect((await catalog.ticketsByProduct([])).size).toBe(0);
   });
