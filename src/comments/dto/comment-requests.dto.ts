@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ArrayMaxSize,
+  ArrayUnique,
   IsArray,
   IsIn,
   IsOptional,
@@ -45,11 +46,13 @@ export class CreateCommentBody {
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_COMMENT_ATTACHMENTS,
+    uniqueItems: true,
     description: 'ordered media ids',
   })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(MAX_COMMENT_ATTACHMENTS)
+  @ArrayUnique({ message: 'attachments must not repeat a media id' })
   @IsString({ each: true })
   attachments?: string[];
 
@@ -71,11 +74,13 @@ export class UpdateCommentBody {
   @ApiPropertyOptional({
     type: [String],
     maxItems: MAX_COMMENT_ATTACHMENTS,
+    uniqueItems: true,
     description: 'replaces the attachments; an empty array clears them (null is refused)',
   })
   @ValidateIf((_body: object, value: unknown) => value !== undefined)
   @IsArray()
   @ArrayMaxSize(MAX_COMMENT_ATTACHMENTS)
+  @ArrayUnique({ message: 'attachments must not repeat a media id' })
   @IsString({ each: true })
   attachments?: string[];
 }

@@ -2,9 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
+  ArrayUnique,
   IsArray,
-  IsIn,
   IsISO8601,
+  IsIn,
   IsNotEmpty,
   IsOptional,
   IsString,
@@ -95,12 +96,14 @@ export class CreatePostRequest {
   @ApiPropertyOptional({
     type: [String],
     maxItems: POST_LIMITS.attachments,
+    uniqueItems: true,
     example: [MEDIA_ID_EXAMPLE],
     description: 'ordered media ids of the space; at most 4 on a short post',
   })
   @IsOptional()
   @IsArray()
   @ArrayMaxSize(POST_LIMITS.attachments)
+  @ArrayUnique({ message: 'attachments must not repeat a media id' })
   @IsString({ each: true })
   attachments?: string[];
 }
@@ -139,11 +142,13 @@ export class UpdatePostRequest {
   @ApiPropertyOptional({
     type: [String],
     maxItems: POST_LIMITS.attachments,
+    uniqueItems: true,
     description: 'replaces the set; an empty array clears it',
   })
   @WhenPresent()
   @IsArray()
   @ArrayMaxSize(POST_LIMITS.attachments)
+  @ArrayUnique({ message: 'attachments must not repeat a media id' })
   @IsString({ each: true })
   attachments?: string[];
 }

@@ -161,11 +161,28 @@ describe('media wiring: post and comment attachments, attachment:// tokens', () 
     ]);
     // Short posts place no inline images; they carry at most 4 attachments.
     expectInvalid(await owner.post(posts(), { topic, body: `attachment://${image.id}` }), 'body');
+    const five = await Promise.all(
+      [1, 2, 3, 4, 5].map(
+        async (n) =>
+          (await uploaded(t, owner, space, { filename: `${n}.png`, contentType: 'image/png' }, await png()))
+            .id,
+      ),
+    );
+    expectInvalid(await owner.post(posts(), { topic, body: 'many', attachments: five }), 'attachments');
+    // attachments is a set in order: naming one media twice is refused, on create and on PATCH.
+    const repeated = await owner.post(posts(), { topic, body: 'twice', attachments: [image.id, image.id] });
+    expectStatus(repeated, 400);
+    expect(repeated.body.details).toEqual([
+      { path: 'attachments', message: 'attachments must not repeat a media id' },
+    ]);
+    expect((await request(t.http).get(posts())).body.items.length).toBe(before);
+    const kept = (await owner.post(posts(), { topic, body: 'once', attachments: [image.id] })).body;
     expectInvalid(
-      await owner.post(posts(), { topic, body: 'many', attachments: Array(5).fill(image.id) }),
+      await owner.patch(`${posts()}/${kept.id}`, { attachments: [second.id, second.id] }),
       'attachments',
     );
-    expect((await request(t.http).get(posts())).body.items.length).toBe(before);
+    const unchanged = await request(t.http).get(`${posts()}/${kept.id}`);
+    expect(unchanged.body.post.attachments.map((media: MediaObject) => media.id)).toEqual([image.id]);
   });
 
   it('PATCH replaces the attachments, [] clears them; a body-only change keeps them', async () => {
@@ -232,6 +249,10 @@ describe('media wiring: post and comment attachments, attachment:// tokens', () 
         'attachments.0',
       );
       expectInvalid(await member.post(comments(), { body: `attachment://${memberImage.id}` }), 'body');
+      expectInvalid(
+        await member.post(comments(), { body: 'twice', attachments: [memberImage.id, memberImage.id] }),
+        'attachments',
+      );
       const created = (await member.post(comments(), { body: 'text', attachments: [memberImage.id] })).body;
       const path = `/v1/spaces/${space}/comments/${created.id}`;
       const cleared = await member.patch(path, { attachments: [] });
