@@ -30,7 +30,8 @@ interface Telling {
  * Content notifications (design.md §14) from committed post and comment events, never on rollback:
  * a published post is announced to its space by a background job (PostAnnouncements); pins,
  * comments and upvotes tell a few people (the admins, the post's or comment's author) at once.
- * Only people who read the post now are told, never the person who acted.
+ * Only people who read the post now are told, never the person who acted (whose own post or
+ * comment costs no statement at all).
  */
 @Injectable()
 export class ContentNotifier implements OnModuleInit {
@@ -69,6 +70,8 @@ export class ContentNotifier implements OnModuleInit {
 
   /** To the post's author; on a reply also to the root comment's author. */
   private async commented(event: CommentAdded): Promise<void> {
+    const told = [event.postAuthorDid, event.rootAuthorDid].filter((did) => did && did !== event.authorDid);
+    if (event.postAuthorDid !== null && told.length === 0) return; // a comment under one's own post
     const post = await this.audience.post(event.postId);
     if (!post) return;
     const base = {
@@ -95,6 +98,7 @@ export class ContentNotifier implements OnModuleInit {
   }
 
   private async postUpvoted(event: PostUpvoted): Promise<void> {
+    if (event.authorDid === event.voterDid) return;
     const post = await this.audience.post(event.postId);
     if (!post) return;
     await this.tell({
@@ -111,6 +115,7 @@ export class ContentNotifier implements OnModuleInit {
   }
 
   private async commentUpvoted(event: CommentUpvoted): Promise<void> {
+    if (event.authorDid === event.voterDid) return;
     const post = await this.audience.post(event.postId);
     if (!post) return;
     await this.tell({
@@ -127,6 +132,9 @@ export class ContentNotifier implements OnModuleInit {
   }
 
   private async tell(telling: Telling): Promise<void> {
+    // Nobody is told of their own act: when that leaves nobody named, there is nothing to look up.
+    const { only } = telling.recipients;
+    if (only && only.every((did) => did === telling.actorDid)) return;
     const recipients = await this.audience.readers(telling.post, {
       ...telling.recipients,
       except: telling.actorDid,

@@ -1,3 +1,4 @@
+import { statementsDuring } from '../../support/statements';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { PostAnnouncements } from '../../../src/notifications/post-announcements';
 import { Actor } from '../../support/actors';
@@ -323,6 +324,41 @@ describe('content notifications (e2e)', () => {
         aggregation: { type: 'identity', totalCount: 2 },
       });
       expect(await kinds(owner)).toEqual([]);
+    });
+
+    it('one’s own comment or upvote costs no notification statement; a reply under another’s comment still tells', async () => {
+      const notifying = (statements: string[]) =>
+        statements.filter((statement) =>
+          /\b(active_space_members|live_posts|notifications)\b/.test(statement),
+        );
+      const own = await statementsDuring(async () => {
+        expectStatus(
+          await member.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Mine' }),
+          201,
+        );
+        expectStatus(await member.put(`/v1/spaces/${space}/posts/${postId}/upvote`), 200);
+      });
+      expect(notifying(own)).toEqual([]);
+      const theirs = await statementsDuring(async () => {
+        expectStatus(
+          await other.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Yours' }),
+          201,
+        );
+      });
+      expect(notifying(theirs)).not.toEqual([]);
+      // The post's author replying under the owner's root comment still tells the owner.
+      await readAll(owner);
+      tick();
+      const reply = await member.post(`/v1/spaces/${space}/posts/${postId}/comments`, {
+        body: 'Thank you',
+        parentCommentId: rootId,
+      });
+      expectStatus(reply, 201);
+      const [toOwner] = await unread(owner);
+      expect(toOwner.scope.preview).toMatchObject({
+        id: reply.body.id,
+        title: expect.stringMatching(/replied to your comment: Bowls$/),
+      });
     });
 
     it('notify.comment.reaction.added: the comment author only', async () => {
