@@ -40,7 +40,7 @@ export async function readablePostOfMember(
   domain: string,
   wirePostId: string,
   did: string,
-): Promise<{ space: SpaceRow; postId: string }> {
+): Promise<{ space: SpaceRow; postId: string; authorDid: string }> {
   const space = await spaceByDomain(pool, domain);
   if (!space) throw new TwinRefusal(404, 'no such space');
   const membership = await membershipOf(pool, space.id, did);
@@ -50,7 +50,7 @@ export async function readablePostOfMember(
   if (!post) throw new TwinRefusal(404, 'no such post');
   const topic = await topicInSpace(pool, post.topic_id, space.id);
   if (!topic || !readable('member', topic.access_kind)) throw new TwinRefusal(404, 'unreadable post');
-  return { space, postId: post.id };
+  return { space, postId: post.id, authorDid: post.author_did };
 }
 
 /** CommentsService.items: authors of the live ones and the viewer's upvotes, in parallel. */

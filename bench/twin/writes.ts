@@ -11,6 +11,7 @@ import { verifyBareProof } from './auth';
 import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
 import { commentItems, readablePostOfMember, type CommentRow } from './comments';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context';
+import { tellPostAuthor } from './notify';
 import { card } from './posts';
 import {
   membershipOf,
@@ -225,7 +226,7 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
   if (typeof input.body !== 'string' || /attachment:\/\//i.test(input.body))
     throw new TwinRefusal(400, 'bad comment');
   const parts = url.pathname.split('/');
-  const { space, postId } = await readablePostOfMember(
+  const { space, postId, authorDid } = await readablePostOfMember(
     pool,
     decodeURIComponent(parts[3]),
     parts[5],
@@ -263,6 +264,7 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
   } finally {
     client.release();
   }
+  await tellPostAuthor(pool, postId, authorDid, proof.did);
   const [item] = await commentItems(pool, proof.did, [comment]);
   const { activityAt: _activityAt, ...created } = item;
   return answer(created, 201);
@@ -292,16 +294,23 @@ export const postUpvote: TwinHandler = async ({ pool, request, url }) => {
   if (!topic || !readable('member', topic.access_kind)) throw new TwinRefusal(404, 'unreadable post');
   const client = await pool.connect();
   let count: number;
+  let changed: boolean;
   try {
     await client.query('START TRANSACTION');
-    const result = await client.query<{ count: number }>(UPVOTE_SQL, [post.id, proof.did, new Date()]);
+    const result = await client.query<{ count: number; changed: boolean }>(UPVOTE_SQL, [
+      post.id,
+      proof.did,
+      new Date(),
+    ]);
     await client.query('COMMIT');
     count = result.rows[0]?.count ?? 0;
+    changed = result.rows[0]?.changed ?? false;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
     client.release();
   }
+  if (changed) await tellPostAuthor(pool, post.id, post.author_did, proof.did);
   return answer({ upvoted: true, upvoteCount: Math.max(0, Number(count)) });
 };

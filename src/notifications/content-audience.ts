@@ -15,6 +15,28 @@ export function readsPost(postId: string, did: string, role: string): string {
                  AND lt.access_group_ids @> to_jsonb(gm.group_id::text))))`;
 }
 
+/** A live post as a notification's subject ($1 post id). */
+export const POST_SUBJECT = 'SELECT id, space_id, author_did, display_title FROM live_posts WHERE id = $1';
+
+/**
+ * Readers of a post among its space's active members, in DID order ($1 space, $2 the actor never
+ * told, $3 only these people or null, $4 admins only, $5 keyset DID or null, $6 post, $7 limit).
+ * The post's topic is read once; only a `groups` topic needs a per-member check.
+ */
+export const READERS_OF_POST = `WITH topic AS (
+         SELECT lt.access_kind, lt.access_group_ids FROM live_posts lp
+           JOIN live_space_topics lt ON lt.id = lp.topic_id WHERE lp.id = $6)
+       SELECT am.member_did AS did FROM topic, active_space_members am
+        WHERE am.space_id = $1 AND am.member_did <> $2
+          AND ($3::varchar[] IS NULL OR am.member_did = ANY($3))
+          AND (NOT $4 OR am.role IN ('owner', 'admin'))
+          AND ($5::varchar IS NULL OR am.member_did > $5)
+          AND (topic.access_kind <> 'groups' OR am.role IN ('owner', 'admin')
+               OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.member_did = am.member_did
+                          AND topic.access_group_ids @> to_jsonb(gm.group_id::text)))
+        ORDER BY am.member_did
+        LIMIT $7`;
+
 /** A live post as content notifications describe it. */
 export interface PostSubject {
   id: string;
@@ -40,10 +62,12 @@ export class ContentAudience {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async post(postId: string, manager?: EntityManager): Promise<PostSubject | null> {
-    const [row] = (await (manager ?? this.dataSource.manager).query(
-      'SELECT id, space_id, author_did, display_title FROM live_posts WHERE id = $1',
-      [postId],
-    )) as { id: string; space_id: string; author_did: string; display_title: string | null }[];
+    const [row] = (await (manager ?? this.dataSource.manager).query(POST_SUBJECT, [postId])) as {
+      id: string;
+      space_id: string;
+      author_did: string;
+      display_title: string | null;
+    }[];
     return row
       ? { id: row.id, spaceId: row.space_id, authorDid: row.author_did, displayTitle: row.display_title }
       : null;
@@ -51,31 +75,15 @@ export class ContentAudience {
 
   /** Readers of the post among the space's active members, in DID order. */
   async readers(post: PostSubject, query: ReaderQuery, manager?: EntityManager): Promise<string[]> {
-    // The post's topic is read once; only a `groups` topic needs a per-member check.
-    const rows = (await (manager ?? this.dataSource.manager).query(
-      `WITH topic AS (
-         SELECT lt.access_kind, lt.access_group_ids FROM live_posts lp
-           JOIN live_space_topics lt ON lt.id = lp.topic_id WHERE lp.id = $6)
-       SELECT am.member_did AS did FROM topic, active_space_members am
-        WHERE am.space_id = $1 AND am.member_did <> $2
-          AND ($3::varchar[] IS NULL OR am.member_did = ANY($3))
-          AND (NOT $4 OR am.role IN ('owner', 'admin'))
-          AND ($5::varchar IS NULL OR am.member_did > $5)
-          AND (topic.access_kind <> 'groups' OR am.role IN ('owner', 'admin')
-               OR EXISTS (SELECT 1 FROM group_members gm WHERE gm.member_did = am.member_did
-                          AND topic.access_group_ids @> to_jsonb(gm.group_id::text)))
-        ORDER BY am.member_did
-        LIMIT $7`,
-      [
-        post.spaceId,
-        query.except,
-        query.only ?? null,
-        query.adminsOnly ?? false,
-        query.after ?? null,
-        post.id,
-        query.limit ?? 1000,
-      ],
-    )) as { did: string }[];
+    const rows = (await (manager ?? this.dataSource.manager).query(READERS_OF_POST, [
+      post.spaceId,
+      query.except,
+      query.only ?? null,
+      query.adminsOnly ?? false,
+      query.after ?? null,
+      post.id,
+      query.limit ?? 1000,
+    ])) as { did: string }[];
     return rows.map((row) => row.did);
   }
 }

@@ -2,11 +2,9 @@ import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { settleWithin } from '../../common/settle-within';
-import { AddedJob, DEFAULT_RETRY, JobHandler, JobQueue, JobRetry } from './job-queue';
+import { AddedJob, DEFAULT_RETRY, JOB_CLOSE_PATIENCE_MS, JobHandler, JobQueue, JobRetry } from './job-queue';
 
 const QUEUE_NAME = 'jobs';
-/** How long shutdown waits for running jobs; BullMQ gives a job cut short to another replica. */
-const CLOSE_PATIENCE_MS = 10_000;
 
 /** How a replica's worker takes jobs (AppConfig JOBS_*). */
 export interface WorkerSettings {
@@ -102,7 +100,7 @@ export class BullMqJobQueue extends JobQueue {
   }
 
   /**
-   * Lets running jobs finish (at most CLOSE_PATIENCE_MS); a Redis that is not reachable has nothing
+   * Lets running jobs finish (at most JOB_CLOSE_PATIENCE_MS); a Redis that is not reachable has nothing
    * to wait for, so its connections are dropped first and closing cannot hang.
    */
   async close(): Promise<void> {
@@ -110,7 +108,7 @@ export class BullMqJobQueue extends JobQueue {
       for (const connection of this.connections) connection.disconnect();
     }
     const closing = Promise.allSettled([this.worker?.close(), this.queue.close()]).then(() => undefined);
-    await settleWithin(closing, CLOSE_PATIENCE_MS, undefined);
+    await settleWithin(closing, JOB_CLOSE_PATIENCE_MS, undefined);
     for (const connection of this.connections) connection.disconnect();
   }
 

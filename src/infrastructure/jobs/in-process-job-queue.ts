@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { AddedJob, DEFAULT_RETRY, JobHandler, JobQueue, JobRetry } from './job-queue';
+import { settleWithin } from '../../common/settle-within';
+import { AddedJob, DEFAULT_RETRY, JOB_CLOSE_PATIENCE_MS, JobHandler, JobQueue, JobRetry } from './job-queue';
 
 interface Kind {
   handler: JobHandler<unknown>;
@@ -22,6 +23,10 @@ export class InProcessJobQueue extends JobQueue {
   private readonly queuedIds = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
+
+  constructor(private readonly closePatienceMs = JOB_CLOSE_PATIENCE_MS) {
+    super();
+  }
 
   handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
     this.kinds.set(name, {
@@ -64,12 +69,16 @@ export class InProcessJobQueue extends JobQueue {
     // Jobs run as they are added.
   }
 
-  /** Stops timers and waits for the jobs running now. */
+  /** Stops timers and waits for the jobs running now, at most `closePatienceMs`. */
   async close(): Promise<void> {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    await Promise.allSettled([...this.running]);
+    await settleWithin(
+      Promise.allSettled([...this.running]).then(() => undefined),
+      this.closePatienceMs,
+      undefined,
+    );
   }
 
   private run(name: string, kind: Kind, data: unknown, attempt: number, jobId?: string): Promise<void> {

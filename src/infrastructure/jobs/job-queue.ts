@@ -41,4 +41,10 @@ export abstract class JobQueue {
   abstract close(): Promise<void>;
 }
 
+/**
+ * How long shutdown waits for running jobs before it goes on: BullMQ hands a job cut short to
+ * another replica; in process, a job cut short is retried by what drives it (an outbox, a sweep).
+ */
+export const JOB_CLOSE_PATIENCE_MS = 10_000;
+
 export const DEFAULT_RETRY: Required<JobRetry> = { attempts: 5, backoffMs: 1000, concurrency: Infinity };

@@ -6,6 +6,8 @@ import * as appStore from '../../../src/store/store-rows';
 import * as appPosts from '../../../src/posts/post-rows';
 import * as twinMedia from '../../../bench/twin/media';
 import * as appMedia from '../../../src/media/media-row-sql';
+import * as twinNotify from '../../../bench/twin/notify';
+import * as appAudience from '../../../src/notifications/content-audience';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
 
@@ -39,5 +41,10 @@ describe('bench twin statements', () => {
       .map((column) => column.options.name ?? column.propertyName);
     expect(twinMedia.MEDIA_COLUMNS.split(', ').sort()).toEqual(entityColumns.sort());
     expect(twinMedia.MEDIA_BY_ID).toBe(appMedia.MEDIA_BY_ID);
+  });
+
+  it("looks up a comment's or upvote's post and its author's reading with content-audience.ts' text", () => {
+    expect(twinNotify.POST_SUBJECT).toBe(appAudience.POST_SUBJECT);
+    expect(twinNotify.READERS_OF_POST).toBe(appAudience.READERS_OF_POST);
   });
 });

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { InProcessJobQueue } from '../../../src/infrastructure/jobs/in-process-job-queue';
+import { JOB_CLOSE_PATIENCE_MS } from '../../../src/infrastructure/jobs/job-queue';
 
 describe('InProcessJobQueue (the job queue without Redis)', () => {
   let jobs: InProcessJobQueue;
@@ -108,6 +109,20 @@ describe('InProcessJobQueue (the job queue without Redis)', () => {
     await jest.advanceTimersByTimeAsync(250);
     await closing;
     expect(running).toBe(0);
+  });
+
+  it('closing waits for a running job at most JOB_CLOSE_PATIENCE_MS, then goes on', async () => {
+    const queue = new InProcessJobQueue(); // of its own: its job never ends, so afterEach's close would wait
+    queue.handle('stuck', () => new Promise<void>(() => undefined));
+    await queue.add('stuck', {});
+    await jest.advanceTimersByTimeAsync(0);
+    let closed = false;
+    const closing = queue.close().then(() => (closed = true));
+    await jest.advanceTimersByTimeAsync(JOB_CLOSE_PATIENCE_MS - 1);
+    expect(closed).toBe(false);
+    await jest.advanceTimersByTimeAsync(1);
+    await closing;
+    expect(closed).toBe(true);
   });
 
   it('refuses a job kind nobody handles', async () => {
