@@ -84,6 +84,8 @@ async function handle(
     else replyJson(request, response, result.status, result.json, startedAt);
   } catch (error) {
     const status = error instanceof TwinRefusal ? error.status : error instanceof ProofRefused ? 401 : 500;
+    // A twin that fails says why in its log (the answer's body is compared, never shown).
+    if (status >= 500) console.error(`twin ${String(request.headers[TWIN_HEADER])}: ${String(error)}`);
     replyJson(
       request,
       response,
