@@ -14,6 +14,7 @@ import {
   person,
   SpacesTestApp,
 } from '../posts/support';
+import { expectNotFound } from '../spaces/support';
 
 interface Person {
   did: string;
@@ -61,6 +62,17 @@ describe('content notifications (e2e)', () => {
   const readAll = async (...callers: Actor[]) => {
     for (const caller of callers) expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
   };
+  /**
+   * The kinds of the unread notifications written for `recipient`, whether or not the listing
+   * shows them (it hides what the recipient cannot read, so only this tells "never written").
+   */
+  const written = async (recipient: Actor): Promise<string[]> =>
+    (
+      (await t.dataSource.query(
+        `SELECT type FROM notifications WHERE recipient_did = $1 AND read_state = 'unread'`,
+        [recipient.did],
+      )) as { type: string }[]
+    ).map((row) => row.type);
 
   /** Waits until the post's announcement job has finished (it runs after the POST answered). */
   const announced = async (postId: string) => {
@@ -381,6 +393,43 @@ describe('content notifications (e2e)', () => {
       expect((await unread(owner)).length).toBe(1);
     });
 
+    it('two people upvoting one comment: one identity group with both; another comment is another group', async () => {
+      const comment = await member.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Glaze?' });
+      expectStatus(comment, 201);
+      const commentId = comment.body.id as string;
+      expectStatus(await owner.put(`/v1/spaces/${space}/comments/${commentId}/upvote`), 200);
+      tick();
+      expectStatus(await admin.put(`/v1/spaces/${space}/comments/${commentId}/upvote`), 200);
+      const items = await unread(member);
+      expect(items.map((item) => item.type)).toEqual(['notify.comment.reaction.added']);
+      expect(items[0].scope).toMatchObject({
+        type: 'comment',
+        preview: {
+          id: commentId,
+          title: 'adam-admin upvoted your comment: Bowls',
+          createdBy: { did: admin.did, displayName: 'adam-admin' },
+        },
+      });
+      expect(items[0].aggregation).toEqual({
+        type: 'identity',
+        totalCount: 2,
+        items: [
+          { did: admin.did, displayName: 'adam-admin' },
+          { did: owner.did, displayName: 'Olive Owner' },
+        ],
+      });
+      // An upvote of another of the member's comments starts its own group.
+      const second = await member.post(`/v1/spaces/${space}/posts/${postId}/comments`, { body: 'Ash?' });
+      expectStatus(second, 201);
+      tick();
+      expectStatus(await owner.put(`/v1/spaces/${space}/comments/${second.body.id}/upvote`), 200);
+      const after = await unread(member);
+      expect(after.map((item) => [item.scope.preview.id, item.aggregation?.totalCount ?? 1])).toEqual([
+        [second.body.id, 1],
+        [commentId, 2],
+      ]);
+    });
+
     it('does not tell an author who no longer reads the post (left the space)', async () => {
       const leaver = await person(t);
       await admit(owner, space, leaver);
@@ -391,6 +440,91 @@ describe('content notifications (e2e)', () => {
         leaver.did,
       ]);
       expect(rows).toEqual([]);
+    });
+
+    it('notify.post.comment.added: not to a post author who left the space', async () => {
+      const leaver = await person(t);
+      await admit(owner, space, leaver);
+      const id = await post(leaver, { topic: publicTopic, body: 'Leaving soon' });
+      expectStatus(await admin.post(`/v1/spaces/${space}/posts/${id}/comments`, { body: 'Before' }), 201);
+      expect(await kinds(leaver)).toEqual(['notify.post.comment.added']);
+      await readAll(leaver);
+      expectStatus(await leaver.delete(`/spaces/${space}/membership`), 204);
+      tick();
+      expectStatus(await owner.post(`/v1/spaces/${space}/posts/${id}/comments`, { body: 'Stay!' }), 201);
+      expect(await written(leaver)).toEqual([]);
+      // Back in the space, nothing of the time away shows.
+      await admit(owner, space, leaver);
+      expect(await kinds(leaver)).toEqual([]);
+    });
+
+    it('notify.post.comment.added: not to a post author removed from the group of the post’s topic', async () => {
+      const group = await newGroup(owner, space, { name: 'Throwers' });
+      const thrower = await person(t);
+      await admit(owner, space, thrower);
+      await addToGroup(owner, space, group.id, thrower);
+      const groupTopic = await newTopic(owner, space, 'Wheel room', { groups: [group.id] });
+      const id = await post(thrower, { topic: groupTopic, body: 'Centering tips' });
+      expectStatus(await admin.post(`/v1/spaces/${space}/posts/${id}/comments`, { body: 'Before' }), 201);
+      expect(await kinds(thrower)).toEqual(['notify.post.comment.added']);
+      await readAll(thrower, admin);
+      expectStatus(await owner.delete(`/spaces/${space}/groups/${group.id}/members/${thrower.did}`), 204);
+      tick();
+      expectStatus(await admin.post(`/v1/spaces/${space}/posts/${id}/comments`, { body: 'After' }), 201);
+      expect(await written(thrower)).toEqual([]);
+      // Back in the group, the comment made while out is not there (it was never written).
+      await addToGroup(owner, space, group.id, thrower);
+      expect(await kinds(thrower)).toEqual([]);
+    });
+
+    it('notify.comment.reaction.added: not to a comment author who cannot read the post anymore', async () => {
+      const group = await newGroup(owner, space, { name: 'Kiln crew' });
+      const groupTopic = await newTopic(owner, space, 'Kiln log', { groups: [group.id] });
+      const id = await post(admin, { topic: publicTopic, title: 'Cone 6', body: 'Schedule' });
+      const comment = await member.post(`/v1/spaces/${space}/posts/${id}/comments`, { body: 'Slow cool?' });
+      expectStatus(comment, 201);
+      const commentId = comment.body.id as string;
+      await readAll(admin, member);
+      // While the member reads the post, an upvote of their comment tells them.
+      expectStatus(await other.put(`/v1/spaces/${space}/comments/${commentId}/upvote`), 200);
+      expect(await kinds(member)).toEqual(['notify.comment.reaction.added']);
+      await readAll(member);
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${id}`, { topic: groupTopic }), 200);
+      tick();
+      expectStatus(await owner.put(`/v1/spaces/${space}/comments/${commentId}/upvote`), 200);
+      expect(await written(member)).toEqual([]);
+      // Moved back, the upvote made while the member could not read the post is not there.
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${id}`, { topic: publicTopic }), 200);
+      expect(await kinds(member)).toEqual([]);
+    });
+
+    it('an existing notify.post.comment.added stops showing when its post moves to a topic the recipient cannot read', async () => {
+      const group = await newGroup(owner, space, { name: 'Glaze team' });
+      const groupTopic = await newTopic(owner, space, 'Glaze book', { groups: [group.id] });
+      const id = await post(admin, { topic: publicTopic, title: 'Celadon', body: 'Recipe' });
+      const root = await member.post(`/v1/spaces/${space}/posts/${id}/comments`, { body: 'Which clay?' });
+      expectStatus(root, 201);
+      await readAll(admin, member);
+      tick();
+      const reply = await owner.post(`/v1/spaces/${space}/posts/${id}/comments`, {
+        body: 'Porcelain',
+        parentCommentId: root.body.id,
+      });
+      expectStatus(reply, 201);
+      const [toMember] = await unread(member);
+      expect(toMember).toMatchObject({
+        type: 'notify.post.comment.added',
+        scope: { preview: { id: reply.body.id, title: 'Olive Owner replied to your comment: Celadon' } },
+      });
+      const unreadBefore = (await member.get('/notifications/status')).body.unreadCount as number;
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${id}`, { topic: groupTopic }), 200);
+      expect(await kinds(member)).toEqual([]);
+      expect((await member.get('/notifications/status')).body.unreadCount).toBe(unreadBefore - 1);
+      expectNotFound(await member.post(`/notifications/${toMember.id}/mark-read`));
+      // The post's author, an admin, still reads it and still sees theirs.
+      expect(await kinds(admin)).toEqual(['notify.post.comment.added']);
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${id}`, { topic: publicTopic }), 200);
+      expect((await unread(member)).map((item) => item.id)).toEqual([toMember.id]);
     });
   });
 
