@@ -309,6 +309,183 @@ describe('notifications (e2e)', () => {
     });
   });
 
+  describe('names', () => {
+    /** Gives the caller an account: a handle, and a display name when given. */
+    const signUp = async (caller: Caller, handle: string, displayName?: string) =>
+      expectStatus(await caller.post('/users', { handle, ...(displayName ? { displayName } : {}) }), 201);
+    const unread = async (caller: Caller) =>
+      (await list(caller)).items.filter((item) => item.readState === 'unread');
+
+    it('kicked and banned people with accounts are named (display name, else handle), never a bare DID', async () => {
+      const { owner, admin, member, id } = await staffedSpace();
+      await signUp(owner, 'nell-owner', 'Nell Owner');
+      await signUp(admin, 'ada-admin');
+      await signUp(member, 'kit', 'Kit Kicked');
+      const handleOnly = t.caller();
+      await signUp(handleOnly, 'hal-handle');
+      expectStatus(await handleOnly.post(`/spaces/${id}/join`), 200);
+      expectStatus(await owner.post('/notifications/mark-all-read', {}), 200);
+
+      tick();
+      expectStatus(await admin.delete(`/spaces/${id}/members/${member.did}`), 204);
+      const [kicked] = await unread(owner);
+      expect(kicked).toMatchObject({
+        type: 'notify.member.kicked',
+        scope: {
+          preview: {
+            id: member.did,
+            title: 'Kit Kicked was removed',
+            createdBy: { did: admin.did, displayName: 'ada-admin' },
+          },
+        },
+        aggregation: null,
+      });
+      tick();
+      expectStatus(await admin.delete(`/spaces/${id}/members/${handleOnly.did}`), 204);
+      const [again] = await unread(owner);
+      expect(again.scope.preview).toMatchObject({ id: handleOnly.did, title: 'hal-handle was removed' });
+      expect(again.aggregation).toEqual({
+        type: 'identity',
+        items: [
+          { did: handleOnly.did, displayName: 'hal-handle' },
+          { did: member.did, displayName: 'Kit Kicked' },
+        ],
+        totalCount: 2,
+      });
+
+      // Banned: a former member and someone who never joined, both with accounts.
+      const stranger = t.caller();
+      await signUp(stranger, 'bo-banned', 'Bo Banned');
+      tick();
+      expectStatus(await owner.post(`/spaces/${id}/members/${member.did}/bans`, {}), 200);
+      const [banned] = (await unread(admin)).filter((item) => item.type === 'notify.member.banned');
+      expect(banned.scope.preview).toEqual({
+        id: member.did,
+        title: 'Kit Kicked was banned',
+        createdBy: { did: owner.did, displayName: 'Nell Owner' },
+        createdAt: expect.any(String),
+      });
+      tick();
+      expectStatus(await owner.post(`/spaces/${id}/members/${stranger.did}/bans`, {}), 200);
+      const [both] = (await unread(admin)).filter((item) => item.type === 'notify.member.banned');
+      expect(both.scope.preview).toMatchObject({
+        id: stranger.did,
+        title: 'Bo Banned was banned',
+        createdBy: { did: owner.did, displayName: 'Nell Owner' },
+      });
+      expect(both.aggregation).toEqual({
+        type: 'identity',
+        items: [
+          { did: stranger.did, displayName: 'Bo Banned' },
+          { did: member.did, displayName: 'Kit Kicked' },
+        ],
+        totalCount: 2,
+      });
+    });
+
+    it('applicants and withdrawing applicants with accounts are named; so are the deciding admins', async () => {
+      const owner = t.caller();
+      const admin = t.caller();
+      await signUp(owner, 'oda-owner', 'Oda Owner');
+      await signUp(admin, 'abe-admin');
+      const { id } = await space(owner, 'application');
+      await addMember(owner, id, admin);
+      expectStatus(await owner.put(`/spaces/${id}/members/${admin.did}`, { role: 'admin' }), 200);
+      const handleOnly = t.caller();
+      const named = t.caller();
+      await signUp(handleOnly, 'ann-applies');
+      await signUp(named, 'bea', 'Bea Applicant');
+      for (const caller of [owner, admin]) {
+        expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
+      }
+
+      tick();
+      const first = await handleOnly.post(`/spaces/${id}/applications`, {});
+      expectStatus(first, 201);
+      const [one] = await unread(owner);
+      expect(one.scope.preview).toMatchObject({
+        id: first.body.applicationId,
+        title: 'ann-applies applied to join',
+        createdBy: { did: handleOnly.did, displayName: 'ann-applies' },
+      });
+      tick();
+      const second = await named.post(`/spaces/${id}/applications`, {});
+      expectStatus(second, 201);
+      for (const staff of [owner, admin]) {
+        const [submitted] = await unread(staff);
+        expect(submitted).toMatchObject({
+          type: 'notify.application.submitted',
+          scope: {
+            preview: {
+              id: second.body.applicationId,
+              title: 'Bea Applicant applied to join',
+              createdBy: { did: named.did, displayName: 'Bea Applicant' },
+            },
+          },
+          aggregation: {
+            type: 'identity',
+            items: [
+              { did: named.did, displayName: 'Bea Applicant' },
+              { did: handleOnly.did, displayName: 'ann-applies' },
+            ],
+            totalCount: 2,
+          },
+        });
+      }
+
+      for (const caller of [owner, admin]) {
+        expectStatus(await caller.post('/notifications/mark-all-read', {}), 200);
+      }
+      tick();
+      expectStatus(await handleOnly.delete(`/spaces/${id}/applications/me`), 200);
+      tick();
+      expectStatus(await named.delete(`/spaces/${id}/applications/me`), 200);
+      for (const staff of [owner, admin]) {
+        const [canceled] = await unread(staff);
+        expect(canceled).toMatchObject({
+          type: 'notify.application.canceled',
+          scope: {
+            preview: {
+              id: second.body.applicationId,
+              title: 'Bea Applicant withdrew their application',
+              createdBy: { did: named.did, displayName: 'Bea Applicant' },
+            },
+          },
+          aggregation: {
+            type: 'identity',
+            items: [
+              { did: named.did, displayName: 'Bea Applicant' },
+              { did: handleOnly.did, displayName: 'ann-applies' },
+            ],
+            totalCount: 2,
+          },
+        });
+      }
+
+      // Applying again, each decided: the deciding admin is named in createdBy and the group.
+      const again = await handleOnly.post(`/spaces/${id}/applications`, {});
+      expectStatus(again, 201);
+      expectStatus(await admin.post(`/applications/${again.body.applicationId}/reject`, {}), 200);
+      const [rejected] = await unread(handleOnly);
+      expect(rejected).toMatchObject({
+        type: 'notify.application.rejected',
+        scope: {
+          preview: {
+            id: again.body.applicationId,
+            title: 'Your application was rejected',
+            createdBy: { did: admin.did, displayName: 'abe-admin' },
+          },
+        },
+        aggregation: null,
+      });
+      const later = await named.post(`/spaces/${id}/applications`, {});
+      expectStatus(later, 201);
+      expectStatus(await owner.post(`/applications/${later.body.applicationId}/approve`, {}), 200);
+      const [approved] = await unread(named);
+      expect(approved.scope.preview.createdBy).toEqual({ did: owner.did, displayName: 'Oda Owner' });
+    });
+  });
+
   describe('aggregation and ordering', () => {
     it('groups unread activity of one kind and space; reading it starts a new group', async () => {
       const owner = t.caller();
