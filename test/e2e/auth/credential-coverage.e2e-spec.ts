@@ -31,6 +31,7 @@ describe('a credential naming only another space (e2e)', () => {
   let publicPost: string;
   let membersPost: string;
   let hiddenPost: string;
+  let s2Post: string;
   let memberComment: string;
   let s2Only: string;
   let everywhere: string;
@@ -54,6 +55,13 @@ describe('a credential naming only another space (e2e)', () => {
       await newPost(member, hidden.id, {
         topic: await newTopic(owner, hidden.id, 'H', 'public'),
         body: 'Shh',
+      })
+    ).id;
+    // S2's post is for its members only: a credential covering S2 reads it as the member.
+    s2Post = (
+      await newPost(member, s2.id, {
+        topic: await newTopic(owner, s2.id, 'Inside two', 'members'),
+        body: 'Over here',
       })
     ).id;
     const created = await member.post(`/v1/spaces/${s1.id}/posts/${publicPost}/comments`, { body: 'Mine' });
@@ -118,12 +126,16 @@ describe('a credential naming only another space (e2e)', () => {
       }
     });
 
-    it('GET /v1/feed: only the covered space’s posts', async () => {
+    it('GET /v1/feed: only the covered space’s posts (S2’s, none of S1’s)', async () => {
+      const feedIds = (response: request.Response) =>
+        (response.body.items as { id: string }[]).map((item) => item.id);
       const covering = await app.get('/v1/feed', as(everywhere));
-      expect(covering.body.items.length).toBe(3);
+      expectStatus(covering, 200);
+      expect(feedIds(covering).sort()).toEqual([publicPost, membersPost, hiddenPost, s2Post].sort());
       const response = await app.get('/v1/feed', as(s2Only));
       expectStatus(response, 200);
-      expect(response.body.items).toEqual([]);
+      expect(feedIds(response)).toEqual([s2Post]);
+      expect(response.body.items[0].space).toMatchObject({ id: s2.id, did: s2.did });
     });
 
     it('GET /spaces/invites/{code}: the preview does not tell the standing', async () => {
