@@ -1,5 +1,6 @@
 import { invalidRequest, ValidationDetail } from '../common/errors/api-error';
 import { EventRequest } from './dto/event-requests.dto';
+import { FIRST_MATCH_YEARS } from './recurrence/first-match';
 import { EventSchedule, OccurrenceSeries } from './recurrence/occurrence-series';
 import { parseRecurrenceRule, RuleError } from './recurrence/rrule-text';
 import { isKnownZone, parseDate } from './recurrence/wall-clock';
@@ -75,6 +76,10 @@ export function scheduleOf(request: EventRequest): { schedule: EventSchedule; se
   const series = new OccurrenceSeries(schedule);
   if (series.untilBeforeStart())
     throw invalidRequest('Invalid request', [{ path: 'rrule', message: 'rrule UNTIL is before the start' }]);
+  if (!series.matchesSoon()) {
+    const message = `rrule has no occurrence within ${FIRST_MATCH_YEARS} years of the start`;
+    throw invalidRequest('Invalid request', [{ path: 'rrule', message }]);
+  }
   return { schedule, series };
 }
 

@@ -134,7 +134,11 @@ export class EventRequest {
   @MaxLength(RRULE_MAX_LENGTH)
   rrule?: string | null;
 
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'not accepted yet: only null' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description: "the event's cover: a ready image uploaded by the caller (media id); null for none",
+  })
   @IsOptional()
   @IsString()
   coverId?: string | null;
@@ -163,7 +167,12 @@ export class EventRequest {
 
 /** `PUT …/events/{eventId}/occurrences/{recurrenceId}`: one occurrence's cover or cancellation. */
 export class OccurrenceOverrideRequest {
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'not accepted yet: only null' })
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    description:
+      "this occurrence's own cover: a ready image uploaded by the caller (media id); null: the event's",
+  })
   @IsOptional()
   @IsString()
   coverId?: string | null;

@@ -1,6 +1,8 @@
-import { Options, RRule, Weekday } from 'rrule';
+import { Options, RRule } from 'rrule';
+import { matchesSoon } from './first-match';
+import { expander, laterPeriodStart, ruleOptions } from './rule-options';
+import { parseRecurrenceRule, RecurrenceRule } from './rrule-text';
 import { formatDate, formatLocal, instantOfLocal, localOfInstant, parseDate, parseLocal } from './wall-clock';
-import { parseRecurrenceRule, RecurrenceRule, WEEKDAYS } from './rrule-text';
 
 /** When and how an event repeats: its time shape and rule as stored. */
 export interface EventSchedule {
@@ -31,14 +33,15 @@ const ZONE_MARGIN_MS = DAY_MS;
 /** A rule with more occurrences than this in all is treated as unbounded when bounding it. */
 const BOUNDED_SCAN = 20_000;
 
-const FREQUENCY = { YEARLY: RRule.YEARLY, MONTHLY: RRule.MONTHLY, WEEKLY: RRule.WEEKLY, DAILY: RRule.DAILY };
-
 /**
  * The occurrences of one event (design.md §12). The rule is expanded by `rrule` in floating local
  * time (the wall clock of the event's zone, or dates for all-day events), and each local start is
  * placed in the zone by `wall-clock.ts`, so a weekly 18:00 Europe/Berlin event stays at 18:00 local.
  */
 export class OccurrenceSeries {
+  private readonly parsed: RecurrenceRule | null;
+  private readonly options: Partial<Options> | null;
+  /** The rule expanded from the first start. */
   private readonly rule: RRule | null;
   /** The first local start (floating). */
   private readonly firstLocal: Date;
@@ -55,13 +58,26 @@ export class OccurrenceSeries {
       this.firstLocal = localOfInstant(schedule.startsAt!, schedule.timeZone!);
       this.spanMs = schedule.endsAt ? schedule.endsAt.getTime() - schedule.startsAt!.getTime() : null;
     }
-    this.rule = schedule.rrule ? new RRule(this.options(parseRecurrenceRule(schedule.rrule)), true) : null;
+    this.parsed = schedule.rrule ? parseRecurrenceRule(schedule.rrule) : null;
+    this.options = this.parsed
+      ? ruleOptions(
+          this.parsed,
+          this.firstLocal,
+          this.parsed.until ? this.untilLocal(this.parsed.until) : null,
+        )
+      : null;
+    this.rule = this.options ? expander(this.options, null) : null;
   }
 
   /** Whether `UNTIL` falls before the first start (the rule would then have no occurrence). */
   untilBeforeStart(): boolean {
     const until = this.rule?.options.until;
     return Boolean(until && until.getTime() < this.firstLocal.getTime());
+  }
+
+  /** Whether the rule yields an occurrence within `FIRST_MATCH_YEARS` (first-match.ts) of the first start. */
+  matchesSoon(): boolean {
+    return !this.options || matchesSoon(this.options, this.firstLocal, this.rule!.options.until);
   }
 
   /** What a window test needs of an occurrence's duration: 0 for open-ended ones. */
@@ -83,7 +99,7 @@ export class OccurrenceSeries {
     const searchFrom = new Date(from.getTime() - this.windowSpanMs - ZONE_MARGIN_MS);
     const searchTo = new Date(to.getTime() + ZONE_MARGIN_MS);
     const found: Occurrence[] = [];
-    this.rule.between(searchFrom, searchTo, true, (local) => {
+    this.ruleNear(searchFrom).between(searchFrom, searchTo, true, (local) => {
       const occurrence = this.occurrenceAt(local);
       if (overlaps(occurrence)) found.push(occurrence);
       return found.length < limit;
@@ -99,7 +115,7 @@ export class OccurrenceSeries {
     // most a day, generously) later than the rule's own wall-clock time.
     const earliest = this.schedule.isAllDay ? local : new Date(local.getTime() - DAY_MS);
     const candidates = this.rule
-      ? this.rule.between(earliest, local, true)
+      ? this.ruleNear(earliest).between(earliest, local, true)
       : [this.firstLocal].filter((first) => first >= earliest && first <= local);
     for (const candidate of candidates.reverse()) {
       const occurrence = this.occurrenceAt(candidate);
@@ -152,24 +168,14 @@ export class OccurrenceSeries {
     };
   }
 
-  private options(rule: RecurrenceRule): Partial<Options> {
-    return {
-      freq: FREQUENCY[rule.freq],
-      dtstart: this.firstLocal,
-      interval: rule.interval,
-      count: rule.count,
-      until: rule.until ? this.untilLocal(rule.until) : null,
-      byweekday: rule.byDay.length
-        ? rule.byDay.map((day) => {
-            const weekday = new Weekday(WEEKDAYS.indexOf(day.weekday));
-            return day.nth === null ? weekday : weekday.nth(day.nth);
-          })
-        : null,
-      bymonthday: rule.byMonthDay.length ? rule.byMonthDay : null,
-      bymonth: rule.byMonth.length ? rule.byMonth : null,
-      bysetpos: rule.bySetPos.length ? rule.bySetPos : null,
-      wkst: rule.weekStart ? WEEKDAYS.indexOf(rule.weekStart) : null,
-    };
+  /**
+   * The rule expanded from the start of its period that holds `local` (floating), so the cost
+   * of an expansion is the periods of its own range, not those since the first start
+   * (docs/decisions.md); `COUNT` rules count from the first start (at most 5000 occurrences).
+   */
+  private ruleNear(local: Date): RRule {
+    const periodStart = laterPeriodStart(this.parsed!, this.firstLocal, local);
+    return periodStart ? expander(this.options!, periodStart) : this.rule!;
   }
 
   /** `UNTIL` in floating local time: a UTC instant seen in the zone; a date includes its whole day. */

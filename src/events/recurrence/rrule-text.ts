@@ -4,6 +4,8 @@
  * so that every refusal names its reason; the expansion is the RRULE library's.
  */
 
+import { unmatchableReason } from './unmatchable-parts';
+
 export type Frequency = 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY';
 export type WeekdayCode = 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA' | 'SU';
 
@@ -97,16 +99,8 @@ function checkCombination(rule: RecurrenceRule): void {
   if (rule.freq === 'WEEKLY' && rule.byMonthDay.length > 0) {
     throw new RuleError('rrule BYMONTHDAY must not be used with FREQ=WEEKLY');
   }
-  if (rule.bySetPos.length > 0) {
-    if (rule.byDay.length + rule.byMonthDay.length + rule.byMonth.length === 0) {
-      throw new RuleError('rrule BYSETPOS needs another BY part');
-    }
-    // A daily period holds one day, a weekly one seven: a larger position never matches, and
-    // the library would search for it until year 9999.
-    const perPeriod = rule.freq === 'DAILY' ? 1 : rule.freq === 'WEEKLY' ? 7 : 366;
-    if (rule.bySetPos.some((position) => Math.abs(position) > perPeriod)) {
-      throw new RuleError(`rrule BYSETPOS never matches with FREQ=${rule.freq}`);
-    }
+  if (rule.bySetPos.length > 0 && rule.byDay.length + rule.byMonthDay.length + rule.byMonth.length === 0) {
+    throw new RuleError('rrule BYSETPOS needs another BY part');
   }
   if (rule.byMonth.length > 0 && rule.byMonthDay.length > 0) {
     const possible = rule.byMonth.some((month) =>
@@ -114,6 +108,8 @@ function checkCombination(rule: RecurrenceRule): void {
     );
     if (!possible) throw new RuleError('rrule BYMONTH and BYMONTHDAY name no real date');
   }
+  const unmatchable = unmatchableReason(rule);
+  if (unmatchable) throw new RuleError(unmatchable);
 }
 
 function integerPart(parts: Map<string, string>, name: string, min: number, max: number): number | null {

@@ -110,6 +110,9 @@ describe('event administration (design.md §9, §12) (e2e)', () => {
     ['UNTIL before the start', { rrule: 'FREQ=DAILY;UNTIL=20260101T000000Z' }, 'rrule'],
     ['an empty rrule', { rrule: '' }, 'rrule'],
     ['a content line instead of an RRULE value', { rrule: 'RRULE:FREQ=DAILY' }, 'rrule'],
+    ['a BYSETPOS no month reaches (a sixth Monday)', { rrule: 'FREQ=MONTHLY;BYDAY=MO;BYSETPOS=6' }, 'rrule'],
+    ['a first Monday on the 15th', { rrule: 'FREQ=MONTHLY;BYDAY=1MO;BYMONTHDAY=15' }, 'rrule'],
+    ['Mondays every seventh day from a Thursday', { rrule: 'FREQ=DAILY;INTERVAL=7;BYDAY=MO' }, 'rrule'],
     ['a cover naming no upload of the caller', { coverId: `media_${'a'.repeat(32)}` }, 'coverId'],
     [
       'a ticket product the space does not have',

@@ -203,6 +203,31 @@ describe('event reads: listings, windows, paging, one event, the upcoming feed (
     if (upcomingCursor) expectInvalid(await listing(spaceId, { after: upcomingCursor }), 'after');
   });
 
+  it('answers an occ or a window near year 9000–9999 of a daily event from its own days (bounded expansion)', async () => {
+    const spaceId = await publicSpace(owner);
+    const eventId = await createEvent(
+      owner,
+      spaceId,
+      timedEvent({ startsAt: '2027-01-05T17:00:00Z', rrule: 'FREQ=DAILY' }),
+    );
+    const one = (occ: string) => t.anonymous.get(`/v1/spaces/${spaceId}/events/${eventId}?occ=${occ}`);
+    const far = await one('9999-12-30T18:00:00');
+    expectStatus(far, 200);
+    expect((far.body as OccurrenceItem).recurrenceId).toBe('9999-12-30T18:00:00');
+    // Not an occurrence (19:00): the soonest one instead.
+    expect(((await one('9999-12-30T19:00:00')).body as OccurrenceItem).recurrenceId).toBe(
+      '2027-01-10T18:00:00',
+    );
+    const window = { from: '8999-01-01', to: '8999-01-03' };
+    expect(items(await listing(spaceId, window)).map((item) => item.recurrenceId)).toEqual([
+      '8999-01-01T18:00:00',
+      '8999-01-02T18:00:00',
+    ]);
+    const feed = await t.anonymous.get(`/v1/events/upcoming?${query({ from: '8999-01-01', limit: 100 })}`);
+    expectStatus(feed, 200);
+    for (const item of items(feed)) expect(item.startsAt?.slice(0, 5)).toBe('8999-');
+  });
+
   it('answers windows beyond the materialized horizon exactly, paging the same way', async () => {
     const spaceId = await publicSpace(owner);
     await createEvent(
