@@ -197,6 +197,30 @@ describe('store administration: products and releases (e2e)', () => {
       expect(long.slug.length).toBeLessThanOrEqual(80);
     });
 
+    it('derives a slug of at most 80 characters from a long name whose first 999 candidates are taken', async () => {
+      const space = await publicSpace(owner);
+      const name = 'x'.repeat(200);
+      for (const [table, column, path, body] of [
+        ['store_products', 'name', 'products', productBody({ name })],
+        ['store_releases', 'title', 'releases', { title: name, published: true }],
+      ] as const) {
+        // The base (cut to 76) and base-2 … base-999.
+        await t.dataSource.query(
+          `INSERT INTO "${table}" (id, space_id, slug, ${column}, published)
+           SELECT gen_random_uuid(), $1, CASE WHEN n = 1 THEN $2 ELSE $2 || '-' || n END, 'taken', false
+           FROM generate_series(1, 999) AS n`,
+          [space.slice('space_'.length), 'x'.repeat(76)],
+        );
+        const first = await owner.post(`/spaces/${space}/${path}`, body);
+        expectStatus(first, 201);
+        expect(first.body.slug).toBe(`${'x'.repeat(75)}-1000`);
+        // The cut candidate taken counts as taken.
+        const second = await owner.post(`/spaces/${space}/${path}`, body);
+        expectStatus(second, 201);
+        expect(second.body.slug).toBe(`${'x'.repeat(75)}-1001`);
+      }
+    });
+
     it('concurrent creates with the same name all succeed with distinct derived slugs', async () => {
       const made = await Promise.all(
         Array.from({ length: 6 }, () =>
