@@ -131,9 +131,16 @@ export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) =
     [product.id, space.id],
   );
   const release = releases.rows[0];
+  // design.md §13's order, as the app's toProductPage: description right after name.
   return answer({
-    ...card(product, prices),
+    id: wireId('product', product.id),
+    slug: product.slug,
+    name: product.name,
     description: product.description,
+    cover: null,
+    prices: prices.get(product.id),
+    isSoldOut: product.sold_out,
+    purchasable: product.purchasable,
     release: release ? { id: wireId('release', release.id), slug: release.slug, title: release.title } : null,
     space: {
       displayName: space.display_name,
