@@ -127,7 +127,7 @@ export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) =
     `SELECT ${RELEASE_COLUMNS} FROM store_releases r
      INNER JOIN store_release_products listed ON listed.release_id = r.id
      WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL
-     ORDER BY r.published_at DESC, r.id DESC`,
+     ORDER BY r.published_at DESC, r.id DESC LIMIT 1`,
     [product.id, space.id],
   );
   const release = releases.rows[0];

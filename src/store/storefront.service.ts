@@ -180,7 +180,10 @@ export class StorefrontService {
     );
   }
 
-  /** The most recently published live release listing the product, if any. */
+  /**
+   * The most recently published live release listing the product, if any: one row read, however
+   * many releases list it (`limit`, not `take`: the join would make `take` two queries).
+   */
   private async releaseOf(product: StoreProduct): Promise<ReleaseReference | null> {
     const release = await this.releases
       .createQueryBuilder('release')
@@ -191,6 +194,7 @@ export class StorefrontService {
       .andWhere('release.deletedAt IS NULL')
       .orderBy('release.publishedAt', 'DESC')
       .addOrderBy('release.id', 'DESC')
+      .limit(1)
       .getOne();
     return release
       ? { id: formatEntityId('release', release.id), slug: release.slug, title: release.title }

@@ -11,6 +11,7 @@ import {
 } from '../spaces/support';
 import { createProduct, createRelease, ProductRecord } from './support';
 import { legacyImage, UNKNOWN_MEDIA } from '../../support/media-uploads';
+import { statementsDuring } from '../../support/statements';
 
 // design.md §13's members in its order (clients compare bytes): assertions use unsorted keys.
 const CARD_KEYS = ['id', 'slug', 'name', 'cover', 'prices', 'isSoldOut', 'purchasable'];
@@ -267,6 +268,11 @@ describe('the store’s public reads (e2e)', () => {
     expect(withRelease.body.release).toEqual({ id: newer.id, slug: 'newer', title: 'Newer' });
     expect(Object.keys(withRelease.body)).toEqual(PAGE_KEYS);
     expect(Object.keys(withRelease.body.release)).toEqual(RELEASE_REFERENCE_KEYS);
+    // The release is read as one row (LIMIT 1), however many releases list the product.
+    const statements = await statementsDuring(() => anonymousGet(`/v1/spaces/record-shop/products/vinyl`));
+    const releaseReads = statements.filter((statement) => /FROM "store_releases"/.test(statement));
+    expect(releaseReads).toHaveLength(1);
+    expect(releaseReads[0]).toMatch(/ORDER BY .* LIMIT 1$/);
     expectStatus(await owner.delete(`/spaces/${spaceId}/releases/${newer.id}`), 204);
     const fallback = await anonymousGet(`/v1/spaces/record-shop/products/vinyl`);
     expect(fallback.body.release).toEqual({ id: older.id, slug: 'older', title: 'Older' });
