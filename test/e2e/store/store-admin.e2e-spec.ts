@@ -387,7 +387,15 @@ describe('store administration: products and releases (e2e)', () => {
       ['a name of 201 characters', { name: 'n'.repeat(201) }, 'name'],
       ['published missing', { published: undefined }, 'published'],
       ['a sortOrder that is not an integer', { sortOrder: 1.5 }, 'sortOrder'],
+      ['a sortOrder past 1,000,000', { sortOrder: 1_000_001 }, 'sortOrder'],
+      ['a sortOrder below -1,000,000', { sortOrder: -1_000_001 }, 'sortOrder'],
+      ['a null sortOrder', { sortOrder: null }, 'sortOrder'],
+      ['a null soldOut', { soldOut: null }, 'soldOut'],
+      ['a description of 10,001 characters', { description: 'd'.repeat(10_001) }, 'description'],
       ['soldOut not a boolean', { soldOut: 'no' }, 'soldOut'],
+      ['purchasable not a boolean', { purchasable: 'yes' }, 'purchasable'],
+      ['purchasable as a number', { purchasable: 1 }, 'purchasable'],
+      ['a null purchasable', { purchasable: null }, 'purchasable'],
       ['a cover naming no upload of the caller', { coverId: `media_${'a'.repeat(32)}` }, 'coverId'],
       ['a malformed cover', { coverId: 'cover.png' }, 'coverId'],
       ['an unknown member', { color: 'red' }, 'color'],
@@ -422,6 +430,19 @@ describe('store administration: products and releases (e2e)', () => {
       expect(product.prices).toHaveLength(20);
       expect(product.prices[2]).not.toHaveProperty('suggestedAmount');
       expect(product.prices[4].amount).toBe(1_000_000_000_000);
+    });
+
+    it('accepts sortOrder, description and name at their limits', async () => {
+      for (const sortOrder of [1_000_000, -1_000_000]) {
+        const product = await createProduct(owner, spaceId, {
+          name: 'n'.repeat(200),
+          description: 'd'.repeat(10_000),
+          sortOrder,
+          purchasable: false,
+        });
+        expect(product).toMatchObject({ sortOrder, purchasable: false });
+        expect(product.description).toHaveLength(10_000);
+      }
     });
   });
 
@@ -514,8 +535,18 @@ describe('store administration: products and releases (e2e)', () => {
       expect(after.body.productIds).toEqual([]);
     });
 
+    const credit = (overrides: Record<string, unknown> = {}) => ({
+      name: 'Ada',
+      role: 'producer',
+      ...overrides,
+    });
+
     it.each<
-      [string, (ids: { foreign: string; deleted: string; own: string }) => Record<string, unknown>, string]
+      [
+        string,
+        (ids: { foreign: string; deleted: string; own: string; taken: string }) => Record<string, unknown>,
+        string,
+      ]
     >([
       ['a product of another space', (ids) => ({ productIds: [ids.own, ids.foreign] }), 'productIds.1'],
       ['a deleted product', (ids) => ({ productIds: [ids.deleted] }), 'productIds.0'],
@@ -531,31 +562,80 @@ describe('store administration: products and releases (e2e)', () => {
         () => ({ credits: [{ name: 'Ada', role: 'x', did: 'did:web:ada' }] }),
         'credits.0.did',
       ],
+      ['101 credits', () => ({ credits: Array.from({ length: 101 }, () => credit()) }), 'credits'],
+      [
+        'a credit name of 201 characters',
+        () => ({ credits: [credit({ name: 'n'.repeat(201) })] }),
+        'credits.0.name',
+      ],
+      [
+        'a credit role of 201 characters',
+        () => ({ credits: [credit({ role: 'r'.repeat(201) })] }),
+        'credits.0.role',
+      ],
+      ['a credit that is not an object', () => ({ credits: ['Ada'] }), 'credits'],
+      // Optional lists: absent keeps (PUT) or is empty (POST); null is not a list.
+      ['null credits', () => ({ credits: null }), 'credits'],
+      ['null productIds', () => ({ productIds: null }), 'productIds'],
+      ['a description of 10,001 characters', () => ({ description: 'd'.repeat(10_001) }), 'description'],
       ['a slug with spaces', () => ({ slug: 'first record' }), 'slug'],
       ['a slug of 200 characters', () => ({ slug: 'r'.repeat(200) }), 'slug'],
       ['a title of 201 characters', () => ({ title: 't'.repeat(201) }), 'title'],
       ['published missing', () => ({ published: undefined }), 'published'],
+      ['published not a boolean', () => ({ published: 'true' }), 'published'],
       ['a cover naming no upload of the caller', () => ({ coverId: `media_${'b'.repeat(32)}` }), 'coverId'],
-    ])('refuses %s with a 400 naming it, storing nothing', async (_case, body, path) => {
+      // Not a 400: another live release's slug is 409 on POST and PUT alike.
+      ['a slug another release has', (ids) => ({ slug: ids.taken }), '409'],
+    ])('refuses %s (a 400 naming it, or the 409), storing nothing', async (_case, body, path) => {
       const own = await createProduct(owner, spaceId);
       const foreign = await createProduct(owner, await publicSpace(owner));
       const deleted = await createProduct(owner, spaceId);
       expectStatus(await owner.delete(`/spaces/${spaceId}/products/${deleted.id}`), 204);
+      const taken = await createRelease(owner, spaceId, { title: 'Taken' });
       const release = await createRelease(owner, spaceId, { title: 'Kept', productIds: [own.id] });
       const before = await counts();
       const request = {
         title: 'Record',
         published: true,
-        ...body({ foreign: foreign.id, deleted: deleted.id, own: own.id }),
+        ...body({ foreign: foreign.id, deleted: deleted.id, own: own.id, taken: taken.slug }),
       };
-      expectInvalid(await owner.post(`/spaces/${spaceId}/releases`, request), path);
-      expectInvalid(await owner.put(`/spaces/${spaceId}/releases/${release.id}`, request), path);
+      const refused = [
+        await owner.post(`/spaces/${spaceId}/releases`, request),
+        await owner.put(`/spaces/${spaceId}/releases/${release.id}`, request),
+      ];
+      for (const response of refused) {
+        if (path !== '409') expectInvalid(response, path);
+        else {
+          expectStatus(response, 409);
+          expect(response.body.code).toBe('E_CONFLICT');
+        }
+      }
       expect(await counts()).toEqual(before);
       const kept = await owner.put(`/spaces/${spaceId}/releases/${release.id}`, {
         title: 'Kept',
         published: true,
       });
-      expect(kept.body.productIds).toEqual([own.id]);
+      expect(kept.body).toMatchObject({
+        slug: release.slug,
+        description: null,
+        credits: [],
+        productIds: [own.id],
+      });
+    });
+
+    it('accepts credits, description and slug at their limits', async () => {
+      const credits = Array.from({ length: 100 }, (_, index) =>
+        credit({ name: `${index}`.padEnd(200, 'n'), role: 'r'.repeat(200) }),
+      );
+      const release = await createRelease(owner, spaceId, {
+        title: 't'.repeat(200),
+        slug: 's'.repeat(80),
+        description: 'd'.repeat(10_000),
+        credits,
+      });
+      expect(release.credits).toEqual(credits.map((item) => ({ ...item, did: null })));
+      expect(release.slug).toBe('s'.repeat(80));
+      expect(release.description).toHaveLength(10_000);
     });
   });
 });
