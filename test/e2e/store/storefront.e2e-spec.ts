@@ -273,9 +273,26 @@ describe('the store’s public reads (e2e)', () => {
     const releaseReads = statements.filter((statement) => /FROM "store_releases"/.test(statement));
     expect(releaseReads).toHaveLength(1);
     expect(releaseReads[0]).toMatch(/ORDER BY .* LIMIT 1$/);
+    // Unpublishing a release takes it off at once (the next published one shows); republishing
+    // brings it back (its first publication time kept).
+    const releaseOfPage = async () =>
+      (await anonymousGet(`/v1/spaces/record-shop/products/vinyl`)).body.release as unknown;
+    const setPublished = (release: { id: string; title: string }, published: boolean) =>
+      owner.put(`/spaces/${spaceId}/releases/${release.id}`, { title: release.title, published });
+    expectStatus(await setPublished(newer, false), 200);
+    expect(await releaseOfPage()).toEqual({ id: older.id, slug: 'older', title: 'Older' });
+    expectStatus(await setPublished(newer, true), 200);
+    expect(await releaseOfPage()).toEqual({ id: newer.id, slug: 'newer', title: 'Newer' });
+    expectStatus(await setPublished(older, false), 200);
+    expectStatus(await setPublished(newer, false), 200);
+    expect(await releaseOfPage()).toBeNull();
+    expectStatus(await setPublished(older, true), 200);
+    expectStatus(await setPublished(newer, true), 200);
     expectStatus(await owner.delete(`/spaces/${spaceId}/releases/${newer.id}`), 204);
     const fallback = await anonymousGet(`/v1/spaces/record-shop/products/vinyl`);
     expect(fallback.body.release).toEqual({ id: older.id, slug: 'older', title: 'Older' });
+    expectStatus(await setPublished(older, false), 200);
+    expect(await releaseOfPage()).toBeNull();
   });
 
   it('hides unpublished, deleted, unknown and other spaces’ products; a renamed slug moves, the id stays', async () => {
