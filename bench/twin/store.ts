@@ -127,13 +127,20 @@ export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) =
     `SELECT ${RELEASE_COLUMNS} FROM store_releases r
      INNER JOIN store_release_products listed ON listed.release_id = r.id
      WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL
-     ORDER BY r.published_at DESC, r.id DESC`,
+     ORDER BY r.published_at DESC, r.id DESC LIMIT 1`,
     [product.id, space.id],
   );
   const release = releases.rows[0];
+  // design.md §13's order, as the app's toProductPage: description right after name.
   return answer({
-    ...card(product, prices),
+    id: wireId('product', product.id),
+    slug: product.slug,
+    name: product.name,
     description: product.description,
+    cover: null,
+    prices: prices.get(product.id),
+    isSoldOut: product.sold_out,
+    purchasable: product.purchasable,
     release: release ? { id: wireId('release', release.id), slug: release.slug, title: release.title } : null,
     space: {
       displayName: space.display_name,

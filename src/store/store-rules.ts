@@ -38,7 +38,8 @@ export const STORE_LIMITS = {
 
 /**
  * A slug derived from a name or title: accents dropped, every run of other characters one hyphen,
- * cut to 76 so that a `-<n>` suffix fits in 80 characters (up to `-999`); `fallback` when nothing is left.
+ * cut to 76 so that a `-<n>` suffix up to `-999` fits in 80 characters as it is (`slugCandidate`
+ * cuts it further for longer suffixes); `fallback` when nothing is left.
  */
 export function slugFrom(text: string, fallback: string): string {
   const slug = text
@@ -52,6 +53,25 @@ export function slugFrom(text: string, fallback: string): string {
   return slug || fallback;
 }
 
-/** The n-th candidate of a derived slug: the base, then `base-2`, `base-3`, … */
-export const slugCandidate = (base: string, attempt: number): string =>
-  attempt === 1 ? base : `${base}-${attempt}`;
+/**
+ * The n-th candidate of a derived slug: the base, then `base-2`, `base-3`, … Where `base-<n>` would
+ * pass 80 characters the base is cut (and a hyphen it then ends on dropped) to make room, so every
+ * candidate is a slug whatever n: `…-999` keeps a 76-character base whole, `…-1000` keeps 75.
+ * Distinct attempts give distinct candidates.
+ */
+export function slugCandidate(base: string, attempt: number): string {
+  if (attempt === 1) return base;
+  const suffix = `-${attempt}`;
+  return `${base.slice(0, STORE_LIMITS.slug - suffix.length).replace(/-+$/g, '')}${suffix}`;
+}
+
+/**
+ * A `LIKE` pattern every candidate of `base` after the first matches (`base-%` while no cut is
+ * needed; else the shortest cut of the base any safe-integer attempt can leave, then anything).
+ * Slugs hold only `[a-z0-9-]`, so the pattern needs no escaping.
+ */
+export function slugCandidatesPattern(base: string): string {
+  const farthest = slugCandidate(base, Number.MAX_SAFE_INTEGER);
+  const stem = farthest.slice(0, farthest.lastIndexOf('-'));
+  return stem === base ? `${base}-%` : `${stem}%`;
+}

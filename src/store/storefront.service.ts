@@ -24,7 +24,7 @@ import { StoreProduct } from './entities/store-product.entity';
 import { StoreReleaseProduct } from './entities/store-release-product.entity';
 import { StoreRelease } from './entities/store-release.entity';
 import { ProductPrices } from './product-prices';
-import { toProductCard } from './store-records';
+import { toFullRelease, toProductCard, toProductPage } from './store-records';
 import { STORE_SLUG_PATTERN } from './store-rules';
 import {
   ProductPageRow,
@@ -97,13 +97,13 @@ export class StorefrontService {
     if (!product) throw notFound();
     const [card] = await this.cards([product]);
     const [release, callToAction] = await Promise.all([this.releaseOf(product), this.callToAction(space)]);
-    return {
-      ...card,
-      description: product.description,
+    return toProductPage(
+      card,
+      product.description,
       release,
-      space: callToAction,
-      canonicalUri: `${this.directory.publicUrl(space)}/store/${product.slug}`,
-    };
+      callToAction,
+      `${this.directory.publicUrl(space)}/store/${product.slug}`,
+    );
   }
 
   async listReleases(reference: string, query: PaginationQueryDto): Promise<Page<ReleaseCard>> {
@@ -152,16 +152,16 @@ export class StorefrontService {
       this.authors.withPublicProfile(release.credits.flatMap((credit) => (credit.did ? [credit.did] : []))),
       this.media.imageObjects([release.coverMediaId]),
     ]);
-    return {
-      ...this.releaseCard(space, release, covers),
-      description: release.description,
-      credits: release.credits.map((credit) => ({
+    return toFullRelease(
+      this.releaseCard(space, release, covers),
+      release.description,
+      release.credits.map((credit) => ({
         name: credit.name,
         role: credit.role,
         did: credit.did && publicDids.has(credit.did) ? credit.did : null,
       })),
-      products: await this.cards(products),
-    };
+      await this.cards(products),
+    );
   }
 
   private async publicSpace(reference: string): Promise<SpaceView> {
@@ -180,7 +180,10 @@ export class StorefrontService {
     );
   }
 
-  /** The most recently published live release listing the product, if any. */
+  /**
+   * The most recently published live release listing the product, if any: one row read, however
+   * many releases list it (`limit`, not `take`: the join would make `take` two queries).
+   */
   private async releaseOf(product: StoreProduct): Promise<ReleaseReference | null> {
     const release = await this.releases
       .createQueryBuilder('release')
@@ -191,6 +194,7 @@ export class StorefrontService {
       .andWhere('release.deletedAt IS NULL')
       .orderBy('release.publishedAt', 'DESC')
       .addOrderBy('release.id', 'DESC')
+      .limit(1)
       .getOne();
     return release
       ? { id: formatEntityId('release', release.id), slug: release.slug, title: release.title }

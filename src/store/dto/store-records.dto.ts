@@ -7,7 +7,9 @@ import { PRICE_INTERVALS, PRICE_TYPES } from '../store-rules';
 const PRODUCT_ID_EXAMPLE = 'product_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const RELEASE_ID_EXAMPLE = 'release_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const OPEN_ENUM = 'open enum: treat unknown values as opaque';
-const COVER = 'always null until media can be attached';
+const COVER =
+  'the image set with `coverId` (a public image object: permanent unsigned URL, no urlExpiresAt); ' +
+  'null when none is set or the image is no longer ready';
 
 /** A price (design.md §9). Public records carry only active one-time and pay-what-you-want ones. */
 export class PriceRecord {

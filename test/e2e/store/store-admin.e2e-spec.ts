@@ -197,6 +197,30 @@ describe('store administration: products and releases (e2e)', () => {
       expect(long.slug.length).toBeLessThanOrEqual(80);
     });
 
+    it('derives a slug of at most 80 characters from a long name whose first 999 candidates are taken', async () => {
+      const space = await publicSpace(owner);
+      const name = 'x'.repeat(200);
+      for (const [table, column, path, body] of [
+        ['store_products', 'name', 'products', productBody({ name })],
+        ['store_releases', 'title', 'releases', { title: name, published: true }],
+      ] as const) {
+        // The base (cut to 76) and base-2 … base-999.
+        await t.dataSource.query(
+          `INSERT INTO "${table}" (id, space_id, slug, ${column}, published)
+           SELECT gen_random_uuid(), $1, CASE WHEN n = 1 THEN $2 ELSE $2 || '-' || n END, 'taken', false
+           FROM generate_series(1, 999) AS n`,
+          [space.slice('space_'.length), 'x'.repeat(76)],
+        );
+        const first = await owner.post(`/spaces/${space}/${path}`, body);
+        expectStatus(first, 201);
+        expect(first.body.slug).toBe(`${'x'.repeat(75)}-1000`);
+        // The cut candidate taken counts as taken.
+        const second = await owner.post(`/spaces/${space}/${path}`, body);
+        expectStatus(second, 201);
+        expect(second.body.slug).toBe(`${'x'.repeat(75)}-1001`);
+      }
+    });
+
     it('concurrent creates with the same name all succeed with distinct derived slugs', async () => {
       const made = await Promise.all(
         Array.from({ length: 6 }, () =>
@@ -363,7 +387,15 @@ describe('store administration: products and releases (e2e)', () => {
       ['a name of 201 characters', { name: 'n'.repeat(201) }, 'name'],
       ['published missing', { published: undefined }, 'published'],
       ['a sortOrder that is not an integer', { sortOrder: 1.5 }, 'sortOrder'],
+      ['a sortOrder past 1,000,000', { sortOrder: 1_000_001 }, 'sortOrder'],
+      ['a sortOrder below -1,000,000', { sortOrder: -1_000_001 }, 'sortOrder'],
+      ['a null sortOrder', { sortOrder: null }, 'sortOrder'],
+      ['a null soldOut', { soldOut: null }, 'soldOut'],
+      ['a description of 10,001 characters', { description: 'd'.repeat(10_001) }, 'description'],
       ['soldOut not a boolean', { soldOut: 'no' }, 'soldOut'],
+      ['purchasable not a boolean', { purchasable: 'yes' }, 'purchasable'],
+      ['purchasable as a number', { purchasable: 1 }, 'purchasable'],
+      ['a null purchasable', { purchasable: null }, 'purchasable'],
       ['a cover naming no upload of the caller', { coverId: `media_${'a'.repeat(32)}` }, 'coverId'],
       ['a malformed cover', { coverId: 'cover.png' }, 'coverId'],
       ['an unknown member', { color: 'red' }, 'color'],
@@ -398,6 +430,19 @@ describe('store administration: products and releases (e2e)', () => {
       expect(product.prices).toHaveLength(20);
       expect(product.prices[2]).not.toHaveProperty('suggestedAmount');
       expect(product.prices[4].amount).toBe(1_000_000_000_000);
+    });
+
+    it('accepts sortOrder, description and name at their limits', async () => {
+      for (const sortOrder of [1_000_000, -1_000_000]) {
+        const product = await createProduct(owner, spaceId, {
+          name: 'n'.repeat(200),
+          description: 'd'.repeat(10_000),
+          sortOrder,
+          purchasable: false,
+        });
+        expect(product).toMatchObject({ sortOrder, purchasable: false });
+        expect(product.description).toHaveLength(10_000);
+      }
     });
   });
 
@@ -490,8 +535,18 @@ describe('store administration: products and releases (e2e)', () => {
       expect(after.body.productIds).toEqual([]);
     });
 
+    const credit = (overrides: Record<string, unknown> = {}) => ({
+      name: 'Ada',
+      role: 'producer',
+      ...overrides,
+    });
+
     it.each<
-      [string, (ids: { foreign: string; deleted: string; own: string }) => Record<string, unknown>, string]
+      [
+        string,
+        (ids: { foreign: string; deleted: string; own: string; taken: string }) => Record<string, unknown>,
+        string,
+      ]
     >([
       ['a product of another space', (ids) => ({ productIds: [ids.own, ids.foreign] }), 'productIds.1'],
       ['a deleted product', (ids) => ({ productIds: [ids.deleted] }), 'productIds.0'],
@@ -507,31 +562,80 @@ describe('store administration: products and releases (e2e)', () => {
         () => ({ credits: [{ name: 'Ada', role: 'x', did: 'did:web:ada' }] }),
         'credits.0.did',
       ],
+      ['101 credits', () => ({ credits: Array.from({ length: 101 }, () => credit()) }), 'credits'],
+      [
+        'a credit name of 201 characters',
+        () => ({ credits: [credit({ name: 'n'.repeat(201) })] }),
+        'credits.0.name',
+      ],
+      [
+        'a credit role of 201 characters',
+        () => ({ credits: [credit({ role: 'r'.repeat(201) })] }),
+        'credits.0.role',
+      ],
+      ['a credit that is not an object', () => ({ credits: ['Ada'] }), 'credits'],
+      // Optional lists: absent keeps (PUT) or is empty (POST); null is not a list.
+      ['null credits', () => ({ credits: null }), 'credits'],
+      ['null productIds', () => ({ productIds: null }), 'productIds'],
+      ['a description of 10,001 characters', () => ({ description: 'd'.repeat(10_001) }), 'description'],
       ['a slug with spaces', () => ({ slug: 'first record' }), 'slug'],
       ['a slug of 200 characters', () => ({ slug: 'r'.repeat(200) }), 'slug'],
       ['a title of 201 characters', () => ({ title: 't'.repeat(201) }), 'title'],
       ['published missing', () => ({ published: undefined }), 'published'],
+      ['published not a boolean', () => ({ published: 'true' }), 'published'],
       ['a cover naming no upload of the caller', () => ({ coverId: `media_${'b'.repeat(32)}` }), 'coverId'],
-    ])('refuses %s with a 400 naming it, storing nothing', async (_case, body, path) => {
+      // Not a 400: another live release's slug is 409 on POST and PUT alike.
+      ['a slug another release has', (ids) => ({ slug: ids.taken }), '409'],
+    ])('refuses %s (a 400 naming it, or the 409), storing nothing', async (_case, body, path) => {
       const own = await createProduct(owner, spaceId);
       const foreign = await createProduct(owner, await publicSpace(owner));
       const deleted = await createProduct(owner, spaceId);
       expectStatus(await owner.delete(`/spaces/${spaceId}/products/${deleted.id}`), 204);
+      const taken = await createRelease(owner, spaceId, { title: 'Taken' });
       const release = await createRelease(owner, spaceId, { title: 'Kept', productIds: [own.id] });
       const before = await counts();
       const request = {
         title: 'Record',
         published: true,
-        ...body({ foreign: foreign.id, deleted: deleted.id, own: own.id }),
+        ...body({ foreign: foreign.id, deleted: deleted.id, own: own.id, taken: taken.slug }),
       };
-      expectInvalid(await owner.post(`/spaces/${spaceId}/releases`, request), path);
-      expectInvalid(await owner.put(`/spaces/${spaceId}/releases/${release.id}`, request), path);
+      const refused = [
+        await owner.post(`/spaces/${spaceId}/releases`, request),
+        await owner.put(`/spaces/${spaceId}/releases/${release.id}`, request),
+      ];
+      for (const response of refused) {
+        if (path !== '409') expectInvalid(response, path);
+        else {
+          expectStatus(response, 409);
+          expect(response.body.code).toBe('E_CONFLICT');
+        }
+      }
       expect(await counts()).toEqual(before);
       const kept = await owner.put(`/spaces/${spaceId}/releases/${release.id}`, {
         title: 'Kept',
         published: true,
       });
-      expect(kept.body.productIds).toEqual([own.id]);
+      expect(kept.body).toMatchObject({
+        slug: release.slug,
+        description: null,
+        credits: [],
+        productIds: [own.id],
+      });
+    });
+
+    it('accepts credits, description and slug at their limits', async () => {
+      const credits = Array.from({ length: 100 }, (_, index) =>
+        credit({ name: `${index}`.padEnd(200, 'n'), role: 'r'.repeat(200) }),
+      );
+      const release = await createRelease(owner, spaceId, {
+        title: 't'.repeat(200),
+        slug: 's'.repeat(80),
+        description: 'd'.repeat(10_000),
+        credits,
+      });
+      expect(release.credits).toEqual(credits.map((item) => ({ ...item, did: null })));
+      expect(release.slug).toBe('s'.repeat(80));
+      expect(release.description).toHaveLength(10_000);
     });
   });
 });

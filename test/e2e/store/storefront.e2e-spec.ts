@@ -11,11 +11,43 @@ import {
 } from '../spaces/support';
 import { createProduct, createRelease, ProductRecord } from './support';
 import { legacyImage, UNKNOWN_MEDIA } from '../../support/media-uploads';
+import { statementsDuring } from '../../support/statements';
 
-const CARD_KEYS = ['cover', 'id', 'isSoldOut', 'name', 'prices', 'purchasable', 'slug'];
-const PAGE_KEYS = [...CARD_KEYS, 'canonicalUri', 'description', 'release', 'space'].sort();
-const RELEASE_CARD_KEYS = ['canonicalUri', 'cover', 'id', 'publishedAt', 'slug', 'title'];
-const FULL_RELEASE_KEYS = [...RELEASE_CARD_KEYS, 'credits', 'description', 'products'].sort();
+// design.md §13's members in its order (clients compare bytes): assertions use unsorted keys.
+const CARD_KEYS = ['id', 'slug', 'name', 'cover', 'prices', 'isSoldOut', 'purchasable'];
+const PAGE_KEYS = [
+  'id',
+  'slug',
+  'name',
+  'description',
+  'cover',
+  'prices',
+  'isSoldOut',
+  'purchasable',
+  'release',
+  'space',
+  'canonicalUri',
+];
+const RELEASE_CARD_KEYS = ['id', 'slug', 'title', 'cover', 'publishedAt', 'canonicalUri'];
+const FULL_RELEASE_KEYS = [...RELEASE_CARD_KEYS, 'description', 'credits', 'products'];
+const RELEASE_REFERENCE_KEYS = ['id', 'slug', 'title'];
+const CREDIT_KEYS = ['name', 'role', 'did'];
+/** design.md §9's price: `{id, type, currency, amount, suggestedAmount?, interval?, archived}`. */
+const PRICE_KEYS = ['id', 'type', 'currency', 'amount', 'suggestedAmount', 'interval', 'archived'];
+/** api-spec.md "Space call-to-action (compact context)". */
+const SPACE_KEYS = [
+  'displayName',
+  'description',
+  'avatarUrl',
+  'domain',
+  'joinMode',
+  'subscribeEnabled',
+  'memberCountSummary',
+];
+
+/** The keys of a price as sent, which must be PRICE_KEYS less the optional ones absent. */
+const expectPriceKeys = (price: object) =>
+  expect(Object.keys(price)).toEqual(PRICE_KEYS.filter((key) => key in price));
 
 describe('the store’s public reads (e2e)', () => {
   let t: SpacesTestApp;
@@ -148,7 +180,18 @@ describe('the store’s public reads (e2e)', () => {
     const items = response.body.items as Record<string, unknown>[];
     const sameSort = [b, tie1].sort((x, y) => x.id.localeCompare(y.id));
     expect(items.map((item) => item.id)).toEqual([a.id, ...sameSort.map((item) => item.id)]);
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(CARD_KEYS);
+    for (const item of items) {
+      expect(Object.keys(item)).toEqual(CARD_KEYS);
+      for (const price of item.prices as object[]) expectPriceKeys(price);
+    }
+    expect((items[0].prices as object[]).map((price) => Object.keys(price))).toContainEqual([
+      'id',
+      'type',
+      'currency',
+      'amount',
+      'suggestedAmount',
+      'archived',
+    ]);
     expect(items[0]).toEqual({
       id: a.id,
       slug: 'a',
@@ -188,7 +231,9 @@ describe('the store’s public reads (e2e)', () => {
     const page = await anonymousGet(`/v1/spaces/record-shop/products/vinyl`);
     expectStatus(page, 200);
     expect(page.headers['cache-control']).toBe('no-store');
-    expect(Object.keys(page.body).sort()).toEqual(PAGE_KEYS);
+    expect(Object.keys(page.body)).toEqual(PAGE_KEYS);
+    expect(Object.keys(page.body.space)).toEqual(SPACE_KEYS);
+    for (const price of page.body.prices) expectPriceKeys(price);
     expect(page.body).toEqual({
       id: product.id,
       slug: 'vinyl',
@@ -221,9 +266,33 @@ describe('the store’s public reads (e2e)', () => {
     t.clock.offsetMs = 0;
     const withRelease = await anonymousGet(`/v1/spaces/record-shop/products/vinyl`);
     expect(withRelease.body.release).toEqual({ id: newer.id, slug: 'newer', title: 'Newer' });
+    expect(Object.keys(withRelease.body)).toEqual(PAGE_KEYS);
+    expect(Object.keys(withRelease.body.release)).toEqual(RELEASE_REFERENCE_KEYS);
+    // The release is read as one row (LIMIT 1), however many releases list the product.
+    const statements = await statementsDuring(() => anonymousGet(`/v1/spaces/record-shop/products/vinyl`));
+    const releaseReads = statements.filter((statement) => /FROM "store_releases"/.test(statement));
+    expect(releaseReads).toHaveLength(1);
+    expect(releaseReads[0]).toMatch(/ORDER BY .* LIMIT 1$/);
+    // Unpublishing a release takes it off at once (the next published one shows); republishing
+    // brings it back (its first publication time kept).
+    const releaseOfPage = async () =>
+      (await anonymousGet(`/v1/spaces/record-shop/products/vinyl`)).body.release as unknown;
+    const setPublished = (release: { id: string; title: string }, published: boolean) =>
+      owner.put(`/spaces/${spaceId}/releases/${release.id}`, { title: release.title, published });
+    expectStatus(await setPublished(newer, false), 200);
+    expect(await releaseOfPage()).toEqual({ id: older.id, slug: 'older', title: 'Older' });
+    expectStatus(await setPublished(newer, true), 200);
+    expect(await releaseOfPage()).toEqual({ id: newer.id, slug: 'newer', title: 'Newer' });
+    expectStatus(await setPublished(older, false), 200);
+    expectStatus(await setPublished(newer, false), 200);
+    expect(await releaseOfPage()).toBeNull();
+    expectStatus(await setPublished(older, true), 200);
+    expectStatus(await setPublished(newer, true), 200);
     expectStatus(await owner.delete(`/spaces/${spaceId}/releases/${newer.id}`), 204);
     const fallback = await anonymousGet(`/v1/spaces/record-shop/products/vinyl`);
     expect(fallback.body.release).toEqual({ id: older.id, slug: 'older', title: 'Older' });
+    expectStatus(await setPublished(older, false), 200);
+    expect(await releaseOfPage()).toBeNull();
   });
 
   it('hides unpublished, deleted, unknown and other spaces’ products; a renamed slug moves, the id stays', async () => {
@@ -306,7 +375,7 @@ describe('the store’s public reads (e2e)', () => {
     expect(listing.headers['cache-control']).toBe('no-store');
     const items = listing.body.items as Record<string, unknown>[];
     expect(items.map((item) => item.id)).toEqual([draft.id, album.id, first.id]);
-    for (const item of items) expect(Object.keys(item).sort()).toEqual(RELEASE_CARD_KEYS);
+    for (const item of items) expect(Object.keys(item)).toEqual(RELEASE_CARD_KEYS);
     expect(items[1]).toEqual({
       id: album.id,
       slug: 'the-album',
@@ -320,7 +389,8 @@ describe('the store’s public reads (e2e)', () => {
     expectStatus(byId, 200);
     expect(byId.headers['cache-control']).toBe('no-store');
     expect(bySlug.body).toEqual(byId.body);
-    expect(Object.keys(byId.body).sort()).toEqual(FULL_RELEASE_KEYS);
+    expect(Object.keys(byId.body)).toEqual(FULL_RELEASE_KEYS);
+    for (const credit of byId.body.credits) expect(Object.keys(credit)).toEqual(CREDIT_KEYS);
     expect(byId.body).toMatchObject({
       ...items[1],
       description: 'Liner notes',
@@ -332,7 +402,10 @@ describe('the store’s public reads (e2e)', () => {
     });
     const productIds = (body: { products: { id: string }[] }) => body.products.map((product) => product.id);
     expect(productIds(byId.body)).toEqual([three.id, one.id, two.id]);
-    for (const product of byId.body.products) expect(Object.keys(product).sort()).toEqual(CARD_KEYS);
+    for (const product of byId.body.products) {
+      expect(Object.keys(product)).toEqual(CARD_KEYS);
+      for (const price of product.prices) expectPriceKeys(price);
+    }
 
     // A product that is unpublished (or deleted) leaves the release at once, and comes back when republished.
     const setPublished = (product: ProductRecord, published: boolean) =>

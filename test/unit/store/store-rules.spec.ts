@@ -1,4 +1,10 @@
-import { CURRENCY_CODES, slugCandidate, slugFrom, STORE_SLUG_PATTERN } from '../../../src/store/store-rules';
+import {
+  CURRENCY_CODES,
+  slugCandidate,
+  slugCandidatesPattern,
+  slugFrom,
+  STORE_SLUG_PATTERN,
+} from '../../../src/store/store-rules';
 
 describe('store rules', () => {
   it('derives slugs that match the slug form, leaving room for a suffix', () => {
@@ -11,6 +17,45 @@ describe('store rules', () => {
     expect(STORE_SLUG_PATTERN.test(slugCandidate(long, 999))).toBe(true);
     expect(slugCandidate('zine', 1)).toBe('zine');
     expect(slugCandidate('zine', 3)).toBe('zine-3');
+  });
+
+  it('keeps every candidate of a long name within 80 characters, however many are taken', () => {
+    const plain = slugFrom('x'.repeat(200), 'product');
+    expect(plain).toBe('x'.repeat(76));
+    expect(slugCandidate(plain, 999)).toBe(`${'x'.repeat(76)}-999`);
+    expect(slugCandidate(plain, 1000)).toBe(`${'x'.repeat(75)}-1000`);
+    expect(slugCandidate(plain, 10_000)).toBe(`${'x'.repeat(74)}-10000`);
+    // A cut that would end on a hyphen drops it.
+    const name = `${'Limited Edition Screen Print '.repeat(7)}x`.slice(0, 200);
+    expect(name).toHaveLength(200);
+    const base = slugFrom(name, 'product');
+    expect(base).toHaveLength(76);
+    expect(slugCandidate(base, 1000)).toBe(`${base.slice(0, 75)}-1000`);
+    expect(base.charAt(73)).toBe('-');
+    expect(slugCandidate(base, 10_000)).toBe(`${base.slice(0, 73)}-10000`);
+    for (const slug of [plain, base]) {
+      for (const attempt of [1000, 10_000, 100_000, Number.MAX_SAFE_INTEGER]) {
+        const candidate = slugCandidate(slug, attempt);
+        expect(candidate.length).toBeLessThanOrEqual(80);
+        expect(STORE_SLUG_PATTERN.test(candidate)).toBe(true);
+        expect(candidate).not.toMatch(/--/);
+      }
+    }
+  });
+
+  it('gives distinct candidates, each matched by the pattern freeSlug reads taken ones with', () => {
+    const like = (pattern: string) => new RegExp(`^${pattern.replace(/%/g, '.*')}$`);
+    const bases = [slugFrom('x'.repeat(200), 'p'), slugFrom('Screen Print '.repeat(15), 'p'), 'zine'];
+    for (const base of bases) {
+      const pattern = like(slugCandidatesPattern(base));
+      const candidates = Array.from({ length: 20_000 }, (_, index) => slugCandidate(base, index + 1));
+      candidates.push(slugCandidate(base, Number.MAX_SAFE_INTEGER));
+      expect(new Set(candidates).size).toBe(candidates.length);
+      expect(candidates.filter((slug) => !STORE_SLUG_PATTERN.test(slug))).toEqual([]);
+      expect(candidates.slice(1).filter((slug) => !pattern.test(slug))).toEqual([]);
+    }
+    expect(slugCandidatesPattern('zine')).toBe('zine-%');
+    expect(slugCandidatesPattern('x'.repeat(76))).toBe(`${'x'.repeat(63)}%`);
   });
 
   it('accepts exactly 1 to 80 characters of [a-z0-9-]', () => {
