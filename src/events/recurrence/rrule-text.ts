@@ -4,12 +4,13 @@
  * so that every refusal names its reason; the expansion is the RRULE library's.
  */
 
+import type { ByDay, Frequency, RecurrenceRule, Until, WeekdayCode } from './recurrence-rule';
+import { WEEKDAYS } from './recurrence-rule';
 import { unmatchableReason } from './unmatchable-parts';
 
-export type Frequency = 'YEARLY' | 'MONTHLY' | 'WEEKLY' | 'DAILY';
-export type WeekdayCode = 'MO' | 'TU' | 'WE' | 'TH' | 'FR' | 'SA' | 'SU';
+export type { ByDay, Frequency, RecurrenceRule, Until, WeekdayCode } from './recurrence-rule';
+export { WEEKDAYS } from './recurrence-rule';
 
-export const WEEKDAYS: WeekdayCode[] = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
 const FREQUENCIES: Frequency[] = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'];
 /** Sub-daily frequencies are refused: an event repeats at most daily (docs/decisions.md). */
 const SUB_DAILY = ['HOURLY', 'MINUTELY', 'SECONDLY'];
@@ -18,28 +19,6 @@ const PARTS = ['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY', 'BYM
 export const RRULE_MAX_LENGTH = 500;
 export const MAX_COUNT = 5000;
 export const MAX_INTERVAL = 1000;
-
-export interface ByDay {
-  weekday: WeekdayCode;
-  /** The nth weekday of the month (MONTHLY) or year (YEARLY); negative counts from the end. */
-  nth: number | null;
-}
-
-/** `UNTIL` as written: a UTC instant (`…Z`), a floating local time, or a date. */
-export type Until =
-  { kind: 'utc'; value: Date } | { kind: 'floating'; value: Date } | { kind: 'date'; value: Date };
-
-export interface RecurrenceRule {
-  freq: Frequency;
-  interval: number;
-  count: number | null;
-  until: Until | null;
-  byDay: ByDay[];
-  byMonthDay: number[];
-  byMonth: number[];
-  bySetPos: number[];
-  weekStart: WeekdayCode | null;
-}
 
 export class RuleError extends Error {}
 

@@ -1,5 +1,5 @@
 import { Options, RRule, Weekday } from 'rrule';
-import { RecurrenceRule, WEEKDAYS } from './rrule-text';
+import { RecurrenceRule, WEEKDAYS } from './recurrence-rule';
 
 /**
  * The `rrule` options of a rule, and the same rule started at a later period. `rrule` steps period

@@ -1,4 +1,4 @@
-import type { RecurrenceRule } from './rrule-text';
+import type { RecurrenceRule } from './recurrence-rule';
 
 /**
  * Combinations of parts that select no date in any period, whatever the start: refused with their
