@@ -143,6 +143,7 @@ async function startSide(
       logFile,
       readyTimeoutMs: 60_000,
       cpu,
+      bootRefreshDatabaseUrl: databaseUrl,
     });
   }
   live.add(target);

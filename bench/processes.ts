@@ -4,6 +4,8 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Client } from 'pg';
+import { HORIZON_AHEAD_DAYS } from '../src/events/occurrence-store';
 import { applyEnv, type ServiceEnv } from './service-env';
 import type { TwinMessage } from './twin/server';
 
@@ -48,11 +50,17 @@ export async function startService(options: {
   cpu?: string;
   /** Flags for node itself (e.g. --cpu-prof). */
   nodeArgs?: string[];
+  /**
+   * The database (directly, not through a counting proxy) on which to wait, once ready, for the
+   * app's boot run of the occurrence refresh (waitForBootRefresh).
+   */
+  bootRefreshDatabaseUrl?: string;
 }): Promise<Target> {
   const main = join(options.root, 'dist/src/main.js');
   if (!existsSync(main))
     throw new Error(`${main} not found; run \`npm run build\` first (npm run bench does)`);
   const port = await freePort();
+  const spawnedAt = Date.now();
   const [command, args] = pinned(options.cpu, [...(options.nodeArgs ?? []), main]);
   // stdout and stderr straight into the log (the harness spends nothing on a server's access log).
   const log = openSync(options.logFile, 'w');
@@ -73,11 +81,46 @@ export async function startService(options: {
   const target: Target = { name: options.name, url, port, child, logFile: options.logFile, output };
   try {
     await waitForReady(target, '/health/ready', options.readyTimeoutMs);
+    if (options.bootRefreshDatabaseUrl)
+      await waitForBootRefresh(target, options.bootRefreshDatabaseUrl, spawnedAt, options.readyTimeoutMs);
   } catch (error) {
     await stopProcess(child);
     throw error;
   }
   return target;
+}
+
+/**
+ * Every app process moves the occurrence horizon at boot (OccurrenceRefresh: a job run after the
+ * process answers ready). With the seed's open-ended weekly series that is seconds of CPU (each
+ * series expanded from its first start), which would land in the warm-up and the measured window
+ * of whatever scenario the fresh process serves. Waits until the horizon reaches this process's
+ * boot + 460 days, i.e. its refresh committed.
+ */
+async function waitForBootRefresh(
+  target: Target,
+  databaseUrl: string,
+  spawnedAt: number,
+  timeoutMs: number,
+): Promise<void> {
+  const wanted = spawnedAt + HORIZON_AHEAD_DAYS * 86_400_000;
+  const deadline = Date.now() + timeoutMs;
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    for (;;) {
+      const { rows } = await client.query<{ until: Date }>(
+        'SELECT materialized_until AS until FROM event_occurrence_horizon WHERE id = 1',
+      );
+      if (rows[0] && rows[0].until.getTime() >= wanted) return;
+      if (hasExited(target.child)) throw new Error(`${target.name} exited during its boot refresh`);
+      if (Date.now() > deadline)
+        throw new Error(`${target.name}: the boot occurrence refresh did not finish in ${timeoutMs} ms`);
+      await sleep(100);
+    }
+  } finally {
+    await client.end();
+  }
 }
 
 /**

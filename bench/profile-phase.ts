@@ -66,6 +66,8 @@ export async function profileAll(
       readyTimeoutMs: 60_000,
       cpu: config.pinned ? config.serverCpu : undefined,
       nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${slug}.cpuprofile`],
+      // An older build (BENCH_APP_DIR) may have no occurrence refresh to wait for.
+      bootRefreshDatabaseUrl: appRoot === root ? databaseUrl : undefined,
     });
     live.add(target);
     let loadEnded = Date.now();

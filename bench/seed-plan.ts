@@ -46,8 +46,8 @@ export const STORE_RELEASE_SLUG = 'bench-release';
 
 /** Events of the small space (issue 15), a weekly and a daily series among them. */
 export const EVENTS_PER_SPACE = 150;
-/** Public events over the directory's spaces, for `/v1/events/upcoming`. */
-export const OTHER_EVENTS = 2_000;
+/** Public events over the directory's spaces (a third weekly), for `/v1/events/upcoming`. */
+export const OTHER_EVENTS = 20_000;
 
 /** Every post numbered n % 100 == 99 (and n > 0) is soft-deleted, as a live database has some. */
 export const DELETED_PER_100 = 1;

@@ -444,33 +444,47 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
       from: new Date(base.getTime() - HORIZON_BEHIND_DAYS * DAY_MS),
       until: new Date(base.getTime() + HORIZON_AHEAD_DAYS * DAY_MS),
     };
-    const occurrences = events
-      .filter((event) => event.visibility === 'public')
-      .flatMap((event) =>
-        new OccurrenceSeries({
-          isAllDay: false,
-          startsAt: event.startsAt,
-          endsAt: event.endsAt,
-          timeZone: event.timeZone,
-          startDate: null,
-          endDate: null,
-          rrule: event.rrule,
-        })
-          .between(horizon.from, horizon.until, 5000)
-          .map((occurrence) => ({ event, occurrence })),
+    // Expanded by the app's OccurrenceSeries (a third of the directory's events are open-ended
+    // weekly series: about 60 occurrences each over the horizon), inserted in batches of 50,000.
+    started = Date.now();
+    const OCCURRENCE_BATCH = 50_000;
+    let batch: { event: BenchEvent; occurrence: { recurrenceId: string; start: Date; end: Date | null } }[] =
+      [];
+    let inserted = 0;
+    const flush = async () => {
+      if (batch.length === 0) return;
+      await client.query(
+        `INSERT INTO event_occurrences (event_id, recurrence_id, space_id, starts_at, ends_at)
+         SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[], $5::timestamptz[])`,
+        [
+          batch.map((o) => o.event.id),
+          batch.map((o) => o.occurrence.recurrenceId),
+          batch.map((o) => o.event.spaceId),
+          batch.map((o) => o.occurrence.start),
+          batch.map((o) => o.occurrence.end),
+        ],
       );
-    await step(
-      'event occurrences',
-      `INSERT INTO event_occurrences (event_id, recurrence_id, space_id, starts_at, ends_at)
-       SELECT * FROM unnest($1::uuid[], $2::text[], $3::uuid[], $4::timestamptz[], $5::timestamptz[])`,
-      [
-        occurrences.map((o) => o.event.id),
-        occurrences.map((o) => o.occurrence.recurrenceId),
-        occurrences.map((o) => o.event.spaceId),
-        occurrences.map((o) => o.occurrence.start),
-        occurrences.map((o) => o.occurrence.end),
-      ],
-    );
+      inserted += batch.length;
+      batch = [];
+    };
+    for (const event of events) {
+      if (event.visibility !== 'public') continue;
+      const series = new OccurrenceSeries({
+        isAllDay: false,
+        startsAt: event.startsAt,
+        endsAt: event.endsAt,
+        timeZone: event.timeZone,
+        startDate: null,
+        endDate: null,
+        rrule: event.rrule,
+      });
+      for (const occurrence of series.between(horizon.from, horizon.until, 5000)) {
+        batch.push({ event, occurrence });
+        if (batch.length >= OCCURRENCE_BATCH) await flush();
+      }
+    }
+    await flush();
+    log(`seed: event occurrences (${inserted} rows, ${((Date.now() - started) / 1000).toFixed(1)} s)`);
     await step(
       'occurrence horizon',
       'INSERT INTO event_occurrence_horizon (id, materialized_from, materialized_until) VALUES (1, $1, $2)',
@@ -514,15 +528,27 @@ interface BenchEvent {
 /**
  * EVENTS_PER_SPACE timed events in the small space (a weekly and a daily series, the rest one-off
  * over the next 200 days; every tenth for members, every fifteenth a draft) and OTHER_EVENTS
- * one-off or weekly public events over the directory's spaces, for the cross-space feed.
+ * public events over the directory's spaces (two per space at 10,000 spaces), a third of them
+ * weekly and open-ended, the rest one-off, starting over the next 120 days, for the cross-space
+ * feed.
  */
 function benchEvents(plan: SeedPlan, base: Date): BenchEvent[] {
   const events: BenchEvent[] = [];
   const HOUR = 3_600_000;
-  const make = (label: string, spaceN: number, n: number, rrule: string | null, offsetHours: number) => {
+  // `variant` picks the length, zone, location and mode; `n` the rest (the directory's events pass
+  // ⌊n / 3⌋, so their weekly third, n % 3 == 0, still spreads over every length and zone).
+  const make = (
+    label: string,
+    spaceN: number,
+    n: number,
+    rrule: string | null,
+    offsetHours: number,
+    variant = n,
+    visibility?: BenchEvent['visibility'],
+  ) => {
     const startsAt = new Date(base.getTime() + offsetHours * HOUR);
-    const endsAt = new Date(startsAt.getTime() + (1 + (n % 3)) * HOUR);
-    const timeZone = ['Europe/Berlin', 'America/New_York', 'UTC'][n % 3];
+    const endsAt = new Date(startsAt.getTime() + (1 + (variant % 3)) * HOUR);
+    const timeZone = ['Europe/Berlin', 'America/New_York', 'UTC'][variant % 3];
     const series = new OccurrenceSeries({
       isAllDay: false,
       startsAt,
@@ -532,20 +558,20 @@ function benchEvents(plan: SeedPlan, base: Date): BenchEvent[] {
       endDate: null,
       rrule,
     });
-    const type = n % 6 === 5 ? 'update' : 'attend';
+    const type = variant % 6 === 5 ? 'update' : 'attend';
     events.push({
       id: md5Uuid(label),
       spaceId: md5Uuid(`space-${spaceN}`),
       title: `Bench event ${n}${rrule ? ' (every week)' : ''}`,
       description: n % 2 === 0 ? `Event ${n}, seeded for the benchmark.` : null,
-      location: n % 3 === 0 ? `Room ${n % 17}` : null,
+      location: variant % 3 === 0 ? `Room ${n % 17}` : null,
       type,
-      mode: type === 'update' ? null : (['call', 'place', 'chat'] as const)[n % 3],
+      mode: type === 'update' ? null : (['call', 'place', 'chat'] as const)[variant % 3],
       startsAt,
       endsAt,
       timeZone,
       rrule,
-      visibility: n % 15 === 14 ? 'draft' : n % 10 === 9 ? 'members' : 'public',
+      visibility: visibility ?? (n % 15 === 14 ? 'draft' : n % 10 === 9 ? 'members' : 'public'),
       windowSpanMs: series.windowSpanMs,
       firstStart: series.firstStart(),
       lastEnd: series.lastEnd(),
@@ -560,8 +586,10 @@ function benchEvents(plan: SeedPlan, base: Date): BenchEvent[] {
       `event-${n}`,
       FIRST_OTHER_SPACE + ((n * 7) % plan.spaces),
       n,
-      n % 4 === 0 ? 'FREQ=WEEKLY' : null,
+      n % 3 === 0 ? 'FREQ=WEEKLY' : null,
       1 + ((n * 7919) % (120 * 24)),
+      Math.floor(n / 3),
+      'public',
     );
   return events;
 }

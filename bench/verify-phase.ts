@@ -70,6 +70,7 @@ export async function verifyAll(
           env,
           logFile,
           readyTimeoutMs: 60_000,
+          bootRefreshDatabaseUrl: context.databaseUrl,
         }),
       );
       apps.set(key, app);

@@ -6,10 +6,12 @@ import { spaceByDomain } from './rows';
  * The event listings (design.md §12, api-spec.md "Anonymous reads" rules 3–5), bare, in the app's
  * statements (EventListingsService, OccurrenceSlots): the public space by its subdomain (space
  * listing only), the materialized horizon with the longest event in one round trip, then the
- * window's page of occurrences by the index with their events (and, for the feed, their spaces'
- * compact blocks) joined in. The window is the default one, from now to 90 days on, computed
- * here as the app computes it from its clock. The seed's events sell no tickets, so no ticket
- * statement runs on either side.
+ * window's page of occurrences by the index, after the cursor's keyset position when there is
+ * one, with their events (and, for the feed, their spaces' compact blocks) joined in. The window
+ * is the default one, from now to 90 days on, computed here as the app computes it from its
+ * clock. A walk reaches the window's first 500 occurrences: cursors carry the position and its
+ * place in the walk, as the app's do. The seed's events sell no tickets and have no covers, so no
+ * ticket or media statement runs on either side.
  */
 
 const DAY_MS = 86_400_000;
@@ -30,11 +32,72 @@ const EVENT_COLUMNS = [
   'requires_ticket',
   'ticket_product_ids',
   'window_span_ms',
+  'cover_media_id',
 ]
   .map((column) => `"e"."${column}"`)
   .join(', ');
 
 const DISCOVERABLE = 'EXISTS (SELECT 1 FROM "discoverable_spaces" "d" WHERE "d"."id" = "o"."space_id")';
+
+/** OccurrenceSlots' horizon read (the text of OCCURRENCE_STATE in src/events/occurrence-slots.ts). */
+export const OCCURRENCE_STATE = `SELECT "h"."materialized_from" AS "from", "h"."materialized_until" AS "until",
+              (SELECT max("window_span_ms") FROM "events") AS "span"
+       FROM (SELECT 1) "one" LEFT JOIN "event_occurrence_horizon" "h" ON "h"."id" = 1`;
+
+export type Scope = { spaceId: string } | { discoverable: true };
+
+export interface Seek {
+  startMs: number;
+  eventId: string;
+  recurrenceId: string;
+}
+
+/** OccurrenceSlots' page from the table (occurrencePageStatement): the same text and parameters. */
+export function occurrencePageStatement(
+  scope: Scope,
+  window: { from: Date; to: Date },
+  lower: Date,
+  seek: Seek | null,
+  backward: boolean,
+  count: number,
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [lower, window.to, window.from];
+  const where = [
+    '"o"."starts_at" >= $1',
+    '"o"."starts_at" < $2',
+    '("o"."ends_at" > $3 OR ("o"."ends_at" IS NULL AND "o"."starts_at" >= $3))',
+  ];
+  const feed = !('spaceId' in scope);
+  if (!feed) {
+    params.push(scope.spaceId);
+    where.push(`"o"."space_id" = $${params.length}`);
+  } else {
+    where.push(DISCOVERABLE);
+  }
+  if (seek) {
+    params.push(new Date(seek.startMs), seek.eventId, seek.recurrenceId);
+    const n = params.length;
+    where.push(
+      `("o"."starts_at", "o"."event_id", "o"."recurrence_id") ${backward ? '<' : '>'} ($${n - 2}, $${n - 1}::uuid, $${n})`,
+    );
+  }
+  const direction = backward ? 'DESC' : 'ASC';
+  const order = `"o"."starts_at" ${direction}, "o"."event_id" ${direction}, "o"."recurrence_id" ${direction}`;
+  params.push(count);
+  return {
+    text: `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
+              "v"."cover_media_id" AS "occurrence_cover_media_id"
+              ${feed ? ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"' : ''}
+       FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
+             LIMIT $${params.length}) "o"
+       JOIN "events" "e" ON "e"."id" = "o"."event_id"
+       LEFT JOIN "event_occurrence_overrides" "v"
+         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
+       ${feed ? 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"' : ''}
+       ORDER BY ${order}`,
+    params,
+  };
+}
 
 interface SlotRow {
   event_id: string;
@@ -54,9 +117,12 @@ interface SlotRow {
   requires_ticket: boolean;
   ticket_product_ids: string[];
   window_span_ms: string;
+  cover_media_id: string | null;
+  occurrence_cover_media_id: string | null;
   did?: string;
   domain?: string;
   display_name?: string | null;
+  avatar_media_id?: string | null;
 }
 
 interface SpaceBlock {
@@ -67,74 +133,93 @@ interface SpaceBlock {
   avatarUrl: null;
 }
 
-type Scope = { spaceId: string } | { discoverable: true };
+interface Page {
+  rows: SlotRow[];
+  nextCursor: string | null;
+  previousCursor: string | null;
+}
 
-/** One page of the walk from its start (the bench reads first pages: no cursor in). */
-async function walk(
-  pool: Pool,
-  listing: string,
-  scope: Scope,
+/** The cursor's position and its place in the walk (EventListingsService.decode). */
+function position(
   context: TwinContext,
-): Promise<{ rows: SlotRow[]; nextCursor: string | null }> {
-  const limit = Number(context.url.searchParams.get('limit') ?? 20);
-  if (context.url.searchParams.has('after') || context.url.searchParams.has('before'))
-    throw new TwinRefusal(500, 'the twin reads first pages only');
+  listing: string,
+  cursor: string,
+  member: 'after' | 'before',
+): Seek & { ordinal: number } {
+  const values = context.cursors.decode(listing, cursor);
+  const [startMs, eventId, recurrenceId, ordinal] = values ?? [];
+  if (
+    values?.length !== 4 ||
+    typeof startMs !== 'number' ||
+    typeof eventId !== 'string' ||
+    typeof recurrenceId !== 'string' ||
+    typeof ordinal !== 'number'
+  )
+    throw new TwinRefusal(400, `invalid cursor in ${member}`);
+  return { startMs, eventId, recurrenceId, ordinal };
+}
+
+/** One page of the walk (EventListingsService.walk with OccurrenceSlots.fromTable). */
+async function walk(pool: Pool, listing: string, scope: Scope, context: TwinContext): Promise<Page> {
+  const params = context.url.searchParams;
+  const limit = Number(params.get('limit') ?? 20);
+  const after = params.get('after');
+  const before = params.get('before');
+  if (after !== null && before !== null) throw new TwinRefusal(400, 'after and before together');
+  const backward = before !== null;
+  const cursor = after ?? before;
+  const seek = cursor === null ? null : position(context, listing, cursor, backward ? 'before' : 'after');
+  const place = seek?.ordinal ?? 0;
+  const take = backward ? Math.min(limit, place - 1) : Math.min(limit, WALK_LIMIT - place);
+  if (take <= 0) return { rows: [], nextCursor: null, previousCursor: null };
   const now = new Date();
   const window = { from: now, to: new Date(now.getTime() + DEFAULT_WINDOW_DAYS * DAY_MS) };
-  const take = Math.min(limit, WALK_LIMIT);
   const {
     rows: [state],
-  } = await pool.query<{ from: Date | null; until: Date | null; span: string | null }>(
-    `SELECT "h"."materialized_from" AS "from", "h"."materialized_until" AS "until",
-              (SELECT max("window_span_ms") FROM "events") AS "span"
-       FROM (SELECT 1) "one" LEFT JOIN "event_occurrence_horizon" "h" ON "h"."id" = 1`,
-  );
+  } = await pool.query<{ from: Date | null; until: Date | null; span: string | null }>(OCCURRENCE_STATE);
   if (!state.from || !state.until || window.from < state.from || window.to > state.until)
     throw new TwinRefusal(500, 'the twin reads materialized windows only');
   const lower = new Date(window.from.getTime() - Number(state.span ?? 0));
-  const params: unknown[] = [lower, window.to, window.from];
-  const where = [
-    '"o"."starts_at" >= $1',
-    '"o"."starts_at" < $2',
-    '("o"."ends_at" > $3 OR ("o"."ends_at" IS NULL AND "o"."starts_at" >= $3))',
-  ];
-  if ('spaceId' in scope) {
-    params.push(scope.spaceId);
-    where.push(`"o"."space_id" = $${params.length}`);
-  } else {
-    where.push(DISCOVERABLE);
-  }
-  const order = '"o"."starts_at" ASC, "o"."event_id" ASC, "o"."recurrence_id" ASC';
-  params.push(take + 1);
-  const { rows } = await pool.query<SlotRow>(
-    `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
-              "v"."cover_media_id" AS "occurrence_cover_media_id"
-              ${'spaceId' in scope ? '' : ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"'}
-       FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
-             LIMIT $${params.length}) "o"
-       JOIN "events" "e" ON "e"."id" = "o"."event_id"
-       LEFT JOIN "event_occurrence_overrides" "v"
-         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
-       ${'spaceId' in scope ? '' : 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"'}
-       ORDER BY ${order}`,
-    params,
+  const statement = occurrencePageStatement(
+    scope,
+    window,
+    lower,
+    seek && { startMs: seek.startMs, eventId: seek.eventId, recurrenceId: seek.recurrenceId },
+    backward,
+    take + 1,
   );
-  const page = rows.slice(0, take);
-  const last = page[page.length - 1];
-  if (rows.some((row) => row.ticket_product_ids.length > 0))
-    throw new TwinRefusal(500, 'the twin lists no ticketed events');
-  return {
-    rows: page,
-    nextCursor:
-      rows.length > take && page.length < WALK_LIMIT && last
-        ? context.cursors.encode(listing, [
-            last.starts_at.getTime(),
-            last.event_id,
-            last.recurrence_id,
-            page.length,
-          ])
-        : null,
-  };
+  const { rows: fetched } = await pool.query<SlotRow>(statement.text, statement.params);
+  if (
+    fetched.some(
+      (row) =>
+        row.ticket_product_ids.length > 0 ||
+        row.cover_media_id !== null ||
+        row.occurrence_cover_media_id !== null ||
+        (row.avatar_media_id ?? null) !== null,
+    )
+  )
+    throw new TwinRefusal(500, 'the twin lists no ticketed events and no covers or avatars');
+  const hasMore = fetched.length > take;
+  const rows = fetched.slice(0, take);
+  if (backward) rows.reverse();
+  const firstPlace = backward ? place - rows.length : place + 1;
+  const lastPlace = firstPlace + rows.length - 1;
+  const encode = (row: SlotRow, ordinal: number) =>
+    context.cursors.encode(listing, [row.starts_at.getTime(), row.event_id, row.recurrence_id, ordinal]);
+  const first = rows[0];
+  const last = rows[rows.length - 1];
+  if (!first) return { rows, nextCursor: null, previousCursor: null };
+  return backward
+    ? {
+        rows,
+        nextCursor: encode(last, lastPlace),
+        previousCursor: firstPlace > 1 ? encode(first, firstPlace) : null,
+      }
+    : {
+        rows,
+        nextCursor: hasMore && lastPlace < WALK_LIMIT ? encode(last, lastPlace) : null,
+        previousCursor: cursor !== null ? encode(first, firstPlace) : null,
+      };
 }
 
 /** toOccurrenceRecord for a timed event's occurrence. */
@@ -186,7 +271,12 @@ export const spaceEvents: TwinHandler = async (context) => {
     decodeURIComponent(context.url.pathname.split('/')[3] ?? ''),
   );
   if (!space || !space.is_public) throw new TwinRefusal(404, 'no such space');
-  const { rows, nextCursor } = await walk(context.pool, 'space-events', { spaceId: space.id }, context);
+  const { rows, nextCursor, previousCursor } = await walk(
+    context.pool,
+    'space-events',
+    { spaceId: space.id },
+    context,
+  );
   const spaceBlock = block({
     id: space.id,
     did: space.did,
@@ -196,13 +286,18 @@ export const spaceEvents: TwinHandler = async (context) => {
   return answer({
     items: rows.map((row) => occurrence(row, spaceBlock)),
     nextCursor,
-    previousCursor: null,
+    previousCursor,
   });
 };
 
 /** GET /v1/events/upcoming?limit=…: public occurrences of every discoverable space. */
 export const upcomingEvents: TwinHandler = async (context) => {
-  const { rows, nextCursor } = await walk(context.pool, 'upcoming-events', { discoverable: true }, context);
+  const { rows, nextCursor, previousCursor } = await walk(
+    context.pool,
+    'upcoming-events',
+    { discoverable: true },
+    context,
+  );
   return answer({
     items: rows.map((row) =>
       occurrence(
@@ -216,6 +311,6 @@ export const upcomingEvents: TwinHandler = async (context) => {
       ),
     ),
     nextCursor,
-    previousCursor: null,
+    previousCursor,
   });
 };

@@ -94,6 +94,62 @@ export interface Seek {
 
 const DISCOVERABLE = 'EXISTS (SELECT 1 FROM "discoverable_spaces" "d" WHERE "d"."id" = "o"."space_id")';
 
+/** The horizon and the longest event (no occurrence lasts longer), in one round trip. */
+export const OCCURRENCE_STATE = `SELECT "h"."materialized_from" AS "from", "h"."materialized_until" AS "until",
+              (SELECT max("window_span_ms") FROM "events") AS "span"
+       FROM (SELECT 1) "one" LEFT JOIN "event_occurrence_horizon" "h" ON "h"."id" = 1`;
+
+/**
+ * The statement of one page from the table: the page's occurrences by the index after the keyset
+ * position (from `lower`, the window's start less the longest event), then their events, their
+ * own covers (and, for the feed, their spaces' compact blocks) joined in. Fixed text per scope,
+ * direction and seek, shared with the bench twin (bench/twin/events.ts).
+ */
+export function occurrencePageStatement(
+  scope: Scope,
+  window: EventWindow,
+  lower: Date,
+  seek: Seek | null,
+  backward: boolean,
+  count: number,
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [lower, window.to, window.from];
+  const where = [
+    '"o"."starts_at" >= $1',
+    '"o"."starts_at" < $2',
+    '("o"."ends_at" > $3 OR ("o"."ends_at" IS NULL AND "o"."starts_at" >= $3))',
+  ];
+  if ('spaceId' in scope) {
+    params.push(scope.spaceId);
+    where.push(`"o"."space_id" = $${params.length}`);
+  } else {
+    where.push(DISCOVERABLE);
+  }
+  if (seek) {
+    params.push(new Date(seek.startMs), seek.eventId, seek.recurrenceId);
+    const n = params.length;
+    where.push(
+      `("o"."starts_at", "o"."event_id", "o"."recurrence_id") ${backward ? '<' : '>'} ($${n - 2}, $${n - 1}::uuid, $${n})`,
+    );
+  }
+  const direction = backward ? 'DESC' : 'ASC';
+  const order = `"o"."starts_at" ${direction}, "o"."event_id" ${direction}, "o"."recurrence_id" ${direction}`;
+  params.push(count);
+  return {
+    text: `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
+              "v"."cover_media_id" AS "occurrence_cover_media_id"
+              ${'spaceId' in scope ? '' : ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"'}
+       FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
+             LIMIT $${params.length}) "o"
+       JOIN "events" "e" ON "e"."id" = "o"."event_id"
+       LEFT JOIN "event_occurrence_overrides" "v"
+         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
+       ${'spaceId' in scope ? '' : 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"'}
+       ORDER BY ${order}`,
+    params,
+  };
+}
+
 /**
  * The occurrences of a window in (start, event id, recurrenceId) order, after a keyset position:
  * one indexed range scan of `event_occurrences` when the window lies inside its horizon, else
@@ -117,11 +173,7 @@ export class OccurrenceSlots {
     // One round trip: the horizon, and the longest event (no occurrence lasts longer, so the
     // scan may start that much before `from`).
     const [state]: { from: Date | null; until: Date | null; span: string | null }[] =
-      await this.dataSource.query(
-        `SELECT "h"."materialized_from" AS "from", "h"."materialized_until" AS "until",
-              (SELECT max("window_span_ms") FROM "events") AS "span"
-       FROM (SELECT 1) "one" LEFT JOIN "event_occurrence_horizon" "h" ON "h"."id" = 1`,
-      );
+      await this.dataSource.query(OCCURRENCE_STATE);
     if (state.from && state.until && window.from >= state.from && window.to <= state.until) {
       const lower = new Date(window.from.getTime() - Number(state.span ?? 0));
       return this.fromTable(scope, window, lower, seek, backward, count);
@@ -137,43 +189,8 @@ export class OccurrenceSlots {
     backward: boolean,
     count: number,
   ): Promise<Slot[]> {
-    const params: unknown[] = [lower, window.to, window.from];
-    const where = [
-      '"o"."starts_at" >= $1',
-      '"o"."starts_at" < $2',
-      '("o"."ends_at" > $3 OR ("o"."ends_at" IS NULL AND "o"."starts_at" >= $3))',
-    ];
-    if ('spaceId' in scope) {
-      params.push(scope.spaceId);
-      where.push(`"o"."space_id" = $${params.length}`);
-    } else {
-      where.push(DISCOVERABLE);
-    }
-    if (seek) {
-      params.push(new Date(seek.startMs), seek.eventId, seek.recurrenceId);
-      const n = params.length;
-      where.push(
-        `("o"."starts_at", "o"."event_id", "o"."recurrence_id") ${backward ? '<' : '>'} ($${n - 2}, $${n - 1}::uuid, $${n})`,
-      );
-    }
-    const direction = backward ? 'DESC' : 'ASC';
-    const order = `"o"."starts_at" ${direction}, "o"."event_id" ${direction}, "o"."recurrence_id" ${direction}`;
-    params.push(count);
-    // The page's occurrences by the index, then their events, their own covers (and, for the
-    // feed, their spaces' compact blocks) joined in: one round trip.
-    const rows: SlotRow[] = await this.dataSource.query(
-      `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
-              "v"."cover_media_id" AS "occurrence_cover_media_id"
-              ${'spaceId' in scope ? '' : ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"'}
-       FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
-             LIMIT $${params.length}) "o"
-       JOIN "events" "e" ON "e"."id" = "o"."event_id"
-       LEFT JOIN "event_occurrence_overrides" "v"
-         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
-       ${'spaceId' in scope ? '' : 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"'}
-       ORDER BY ${order}`,
-      params,
-    );
+    const statement = occurrencePageStatement(scope, window, lower, seek, backward, count);
+    const rows: SlotRow[] = await this.dataSource.query(statement.text, statement.params);
     return rows.map((row) => ({
       eventId: row.event_id,
       recurrenceId: row.recurrence_id,

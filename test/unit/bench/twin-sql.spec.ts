@@ -8,6 +8,8 @@ import * as twinMedia from '../../../bench/twin/media';
 import * as appMedia from '../../../src/media/media-row-sql';
 import * as twinNotify from '../../../bench/twin/notify';
 import * as appAudience from '../../../src/notifications/content-audience';
+import * as twinEvents from '../../../bench/twin/events';
+import * as appSlots from '../../../src/events/occurrence-slots';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
 
@@ -46,5 +48,24 @@ describe('bench twin statements', () => {
   it("looks up a comment's or upvote's post and its author's reading with content-audience.ts' text", () => {
     expect(twinNotify.POST_SUBJECT).toBe(appAudience.POST_SUBJECT);
     expect(twinNotify.READERS_OF_POST).toBe(appAudience.READERS_OF_POST);
+  });
+
+  it("reads the event listings' horizon and pages with occurrence-slots.ts' text and parameters", () => {
+    expect(twinEvents.OCCURRENCE_STATE).toBe(appSlots.OCCURRENCE_STATE);
+    const window = { from: new Date('2026-12-01T10:00:00Z'), to: new Date('2027-03-01T10:00:00Z') };
+    const lower = new Date('2026-11-30T10:00:00Z');
+    const seek = {
+      startMs: Date.parse('2026-12-24T18:00:00Z'),
+      eventId: 'e',
+      recurrenceId: '2026-12-24T19:00',
+    };
+    for (const scope of [{ spaceId: 's' }, { discoverable: true as const }])
+      for (const position of [null, seek])
+        for (const backward of [false, true]) {
+          const app = appSlots.occurrencePageStatement(scope, window, lower, position, backward, 21);
+          expect(twinEvents.occurrencePageStatement(scope, window, lower, position, backward, 21)).toEqual(
+            app,
+          );
+        }
   });
 });
