@@ -9,8 +9,6 @@ import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
  * and the identity state for the protocol block (cached 60 s, as the app caches it).
  */
 
-const CARD_COLUMNS =
-  'id, did, domain, display_name, description, links, member_count, verified_domain, category, last_activity_at';
 const LISTING = 'public-spaces';
 
 function spaceCard(row: SpaceRow): Record<string, unknown> {
@@ -28,30 +26,63 @@ function spaceCard(row: SpaceRow): Record<string, unknown> {
   };
 }
 
+const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domain" AS "space_domain",
+  "display_name" AS "space_display_name", "description" AS "space_description", "links" AS "space_links",
+  "member_count" AS "space_member_count", "verified_domain" AS "space_verified_domain",
+  "category" AS "space_category", "last_activity_at" AS "space_last_activity_at",
+  "avatar_media_id" AS "space_avatar_media_id"`;
+
+/** space-rows.ts `directoryPageStatement` without filters, forward only: the text the app sends. */
+export function directoryPage(after: unknown[] | null, take: number): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [];
+  const bind = (value: unknown) => `$${parameters.push(value)}`;
+  const where = ['"is_public"', '"last_activity_at" IS NOT NULL', '"deleted_at" IS NULL'];
+  if (after) where.push(`("last_activity_at", "id") < (${bind(after[0])}, ${bind(after[1])})`);
+  return {
+    sql: `SELECT ${DIRECTORY_CARD_COLUMNS} FROM "spaces" WHERE ${where.join(' AND ')}
+      ORDER BY "last_activity_at" DESC, "id" DESC LIMIT ${bind(take)}`,
+    parameters,
+  };
+}
+
+interface DirectoryRow {
+  space_id: string;
+  space_did: string;
+  space_domain: string;
+  space_display_name: string | null;
+  space_description: string | null;
+  space_links: SpaceRow['links'];
+  space_member_count: number;
+  space_verified_domain: string | null;
+  space_category: string | null;
+  space_last_activity_at: Date;
+}
+
 /** GET /v1/spaces?limit=…[&after=…]. */
 export const spacesDirectory: TwinHandler = async ({ pool, url, cursors }) => {
   const limit = Number(url.searchParams.get('limit') ?? 20);
   const cursor = url.searchParams.get('after');
   const after = cursor === null ? null : cursors.decode(LISTING, cursor);
   if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
-  const { rows } = after
-    ? await pool.query<SpaceRow>(
-        `SELECT ${CARD_COLUMNS} FROM spaces
-         WHERE is_public AND last_activity_at IS NOT NULL AND deleted_at IS NULL
-           AND (last_activity_at, id) < ($1, $2)
-         ORDER BY last_activity_at DESC, id DESC LIMIT ${limit + 1}`,
-        after,
-      )
-    : await pool.query<SpaceRow>(
-        `SELECT ${CARD_COLUMNS} FROM spaces
-         WHERE is_public AND last_activity_at IS NOT NULL AND deleted_at IS NULL
-         ORDER BY last_activity_at DESC, id DESC LIMIT ${limit + 1}`,
-      );
+  const { sql, parameters } = directoryPage(after, limit + 1);
+  const { rows } = await pool.query<DirectoryRow>(sql, parameters);
   const page = rows.slice(0, limit);
-  const encode = (row: SpaceRow | undefined) =>
-    row ? cursors.encode(LISTING, [row.last_activity_at!.toISOString(), row.id]) : null;
+  const encode = (row: DirectoryRow | undefined) =>
+    row ? cursors.encode(LISTING, [row.space_last_activity_at.toISOString(), row.space_id]) : null;
   return answer({
-    items: page.map(spaceCard),
+    items: page.map((row) =>
+      spaceCard({
+        id: row.space_id,
+        did: row.space_did,
+        domain: row.space_domain,
+        display_name: row.space_display_name,
+        description: row.space_description,
+        links: row.space_links,
+        member_count: row.space_member_count,
+        verified_domain: row.space_verified_domain,
+        category: row.space_category,
+      } as SpaceRow),
+    ),
     nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
     previousCursor: after ? encode(page[0]) : null,
   });

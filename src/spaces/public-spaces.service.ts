@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, SelectQueryBuilder } from 'typeorm';
+import { Repository } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { notFound } from '../common/errors/api-error';
 import { formatEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { OriginIdentities } from '../protocol/publishing/origin-identities';
 import { SpaceListingQuery } from './dto/site-requests.dto';
@@ -15,7 +15,7 @@ import { MediaLookup } from '../media/records/media-lookup';
 import { memberCountSummary, toProfileLink, toSpaceCard } from './public-records';
 import { SpaceCounters } from './space-counters';
 import { SpaceDirectory } from './space-directory';
-import { readSpaceCardRows } from './space-rows';
+import { directoryPageStatement, DirectoryFilters, spaceCardsFromRows } from './space-rows';
 import { clampActiveWithinDays, normalizeCategory } from './space-rules';
 
 const DAY_MS = 86_400_000;
@@ -24,19 +24,10 @@ const DAY_MS = 86_400_000;
  * The anonymous space reads (api-spec.md "Anonymous reads"): the discovery listing and the single
  * fetch. Only spaces with a public profile exist here; everything else is the one 404.
  */
-/** What a discovery card needs (plus the keyset columns): the hot listing reads nothing else. */
-const CARD_COLUMNS: (keyof Space)[] = [
-  'id',
-  'did',
-  'domain',
-  'displayName',
-  'description',
-  'links',
-  'memberCount',
-  'verifiedDomain',
-  'category',
-  'lastActivityAt',
-  'avatarMediaId',
+/** The directory's order (space-rows.ts `directoryPageStatement` seeks and sorts by it). */
+const DIRECTORY_ORDER: KeysetColumn[] = [
+  { expression: 'last_activity_at', direction: 'DESC' },
+  { expression: 'id', direction: 'DESC' },
 ];
 
 @Injectable()
@@ -57,20 +48,17 @@ export class PublicSpacesService {
    * must not be null); every space the API creates has some.
    */
   async list(query: SpaceListingQuery): Promise<Page<SpaceCard>> {
-    const page = await paginateKeyset(
-      this.listingQuery(query),
-      {
-        listing: 'public-spaces',
-        columns: [
-          { expression: 'space.lastActivityAt', direction: 'DESC' },
-          { expression: 'space.id', direction: 'DESC' },
-        ],
-        keyOf: (space: Space) => [space.lastActivityAt!.toISOString(), space.id],
-        page: query,
-        cursors: this.cursors,
-      },
-      readSpaceCardRows,
-    );
+    const keyset = {
+      listing: 'public-spaces',
+      columns: DIRECTORY_ORDER,
+      keyOf: (space: Space) => [space.lastActivityAt!.toISOString(), space.id],
+      page: query,
+      cursors: this.cursors,
+    };
+    const seek = openKeysetPage(keyset);
+    const { sql, parameters } = directoryPageStatement(this.directoryFilters(query), seek);
+    const rows = spaceCardsFromRows(await this.spaces.manager.query(sql, parameters));
+    const page = closeKeysetPage(seek, rows, keyset);
     const avatars = await this.media.imageUrls(page.rows.map((space) => space.avatarMediaId));
     return {
       items: page.rows.map((space) =>
@@ -116,25 +104,18 @@ export class PublicSpacesService {
     };
   }
 
-  /** The filtered rows of the listing (card columns only), before the keyset (order, seek, limit) is applied. */
-  private listingQuery(query: SpaceListingQuery): SelectQueryBuilder<Space> {
-    // TypeORM adds `deleted_at IS NULL`: with `is_public` that is the directory indexes' predicate.
-    const builder = this.spaces
-      .createQueryBuilder('space')
-      .select(CARD_COLUMNS.map((column) => `space.${column}`))
-      .where('space.isPublic')
-      .andWhere('space.lastActivityAt IS NOT NULL');
-    if (query.joinMode) builder.andWhere('space.joinMode = :joinMode', { joinMode: query.joinMode });
+  /** The listing's filters, normalized (DirectoryFilters of space-rows.ts). */
+  private directoryFilters(query: SpaceListingQuery): DirectoryFilters {
     const category = query.category === undefined ? null : normalizeCategory(query.category);
-    if (category) builder.andWhere('space.category = :category', { category });
-    if (query.optedIn !== undefined) {
-      builder.andWhere('space.discoveryOptIn = :optedIn', { optedIn: query.optedIn });
-    }
-    if (query.activeWithinDays !== undefined) {
-      const since = this.clock.now().getTime() - clampActiveWithinDays(query.activeWithinDays) * DAY_MS;
-      builder.andWhere('space.lastActivityAt >= :since', { since: new Date(since) });
-    }
-    return builder;
+    return {
+      joinMode: query.joinMode,
+      category,
+      optedIn: query.optedIn,
+      activeSince:
+        query.activeWithinDays === undefined
+          ? undefined
+          : new Date(this.clock.now().getTime() - clampActiveWithinDays(query.activeWithinDays) * DAY_MS),
+    };
   }
 
   /** `{headOpCid, profile?}` from the identity chain and the profile content chain; null without a chain. */

@@ -48,6 +48,27 @@ export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>
   read: (query: SelectQueryBuilder<Entity>) => Promise<Row[]> = (q) =>
     q.getMany() as Promise<unknown> as Promise<Row[]>,
 ): Promise<KeysetPage<Row>> {
+  const { columns } = options;
+  const seek = openKeysetPage(options);
+  if (seek.values) applySeek(query, columns, seek.values, seek.backward);
+  columns.forEach((column, index) => {
+    const direction = seek.backward ? flip(column.direction) : column.direction;
+    if (index === 0) query.orderBy(column.expression, direction);
+    else query.addOrderBy(column.expression, direction);
+  });
+  query.limit(seek.take);
+  options.beforeRead?.(seek);
+  return closeKeysetPage(seek, await read(query), options);
+}
+
+/**
+ * The seek a page request asks for (its cursor decoded and checked against the sort key's width),
+ * for a listing that writes its own SQL: read `take` rows past `values` in the listing's order
+ * (the opposite order when `backward`), then hand them to `closeKeysetPage`.
+ */
+export function openKeysetPage(
+  options: Pick<KeysetOptions<unknown>, 'page' | 'columns' | 'listing' | 'cursors'>,
+): KeysetSeek {
   const { page, columns, listing, cursors } = options;
   if (page.after && page.before) throw bothDirections();
   const backward = Boolean(page.before);
@@ -57,25 +78,27 @@ export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>
     const member = backward ? 'before' : 'after';
     values = cursors.decode(listing, cursor, member);
     if (values.length !== columns.length) throw invalidCursorIn(member);
-    applySeek(query, columns, values, backward);
   }
-  columns.forEach((column, index) => {
-    const direction = backward ? flip(column.direction) : column.direction;
-    if (index === 0) query.orderBy(column.expression, direction);
-    else query.addOrderBy(column.expression, direction);
-  });
-  query.limit(page.limit + 1);
-  options.beforeRead?.({ values, backward, take: page.limit + 1 });
-  const fetched = await read(query);
+  return { values, backward, take: page.limit + 1 };
+}
+
+/** The page of the rows read for `seek`, in the listing's order, with its cursors. */
+export function closeKeysetPage<Row>(
+  seek: KeysetSeek,
+  fetched: Row[],
+  options: Pick<KeysetOptions<Row>, 'page' | 'keyOf' | 'listing' | 'cursors'>,
+): KeysetPage<Row> {
+  const { page, listing, cursors } = options;
   const hasMore = fetched.length > page.limit;
   const rows = fetched.slice(0, page.limit);
-  if (backward) rows.reverse();
+  if (seek.backward) rows.reverse();
   const first = rows[0];
   const last = rows[rows.length - 1];
   const encode = (row: Row | undefined) => (row ? cursors.encode(listing, options.keyOf(row)) : null);
-  return backward
+  const continued = seek.values !== null;
+  return seek.backward
     ? { rows, nextCursor: encode(last), previousCursor: hasMore ? encode(first) : null }
-    : { rows, nextCursor: hasMore ? encode(last) : null, previousCursor: cursor ? encode(first) : null };
+    : { rows, nextCursor: hasMore ? encode(last) : null, previousCursor: continued ? encode(first) : null };
 }
 
 function applySeek<Entity extends ObjectLiteral>(

@@ -9,6 +9,7 @@ import * as appMedia from '../../../src/media/media-row-sql';
 import * as twinNotify from '../../../bench/twin/notify';
 import * as appAudience from '../../../src/notifications/content-audience';
 import * as twinEvents from '../../../bench/twin/events';
+import * as twinSpaces from '../../../bench/twin/spaces';
 import * as appSlots from '../../../src/events/occurrence-slots';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
@@ -22,6 +23,14 @@ describe('bench twin statements', () => {
     expect(twinRows.TOPICS_OF_SPACES).toBe(app.TOPICS_OF_SPACES);
     expect(twinRows.TOPICS_OF_SPACES_WITH_ACCESS).toBe(app.TOPICS_OF_SPACES_WITH_ACCESS);
     expect(twinRows.TOPIC_OF_SPACE).toBe(app.TOPIC_OF_SPACE);
+  });
+
+  it("reads directory pages with directoryPageStatement's text and parameters", () => {
+    for (const after of [null, ['2026-11-27T10:00:00.000Z', 'a1b2']]) {
+      expect(twinSpaces.directoryPage(after, 101)).toEqual(
+        app.directoryPageStatement({}, { values: after, backward: false, take: 101 }),
+      );
+    }
   });
 
   it("reads a single post with post-rows.ts' text", () => {
