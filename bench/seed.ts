@@ -236,13 +236,15 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
 
     const postColumns = `id, space_id, topic_id, author_did, title, body, slug, attachment_ids, upvote_count,
       comment_count, is_pinned, published_at, updated_at, deleted_at, excerpt, display_title, card_text_at`;
-    // Post n of a bench space: topic n % 5, 30 s older than post n - 1, text variant (7n) % K.
+    // Post n of a bench space: topic n % 5, 30 s older than post n - 1, text variant (7n) % K;
+    // authors from the upper half of the users, never members of a bench space (those are users
+    // (7n + 13k) % U + 1 of the lower half), so a comment or upvote tells nobody (bench/twin/notify.ts).
     const benchPosts = (space: number, count: number) =>
       client.query(
         `INSERT INTO posts (${postColumns})
          SELECT md5('post-${space}-' || n)::uuid, md5('space-${space}')::uuid,
                 md5('topic-${space}-' || (n % ${TOPICS.length}))::uuid,
-                ${sqlDid(`'user-did-' || ((n * 31) % $2 + 1)`)},
+                ${sqlDid(`'user-did-' || ($2 / 2 + (n * 31) % ($2 / 2) + 1)`)},
                 t.title, t.body, t.slug, '[]'::jsonb, 0, 0, false, at, at,
                 CASE WHEN n > 0 AND n % 100 >= ${100 - DELETED_PER_100} THEN at END,
                 t.excerpt, t.display_title, at
@@ -266,7 +268,7 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
         `INSERT INTO posts (${postColumns})
          SELECT md5('post-' || s || '-' || n)::uuid, md5('space-' || s)::uuid,
                 md5('topic-' || s || '-' || ((n / $3) % ${TOPICS.length}))::uuid,
-                ${sqlDid(`'user-did-' || ((n * 31) % $2 + 1)`)},
+                ${sqlDid(`'user-did-' || ($2 / 2 + (n * 31) % ($2 / 2) + 1)`)},
                 t.title, t.body, t.slug, '[]'::jsonb, 0, 0, false, at, at,
                 CASE WHEN n % 100 >= ${100 - DELETED_PER_100} THEN at END,
                 t.excerpt, t.display_title, at
