@@ -7,12 +7,15 @@ import {
   jpeg,
   MEDIA_ID,
   MediaTestApp,
+  MiB,
   mint,
   newSpace,
   person,
   png,
+  storedFiles,
   storedOf,
   upload,
+  uploadChunked,
 } from './support';
 
 describe('legacy media: POST /media, the upload, GET /media/{id} (api-spec.md "Legacy namespaces")', () => {
@@ -143,6 +146,30 @@ describe('legacy media: POST /media, the upload, GET /media/{id} (api-spec.md "L
       },
     );
     expectStatus(tooLarge, 413);
+    expect(await storedOf(t, big.media.id)).toEqual([]);
+  });
+
+  it('refuses more than 10 MiB sent chunked (no Content-Length) mid-stream: 413, nothing kept', async () => {
+    const big = await legacyMint('stream.png', 'image/png');
+    const head = await png();
+    const body = Buffer.concat([head, Buffer.alloc(10 * MiB + 1 - head.length, 7)]);
+    const chunks = Array.from({ length: Math.ceil(body.length / MiB) }, (_, index) =>
+      body.subarray(index * MiB, (index + 1) * MiB),
+    );
+    const headers = { 'Content-Type': 'image/png', 'Content-Disposition': big.contentDispositionHeader };
+    // Written chunk by chunk: no Content-Length, so the limit can only be found while streaming.
+    const response = await uploadChunked(t, big.uploadUrl, chunks, headers);
+    expectStatus(response, 413);
+    expect(response.body).toEqual({
+      code: 'E_PAYLOAD_TOO_LARGE',
+      message: 'The upload is larger than 10485760 bytes',
+    });
+    expect(await storedOf(t, big.media.id)).toEqual([]);
+    expect(await storedFiles(t)).not.toContainEqual(expect.stringMatching(/^\.incoming\//));
+    // The media is not ready (no size, no public URLs) and takes no further upload.
+    const info = await uploader.get(`/media/${big.media.id}`);
+    expect(info.body).toMatchObject({ size: null, publicDownloadUrl: null, canonicalUri: null });
+    expectStatus(await upload(t, big.uploadUrl, await png(), headers), 409);
     expect(await storedOf(t, big.media.id)).toEqual([]);
   });
 

@@ -5,6 +5,7 @@ import {
   admit,
   bootMedia,
   expectInvalid,
+  expectNotFound,
   expectStatus,
   makePublic,
   MediaTestApp,
@@ -14,6 +15,7 @@ import {
   person,
   png,
   storedOf,
+  upload,
   uploaded,
 } from './support';
 
@@ -34,6 +36,7 @@ describe('media wiring: post and comment attachments, attachment:// tokens', () 
   let image: MediaObject;
   let second: MediaObject;
   let notes: MediaObject;
+  let secondBytes: Buffer;
 
   beforeAll(async () => {
     t = await bootMedia();
@@ -50,13 +53,8 @@ describe('media wiring: post and comment attachments, attachment:// tokens', () 
       { filename: 'photo.png', contentType: 'image/png' },
       await png(64, 48),
     );
-    second = await uploaded(
-      t,
-      owner,
-      space,
-      { filename: 'two.png', contentType: 'image/png' },
-      await png(8, 8),
-    );
+    secondBytes = await png(8, 8);
+    second = await uploaded(t, owner, space, { filename: 'two.png', contentType: 'image/png' }, secondBytes);
     notes = await uploaded(
       t,
       owner,
@@ -117,6 +115,70 @@ describe('media wiring: post and comment attachments, attachment:// tokens', () 
     const signed = urlOf(anonymous[0]);
     const tampered = signed.replace(/sig=(.)/, (_, first: string) => `sig=${first === 'A' ? 'B' : 'A'}`);
     expectStatus(await request(t.http).get(tampered), 403);
+  });
+
+  it('a members-only post: a member (proof or credential) reads its media, signed URLs that serve; anonymous none', async () => {
+    const inside = await newTopic(owner, space, 'Inside', 'members');
+    const created = await owner.post(posts(), {
+      topic: inside,
+      title: 'Members only',
+      body: `Inside: ![photo](attachment://${image.id})`,
+      attachments: [notes.id, second.id],
+    });
+    expectStatus(created, 201);
+    const path = `${posts()}/${created.body.id}`;
+    const app = await person(t);
+    const credential = member.grant(app, ['read:posts']);
+    for (const read of [await member.get(path), await app.get(path, { credential })]) {
+      expectStatus(read, 200);
+      expect(read.headers['cache-control']).toBe('no-store');
+      expect(read.body.state).toBe('eligible');
+      const { attachments, bodyMedia } = read.body.post as {
+        attachments: MediaObject[];
+        bodyMedia: MediaObject[];
+      };
+      expect(attachments.map((media) => media.id)).toEqual([notes.id, second.id]);
+      expect(bodyMedia.map((media) => media.id)).toEqual([image.id]);
+      // The file is private: a URL signed now, and when it expires.
+      const signed =
+        /^http:\/\/api\.plat\.test\/media-files\/(media_[0-9a-f]{32})\/notes\.txt\?exp=(\d+)&sig=/;
+      expect(attachments[0]).toEqual({
+        id: notes.id,
+        filename: 'notes.txt',
+        url: expect.stringMatching(signed),
+        contentType: 'text/plain',
+        contentLength: 'plain notes\n'.length,
+        urlExpiresAt: expect.any(String),
+      });
+      const [, signedId, exp] = signed.exec(attachments[0].url as string)!;
+      expect(signedId).toBe(notes.id);
+      expect(attachments[0].urlExpiresAt).toBe(new Date(Number(exp) * 1000).toISOString());
+      // Images stay public and permanent, even in a members-only post.
+      expect(attachments[1]).toMatchObject({ url: `http://api.plat.test/cdn/${second.id}/two.png` });
+      expect(attachments[1]).not.toHaveProperty('urlExpiresAt');
+      expect(bodyMedia[0]).not.toHaveProperty('urlExpiresAt');
+
+      const file = await request(t.http).get(urlOf(attachments[0]));
+      expectStatus(file, 200);
+      expect(file.headers['content-type']).toBe('text/plain');
+      expect(file.text).toBe('plain notes\n');
+      const picture = await request(t.http).get(urlOf(attachments[1])).responseType('blob');
+      expectStatus(picture, 200);
+      expect(picture.headers['content-type']).toBe('image/png');
+      expect(picture.body).toEqual(secondBytes);
+    }
+
+    // Anonymous readers, and a credential without read:posts, get the gated union: no content, no
+    // media (api-spec.md "Post response union"); its comments are the constant 404 to a non-member.
+    const writeOnly = member.grant(app, ['write:posts']);
+    for (const gated of [await request(t.http).get(path), await app.get(path, { credential: writeOnly })]) {
+      expectStatus(gated, 200);
+      expect(gated.body).toMatchObject({ state: 'gated', reason: 'spaceMembers' });
+      expect(gated.body).not.toHaveProperty('post');
+      for (const id of [notes.id, second.id, image.id]) expect(gated.text).not.toContain(id);
+    }
+    expectNotFound(await (await person(t)).get(`${path}/comments`));
+    expectStatus(await app.get(`${path}/comments`, { credential }), 200);
   });
 
   it('shows inline media of the returned body only: a token below the fold is omitted', async () => {
@@ -183,6 +245,45 @@ describe('media wiring: post and comment attachments, attachment:// tokens', () 
     );
     const unchanged = await request(t.http).get(`${posts()}/${kept.id}`);
     expect(unchanged.body.post.attachments.map((media: MediaObject) => media.id)).toEqual([image.id]);
+  });
+
+  it('refuses a failed media (a PNG declared as image/jpeg) as attachment or inline; stores nothing', async () => {
+    const minted = await mint(owner, space, { filename: 'not-a.jpg', contentType: 'image/jpeg' });
+    expectInvalid(await upload(t, minted.uploadUrl, await png(), minted.uploadHeaders), 'body');
+    const failed = minted.media.id;
+    expect((await owner.get(`/v1/spaces/${space}/media/${failed}`)).body.status).toBe('failed');
+    expect(await storedOf(t, failed)).toEqual([]);
+    const all = async () => (await owner.get(`${posts()}?limit=100`)).body.items.length as number;
+    const before = await all();
+    const refused = await owner.post(posts(), {
+      topic,
+      title: 'Failed',
+      body: `![x](attachment://${failed})`,
+      attachments: [image.id, failed],
+    });
+    expectStatus(refused, 400);
+    expect(refused.body).toMatchObject({ code: 'E_INVALID_REQUEST' });
+    expect(refused.body.details).toEqual([
+      { path: 'attachments.1', message: `${failed} is not ready (failed)` },
+      { path: 'body', message: `${failed} is not ready (failed)` },
+    ]);
+    expect(await all()).toBe(before);
+    // Nor on a PATCH of a post, nor on a comment: both stay as they were.
+    const kept = (await owner.post(posts(), { topic, body: 'kept', attachments: [image.id] })).body;
+    const patched = await owner.patch(`${posts()}/${kept.id}`, { attachments: [failed] });
+    expectStatus(patched, 400);
+    expect(patched.body.details).toEqual([
+      { path: 'attachments.0', message: `${failed} is not ready (failed)` },
+    ]);
+    const unchanged = await owner.get(`${posts()}/${kept.id}`);
+    expect(unchanged.body.post.attachments.map((media: MediaObject) => media.id)).toEqual([image.id]);
+    const comments = `${posts()}/${kept.id}/comments`;
+    const comment = await owner.post(comments, { attachments: [failed] });
+    expectStatus(comment, 400);
+    expect(comment.body.details).toEqual([
+      { path: 'attachments.0', message: `${failed} is not ready (failed)` },
+    ]);
+    expect((await owner.get(comments)).body.items).toEqual([]);
   });
 
   it('PATCH replaces the attachments, [] clears them; a body-only change keeps them', async () => {
