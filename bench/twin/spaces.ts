@@ -11,21 +11,6 @@ import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
 
 const LISTING = 'public-spaces';
 
-function spaceCard(row: SpaceRow): Record<string, unknown> {
-  return {
-    id: wireId('space', row.id),
-    did: row.did,
-    domain: row.domain,
-    displayName: row.display_name,
-    description: row.description,
-    avatarUrl: null,
-    links: row.links.map((l) => ({ url: l.url, label: l.label, description: l.description })),
-    memberCountSummary: wordedSummary(row.member_count, 'members'),
-    verifiedDomain: row.verified_domain,
-    ...(row.category ? { category: row.category } : {}),
-  };
-}
-
 const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domain" AS "space_domain",
   "display_name" AS "space_display_name", "description" AS "space_description", "links" AS "space_links",
   "member_count" AS "space_member_count", "verified_domain" AS "space_verified_domain",
@@ -58,6 +43,22 @@ interface DirectoryRow {
   space_last_activity_at: Date;
 }
 
+/** toSpaceCard of a directory row (the seed's spaces have no avatar). */
+function spaceCard(row: DirectoryRow): Record<string, unknown> {
+  return {
+    id: wireId('space', row.space_id),
+    did: row.space_did,
+    domain: row.space_domain,
+    displayName: row.space_display_name,
+    description: row.space_description,
+    avatarUrl: null,
+    links: row.space_links.map((l) => ({ url: l.url, label: l.label, description: l.description })),
+    memberCountSummary: wordedSummary(row.space_member_count, 'members'),
+    verifiedDomain: row.space_verified_domain,
+    ...(row.space_category ? { category: row.space_category } : {}),
+  };
+}
+
 /** GET /v1/spaces?limit=…[&after=…]. */
 export const spacesDirectory: TwinHandler = async ({ pool, url, cursors }) => {
   const limit = Number(url.searchParams.get('limit') ?? 20);
@@ -70,19 +71,7 @@ export const spacesDirectory: TwinHandler = async ({ pool, url, cursors }) => {
   const encode = (row: DirectoryRow | undefined) =>
     row ? cursors.encode(LISTING, [row.space_last_activity_at.toISOString(), row.space_id]) : null;
   return answer({
-    items: page.map((row) =>
-      spaceCard({
-        id: row.space_id,
-        did: row.space_did,
-        domain: row.space_domain,
-        display_name: row.space_display_name,
-        description: row.space_description,
-        links: row.space_links,
-        member_count: row.space_member_count,
-        verified_domain: row.space_verified_domain,
-        category: row.space_category,
-      } as SpaceRow),
-    ),
+    items: page.map(spaceCard),
     nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
     previousCursor: after ? encode(page[0]) : null,
   });

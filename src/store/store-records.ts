@@ -2,14 +2,11 @@ import { formatEntityId } from '../common/ids/entity-id';
 import { MediaObject } from '../media/dto/media-object.dto';
 import { SpaceCallToAction } from '../posts/dto/post-records.dto';
 import {
-  CreditRecord,
-  FullRelease,
   PriceRecord,
   ProductAdminRecord,
   ProductCard,
   ProductPage,
   ReleaseAdminRecord,
-  ReleaseCard,
   ReleaseReference,
   TicketEntry,
 } from './dto/store-records.dto';
@@ -46,27 +43,19 @@ export const toTicketEntry = (product: StoreProduct, prices: StoreProductPrice[]
   purchasable: product.purchasable,
 });
 
-/**
- * The card of a published product; `cover` its image (a public, permanent URL) or null. Public
- * records are built member by member in design.md §13's order (clients compare bytes).
- */
+/** The card of a published product; `cover` its image (a public, permanent URL) or null. */
 export const toProductCard = (
   product: StoreProduct,
   prices: StoreProductPrice[],
   cover: MediaObject | null,
-): ProductCard => ({
-  id: formatEntityId('product', product.id),
-  slug: product.slug,
-  name: product.name,
-  cover,
-  prices: prices.map(toPriceRecord),
-  isSoldOut: product.soldOut,
-  purchasable: product.purchasable,
-});
+): ProductCard => {
+  const { id, slug, name, ...rest } = toTicketEntry(product, prices);
+  return { id, slug, name, cover, ...rest };
+};
 
 /**
- * The purchase page (design.md §13), in its order:
- * `{id, slug, name, description, cover, prices, isSoldOut, purchasable, release, space, canonicalUri}`.
+ * The purchase page in design.md §13's member order (clients compare bytes): the card with
+ * `description` after `name`, then `release`, `space`, `canonicalUri`.
  */
 export const toProductPage = (
   card: ProductCard,
@@ -74,40 +63,10 @@ export const toProductPage = (
   release: ReleaseReference | null,
   space: SpaceCallToAction,
   canonicalUri: string,
-): ProductPage => ({
-  id: card.id,
-  slug: card.slug,
-  name: card.name,
-  description,
-  cover: card.cover,
-  prices: card.prices,
-  isSoldOut: card.isSoldOut,
-  purchasable: card.purchasable,
-  release,
-  space,
-  canonicalUri,
-});
-
-/**
- * A release by id or slug (design.md §13): the card's members in the card's order, then
- * `description`, `credits`, `products`.
- */
-export const toFullRelease = (
-  card: ReleaseCard,
-  description: string | null,
-  credits: CreditRecord[],
-  products: ProductCard[],
-): FullRelease => ({
-  id: card.id,
-  slug: card.slug,
-  title: card.title,
-  cover: card.cover,
-  publishedAt: card.publishedAt,
-  canonicalUri: card.canonicalUri,
-  description,
-  credits,
-  products,
-});
+): ProductPage => {
+  const { id, slug, name, ...rest } = card;
+  return { id, slug, name, description, ...rest, release, space, canonicalUri };
+};
 
 export const toProductAdminRecord = (
   product: StoreProduct,

@@ -24,7 +24,7 @@ import { StoreProduct } from './entities/store-product.entity';
 import { StoreReleaseProduct } from './entities/store-release-product.entity';
 import { StoreRelease } from './entities/store-release.entity';
 import { ProductPrices } from './product-prices';
-import { toFullRelease, toProductCard, toProductPage } from './store-records';
+import { toProductCard, toProductPage } from './store-records';
 import { STORE_SLUG_PATTERN } from './store-rules';
 import {
   ProductPageRow,
@@ -152,16 +152,16 @@ export class StorefrontService {
       this.authors.withPublicProfile(release.credits.flatMap((credit) => (credit.did ? [credit.did] : []))),
       this.media.imageObjects([release.coverMediaId]),
     ]);
-    return toFullRelease(
-      this.releaseCard(space, release, covers),
-      release.description,
-      release.credits.map((credit) => ({
+    return {
+      ...this.releaseCard(space, release, covers),
+      description: release.description,
+      credits: release.credits.map((credit) => ({
         name: credit.name,
         role: credit.role,
         did: credit.did && publicDids.has(credit.did) ? credit.did : null,
       })),
-      await this.cards(products),
-    );
+      products: await this.cards(products),
+    };
   }
 
   private async publicSpace(reference: string): Promise<SpaceView> {

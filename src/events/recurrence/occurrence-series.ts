@@ -77,7 +77,7 @@ export class OccurrenceSeries {
 
   /** Whether the rule yields an occurrence within `FIRST_MATCH_YEARS` (first-match.ts) of the first start. */
   matchesSoon(): boolean {
-    return !this.options || matchesSoon(this.options, this.firstLocal, this.rule!.options.until);
+    return !this.options || matchesSoon(this.options, this.firstLocal, this.options.until ?? null);
   }
 
   /** What a window test needs of an occurrence's duration: 0 for open-ended ones. */

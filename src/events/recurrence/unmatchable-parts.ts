@@ -11,8 +11,7 @@ export function unmatchableReason(rule: RecurrenceRule): string | null {
     // `rrule` keeps only the days both kinds select (1MO,FR: never), not their union (RFC 5545).
     return 'rrule BYDAY must not mix numbered and plain weekdays';
   }
-  const monthScope = rule.freq === 'MONTHLY' || (rule.freq === 'YEARLY' && rule.byMonth.length > 0);
-  if (monthScope && numbered.length > 0 && rule.byMonthDay.length > 0) {
+  if (selectsWithinMonths(rule) && numbered.length > 0 && rule.byMonthDay.length > 0) {
     const common = numbered.some((day) =>
       rule.byMonthDay.some((monthDay) => canCoincide(day.nth!, monthDay)),
     );
@@ -26,6 +25,10 @@ export function unmatchableReason(rule: RecurrenceRule): string | null {
   }
   return null;
 }
+
+/** Whether BYDAY numbers and BYMONTHDAY count within months (MONTHLY, or YEARLY with BYMONTH). */
+const selectsWithinMonths = (rule: RecurrenceRule): boolean =>
+  rule.freq === 'MONTHLY' || (rule.freq === 'YEARLY' && rule.byMonth.length > 0);
 
 /** Whether the nth weekday of some month (28–31 days) can fall on that BYMONTHDAY. */
 function canCoincide(nth: number, monthDay: number): boolean {
@@ -53,7 +56,7 @@ function largestPeriodSet(rule: RecurrenceRule): number {
       return plain || 1;
     case 'MONTHLY':
     case 'YEARLY': {
-      const monthScope = rule.freq === 'MONTHLY' || rule.byMonth.length > 0;
+      const monthScope = selectsWithinMonths(rule);
       if (monthDays) bounds.push(perMonth * monthDays);
       if (plain) bounds.push(monthScope ? perMonth * plain * 5 : plain * 53);
       if (numbered) bounds.push(monthScope ? perMonth * numbered : numbered);
