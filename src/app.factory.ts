@@ -18,6 +18,7 @@ import { allowBrowserOrigins } from './infrastructure/http/cors';
 import { requestPreamble } from './infrastructure/http/request-preamble';
 import { runInRequestScope } from './infrastructure/http/request-scope';
 import { deferContinue } from './infrastructure/http/expect-continue';
+import { AppPrototypeExpressAdapter } from './infrastructure/http/express-adapter';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { AccessLog } from './infrastructure/logging/access-log';
@@ -34,10 +35,14 @@ export const MAX_HEADER_BYTES = MAX_CREDENTIAL_TOKEN_BYTES + 64 * 1024;
 
 /** Creates the HTTP application for a validated config (DATABASE_URL must be set). */
 export async function createApp(config: AppConfig): Promise<NestExpressApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config), {
-    bodyParser: false,
-    bufferLogs: true,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.forRoot(config),
+    new AppPrototypeExpressAdapter(),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+    },
+  );
   return configureApp(app);
 }
 

@@ -1,3 +1,4 @@
+import './infrastructure/runtime/v8-flags';
 import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { ConfigValidationError, loadConfig } from './config/app-config';

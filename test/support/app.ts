@@ -5,6 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
+import { AppPrototypeExpressAdapter } from '../../src/infrastructure/http/express-adapter';
 import { PaginationModule } from '../../src/common/pagination/pagination.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase } from './database';
@@ -70,7 +71,7 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
   });
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({
+  const app = moduleRef.createNestApplication<NestExpressApplication>(new AppPrototypeExpressAdapter(), {
     bodyParser: false,
     bufferLogs: true,
   });
