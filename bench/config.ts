@@ -4,7 +4,9 @@ import { availableParallelism } from 'node:os';
 /**
  * The run's settings (environment variables, all optional):
  * BENCH_ROUNDS (3: rounds per side, alternated app, counterpart, app, …), BENCH_DURATION (3: seconds
- * measured per round), BENCH_WARMUP (1: seconds discarded first), BENCH_CONNECTIONS (20),
+ * measured per round), BENCH_WARMUP (5: seconds discarded first, so both sides are measured once V8
+ * has compiled them, as a replica that runs for hours is; bench/README.md "Warm-up"),
+ * BENCH_CONNECTIONS (20),
  * BENCH_SERVER_CPU (1) and BENCH_LOAD_CPU (0): the cores the server under test and the load
  * generator are pinned to (taskset), BENCH_PIN=0 to pin nothing.
  */
@@ -33,7 +35,7 @@ export function buildConfig(env: NodeJS.ProcessEnv): BenchConfig {
   return {
     rounds: Math.floor(positive(env, 'BENCH_ROUNDS', 3)),
     durationSeconds: positive(env, 'BENCH_DURATION', 3),
-    warmupSeconds: positive(env, 'BENCH_WARMUP', 1),
+    warmupSeconds: positive(env, 'BENCH_WARMUP', 5),
     connections: Math.floor(positive(env, 'BENCH_CONNECTIONS', 20)),
     pinned: unpinnedBecause === undefined,
     serverCpu,
