@@ -12,6 +12,17 @@ export { wordedSummary } from '../../src/common/summaries/worded-summary';
 
 type Queryable = Pool | PoolClient;
 
+/** A stored link (a space's or a profile's `links` column). */
+export interface LinkRow {
+  url: string;
+  label: string | null;
+  description: string | null;
+}
+
+/** Links as records answer them: these three members, in this order, whatever else is stored. */
+export const linkRecords = (links: LinkRow[]) =>
+  links.map((link) => ({ url: link.url, label: link.label, description: link.description }));
+
 export interface SpaceRow {
   id: string;
   did: string;
@@ -20,7 +31,7 @@ export interface SpaceRow {
   description: string | null;
   avatar_media_id: string | null;
   header_media_id: string | null;
-  links: { url: string; label: string | null; description: string | null }[];
+  links: LinkRow[];
   join_mode: string;
   is_public: boolean;
   site_mode: string;

@@ -1,6 +1,6 @@
 import { stateOf } from './auth';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
-import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
+import { linkRecords, spaceByDomain, wordedSummary, type SpaceRow } from './rows';
 
 /**
  * The public space directory and the single fetch, bare: the keyset query over the directory's
@@ -52,7 +52,7 @@ function spaceCard(row: DirectoryRow): Record<string, unknown> {
     displayName: row.space_display_name,
     description: row.space_description,
     avatarUrl: null,
-    links: row.space_links.map((l) => ({ url: l.url, label: l.label, description: l.description })),
+    links: linkRecords(row.space_links),
     memberCountSummary: wordedSummary(row.space_member_count, 'members'),
     verifiedDomain: row.space_verified_domain,
     ...(row.space_category ? { category: row.space_category } : {}),
@@ -129,7 +129,7 @@ export const spaceFetch: TwinHandler = async ({ pool, url }) => {
     description: space.description,
     avatarUrl: null,
     headerUrl: null,
-    links: space.links.map((l) => ({ url: l.url, label: l.label, description: l.description })),
+    links: linkRecords(space.links),
     joinMode: space.join_mode,
     siteMode: space.site_mode,
     subscribeEnabled: space.subscribe_enabled,

@@ -1,5 +1,6 @@
 import { stateOf, verifyBareProof } from './auth';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
+import { linkRecords, type LinkRow } from './rows';
 
 /**
  * People, bare: the directory of public profiles (the keyset page, then one query for the pinned
@@ -13,7 +14,7 @@ interface UserRow {
   handle: string;
   display_name: string | null;
   bio: string | null;
-  links: { url: string; label: string | null; description: string | null }[];
+  links: LinkRow[];
   is_public: boolean;
   email: string | null;
   verified_domain: string | null;
@@ -36,7 +37,7 @@ function profileFields(user: UserRow): Record<string, unknown> {
     displayName: user.display_name,
     avatarUrl: null,
     bio: user.bio,
-    links: user.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
+    links: linkRecords(user.links),
     verifiedDomain: user.verified_domain,
   };
 }
