@@ -76,7 +76,7 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   const rateLimit = app.get(RateLimitMiddleware);
   app.use((request: Request, response: Response, next: NextFunction) => {
     const charged = (error?: unknown) => next(error ?? (decodes(request.path) ? undefined : notFound()));
-    rateLimit.use(request, response, charged).catch(next);
+    rateLimit.use(request, response, charged);
   });
   // Parser errors (malformed JSON, body over 1 MiB, bytes that are not UTF-8) reach the global
   // exception filter; the parser would otherwise turn invalid UTF-8 into U+FFFD and store it.

@@ -43,6 +43,6 @@ export abstract class RequestAuthenticator {
   abstract authenticate(
     request: Request,
     access: RouteAccess,
-    beforeCommit?: (principal: RequestPrincipal) => Promise<void>,
+    beforeCommit?: (principal: RequestPrincipal) => void | Promise<void>,
   ): Promise<RequestPrincipal | null>;
 }

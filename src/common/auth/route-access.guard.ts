@@ -14,8 +14,9 @@ export type AuthenticatedRequest = Request & { principal?: RequestPrincipal | nu
  * key-proof): rate limiting charges its `pop-capture` stage before and the per-grant budgets after.
  */
 export interface AuthenticationHooks {
-  beforeVerification(request: Request, response: Response): Promise<void>;
-  afterVerification(request: Request, response: Response, principal: RequestPrincipal): Promise<void>;
+  /** Nothing when done at once, else a promise (awaiting a plain value would cost a microtask). */
+  beforeVerification(request: Request, response: Response): void | Promise<void>;
+  afterVerification(request: Request, response: Response, principal: RequestPrincipal): void | Promise<void>;
 }
 
 export const AUTHENTICATION_HOOKS = Symbol('AuthenticationHooks');
@@ -40,11 +41,12 @@ export class RouteAccessGuard implements CanActivate {
     if (access.kind === 'anonymous' || access.kind === 'key-proof') return true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const response = context.switchToHttp().getResponse<Response>();
-    await this.hooks?.beforeVerification(request, response);
+    const captured = this.hooks?.beforeVerification(request, response);
+    if (captured) await captured;
     try {
-      request.principal = await this.authenticator.authenticate(request, access, async (principal) => {
-        await this.hooks?.afterVerification(request, response, principal);
-      });
+      request.principal = await this.authenticator.authenticate(request, access, (principal) =>
+        this.hooks?.afterVerification(request, response, principal),
+      );
     } catch (error) {
       if (error instanceof CredentialRefused && access.kind === 'gated' && access.spaceParam) {
         const reference = request.params[access.spaceParam];

@@ -28,7 +28,18 @@ export class MemoryRateLimitStore implements RateLimitStore {
     _throttlerName?: string,
     cost = 1,
   ): Promise<RateLimitRecord> {
+    return this.hit(this.clock.now().getTime(), key, ttl, limit, cost);
+  }
+
+  /** Answered at once: the limiter then continues the request without a promise. */
+  incrementAll(hits: readonly RateLimitHit[]): RateLimitRecord[] {
     const now = this.clock.now().getTime();
+    const records: RateLimitRecord[] = [];
+    for (const { key, ttl, limit, cost } of hits) records.push(this.hit(now, key, ttl, limit, cost));
+    return records;
+  }
+
+  private hit(now: number, key: string, ttl: number, limit: number, cost: number): RateLimitRecord {
     this.sweep(now);
     let window = this.windows.get(key);
     if (!window || now >= window.start + window.ttl) {
@@ -37,12 +48,6 @@ export class MemoryRateLimitStore implements RateLimitStore {
     }
     window.hits += cost;
     return recordOf(window.hits, window.start, now, ttl, limit);
-  }
-
-  async incrementAll(hits: readonly RateLimitHit[]): Promise<RateLimitRecord[]> {
-    return Promise.all(
-      hits.map(({ key, ttl, limit, cost }) => this.increment(key, ttl, limit, ttl, key, cost)),
-    );
   }
 
   /** Number of open windows (tests). */

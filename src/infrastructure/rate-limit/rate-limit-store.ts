@@ -23,9 +23,10 @@ export interface RateLimitStore extends ThrottlerStorage {
 
   /**
    * One hit on each of several keys as one step (one Redis command for all of them): the budgets
-   * of one stage. Records come back in the order of `hits`.
+   * of one stage. Records come back in the order of `hits`; a store that can answer at once (in
+   * memory) answers with the array itself.
    */
-  incrementAll(hits: readonly RateLimitHit[]): Promise<RateLimitRecord[]>;
+  incrementAll(hits: readonly RateLimitHit[]): RateLimitRecord[] | Promise<RateLimitRecord[]>;
 }
 
 export interface RateLimitHit {

@@ -1,4 +1,4 @@
-import { Injectable, NestMiddleware } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../../common/errors/api-error';
 import { RateLimiter } from './rate-limiter.service';
@@ -10,25 +10,34 @@ const PLAIN_TEXT: Record<number, string> = {
 
 /**
  * Per-IP stage for every request, before routing, so unknown routes are charged too (a guard
- * never runs for a path no route matches). Errors go to the global filter, except on the OpenAPI
- * and llms.txt artifacts, which are served outside the error envelope and refuse in plain text.
+ * never runs for a path no route matches). Errors go to `next` (the global filter), except on the
+ * OpenAPI and llms.txt artifacts, which are served outside the error envelope and refuse in plain
+ * text. A charge the store answered at once continues the request synchronously.
  */
 @Injectable()
-export class RateLimitMiddleware implements NestMiddleware {
+export class RateLimitMiddleware {
   constructor(private readonly limiter: RateLimiter) {}
 
-  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
+  use(request: Request, response: Response, next: NextFunction): void {
+    let charged;
     try {
-      await this.limiter.chargeIp(request, response);
+      charged = this.limiter.chargeIp(request, response);
     } catch (error) {
-      if (!(error instanceof ApiError) || !this.limiter.stateOf(request).artifact) throw error;
-      for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
-      response.status(error.getStatus());
-      response.setHeader('Content-Type', 'text/plain; charset=utf-8');
-      response.setHeader('Cache-Control', 'no-store');
-      response.end(request.method === 'HEAD' ? undefined : PLAIN_TEXT[error.getStatus()]);
-      return;
+      return this.refuse(request, response, next, error);
     }
-    next();
+    if (!charged) return next();
+    charged.then(
+      () => next(),
+      (error: unknown) => this.refuse(request, response, next, error),
+    );
+  }
+
+  private refuse(request: Request, response: Response, next: NextFunction, error: unknown): void {
+    if (!(error instanceof ApiError) || !this.limiter.stateOf(request).artifact) return next(error);
+    for (const [name, value] of Object.entries(error.headers)) response.setHeader(name, value);
+    response.status(error.getStatus());
+    response.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    response.setHeader('Cache-Control', 'no-store');
+    response.end(request.method === 'HEAD' ? undefined : PLAIN_TEXT[error.getStatus()]);
   }
 }

@@ -6,7 +6,7 @@ import { Metrics } from '../metrics/metrics';
 import { Budget, BudgetTable } from './budgets';
 import { classify, Classification, routedPath } from './classify';
 import { clientIp } from './client-ip';
-import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
+import { RATE_LIMIT_STORE, RateLimitHit, RateLimitRecord, RateLimitStore } from './rate-limit-store';
 
 /** One budget charged for a request, as it stood after the charge. */
 interface Charge {
@@ -21,6 +21,16 @@ interface RequestState extends Classification {
   /** Charges shown in RateLimit-* headers, every stage so far. */
   advertised: Charge[];
 }
+
+/** The limiter's state of a request, on the request itself (a WeakMap entry per request cost more). */
+const STATE = Symbol('rateLimitState');
+type LimitedRequest = Request & { [STATE]?: RequestState };
+
+/**
+ * A stage's outcome: nothing when the store answered at once (memory), else the promise of its
+ * answer (Redis). The memory limiter so adds no promise, no microtask, to a request.
+ */
+export type Charged = void | Promise<void>;
 
 const HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 
@@ -37,7 +47,6 @@ const HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as
 @Injectable()
 export class RateLimiter {
   private readonly logger = new Logger('RateLimit');
-  private readonly states = new WeakMap<Request, RequestState>();
   private lastFailureLog = 0;
   private readonly refusals;
   readonly enabled: boolean;
@@ -56,7 +65,7 @@ export class RateLimiter {
 
   /** What the limiter made of a request: exempt, class, artifact, client IP. */
   stateOf(request: Request): RequestState {
-    let state = this.states.get(request);
+    let state = (request as LimitedRequest)[STATE];
     if (!state) {
       const classification = classify(request.method, routedPath(request.originalUrl ?? request.url));
       const ip = clientIp(
@@ -65,34 +74,40 @@ export class RateLimiter {
         this.config.TRUST_PROXY,
         this.config.RATE_LIMIT_IPV6_PREFIX,
       );
-      state = { ...classification, ip, advertised: [] };
-      this.states.set(request, state);
+      state = {
+        exempt: classification.exempt,
+        requestClass: classification.requestClass,
+        artifact: classification.artifact,
+        ip,
+        advertised: [],
+      };
+      (request as LimitedRequest)[STATE] = state;
     }
     return state;
   }
 
   /** Stage 1: every request but health probes, whether or not a route matches. */
-  async chargeIp(request: Request, response: Response): Promise<void> {
+  chargeIp(request: Request, response: Response): Charged {
     if (!this.enabled) return;
     const state = this.stateOf(request);
     if (state.exempt) return;
-    await this.charge(response, state, this.budgets.perIp(state.requestClass), state.ip);
+    return this.charge(response, state, this.budgets.perIp(state.requestClass), state.ip);
   }
 
   /** Stage 2: an Authorization header presented to a route that verifies one, before verifying it. */
-  async chargeProofCapture(request: Request, response: Response): Promise<void> {
+  chargeProofCapture(request: Request, response: Response): Charged {
     if (!this.enabled || request.headers.authorization === undefined) return;
     const state = this.stateOf(request);
     if (state.exempt) return;
-    await this.charge(response, state, [this.budgets.popCapture], state.ip);
+    return this.charge(response, state, [this.budgets.popCapture], state.ip);
   }
 
   /** Stage 3: the grant (credential CID, or DID of a bare identity proof) of a verified proof. */
-  async chargeGrant(request: Request, response: Response, grant: string): Promise<void> {
+  chargeGrant(request: Request, response: Response, grant: string): Charged {
     if (!this.enabled) return;
     const state = this.stateOf(request);
     if (state.exempt) return;
-    await this.charge(response, state, this.budgets.perGrant(state.requestClass), grant);
+    return this.charge(response, state, this.budgets.perGrant(state.requestClass), grant);
   }
 
   /**
@@ -102,7 +117,7 @@ export class RateLimiter {
    * most the whole budget, so one larger than the budget passes only on an untouched window, and
    * spends all of it. The all-requests budget still counts requests.
    */
-  async chargePerItem(request: Request, response: Response, items: number): Promise<void> {
+  chargePerItem(request: Request, response: Response, items: number): Charged {
     if (!this.enabled) return;
     const state = this.stateOf(request);
     if (state.exempt || !state.requestClass) return;
@@ -112,42 +127,53 @@ export class RateLimiter {
     // The charge below supersedes what stage 1 recorded for this budget.
     const stale = state.advertised.findIndex((charge) => charge.budget === budget);
     if (stale !== -1) state.advertised.splice(stale, 1);
-    await this.charge(response, state, [budget], state.ip, rest);
+    return this.charge(response, state, [budget], state.ip, rest);
   }
 
-  private async charge(
+  private charge(
     response: Response,
     state: RequestState,
     budgets: Budget[],
     tracker: string,
     cost = 1,
-  ) {
-    let charges: Charge[];
-    try {
-      const records = await this.store.incrementAll(
-        budgets.map((budget) => ({
-          key: `${budget.name}:${tracker}`,
-          ttl: budget.ttl,
-          limit: budget.limit,
-          cost,
-        })),
-      );
-      charges = records.map((record, index) => ({
-        budget: budgets[index],
-        remaining: Math.max(0, budgets[index].limit - record.totalHits),
-        msToExpire: record.msToExpire,
-        exceeded: record.isBlocked,
-      }));
-    } catch (error) {
-      this.reportStoreFailure(error);
-      clearHeaders(response);
-      throw serviceUnavailable('Rate limits cannot be checked right now; retry later');
+  ): Charged {
+    const hits: RateLimitHit[] = [];
+    for (const budget of budgets) {
+      hits.push({ key: `${budget.name}:${tracker}`, ttl: budget.ttl, limit: budget.limit, cost });
     }
-    state.advertised.push(...charges.filter((charge) => charge.budget.advertised));
+    let answered: RateLimitRecord[] | Promise<RateLimitRecord[]>;
+    try {
+      answered = this.store.incrementAll(hits);
+    } catch (error) {
+      return this.storeFailed(response, error);
+    }
+    if (Array.isArray(answered)) return this.settle(response, state, budgets, answered);
+    return answered.then(
+      (records) => this.settle(response, state, budgets, records),
+      (error: unknown) => this.storeFailed(response, error),
+    );
+  }
+
+  /** Records the stage's charges and throws the 429 of the budget that refuses, if one does. */
+  private settle(
+    response: Response,
+    state: RequestState,
+    budgets: Budget[],
+    records: RateLimitRecord[],
+  ): void {
     // Of several exhausted budgets, the one that stays closed longest: retrying earlier is futile.
     // Budgets are listed most specific first, so a tie names the class budget.
     let blocking: Charge | undefined;
-    for (const charge of charges) {
+    for (let index = 0; index < records.length; index++) {
+      const budget = budgets[index];
+      const record = records[index];
+      const charge: Charge = {
+        budget,
+        remaining: Math.max(0, budget.limit - record.totalHits),
+        msToExpire: record.msToExpire,
+        exceeded: record.isBlocked,
+      };
+      if (budget.advertised) state.advertised.push(charge);
       if (charge.exceeded && (!blocking || charge.msToExpire > blocking.msToExpire)) blocking = charge;
     }
     if (blocking) {
@@ -155,6 +181,12 @@ export class RateLimiter {
       throw refusal(response, blocking);
     }
     setHeaders(response, nearestToRunningOut(state.advertised));
+  }
+
+  private storeFailed(response: Response, error: unknown): never {
+    this.reportStoreFailure(error);
+    clearHeaders(response);
+    throw serviceUnavailable('Rate limits cannot be checked right now; retry later');
   }
 
   private reportStoreFailure(error: unknown): void {

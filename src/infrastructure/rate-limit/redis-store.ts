@@ -30,6 +30,25 @@ end
 return answers
 `;
 
+/** A stage waiting for the end of this turn of the event loop. */
+interface PendingStage {
+  hits: readonly RateLimitHit[];
+  resolve(records: RateLimitRecord[]): void;
+  reject(error: unknown): void;
+}
+
+/** One key of a batch: the stages' costs summed, then what it held before them and its window. */
+interface Counter {
+  key: string;
+  ttl: number;
+  cost: number;
+  seen: number;
+  start: number;
+}
+
+/** Keys per command at most; a turn that charged more sends several commands. */
+const MAX_KEYS_PER_COMMAND = 256;
+
 type ScriptedRedis = Redis & {
   platRateLimitHitAll(...keysThenArgs: (string | number)[]): Promise<number[]>;
 };
@@ -43,6 +62,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   private readonly logger = new Logger('RateLimit');
   readonly client: ScriptedRedis;
   private healthy = true;
+  private pending: PendingStage[] = [];
 
   constructor(
     private readonly clock: Clock,
@@ -71,13 +91,82 @@ export class RedisRateLimitStore implements RateLimitStore {
     return record;
   }
 
-  async incrementAll(hits: readonly RateLimitHit[]): Promise<RateLimitRecord[]> {
+  /**
+   * Joins the batch of this turn of the event loop: the stages charged while it runs (every
+   * request whose bytes arrived in the same poll) go to Redis as one command when it ends, each key
+   * once with the costs summed, so a loaded replica sends one command per turn instead of one per
+   * stage. Each stage still sees the count it would have seen alone, in the order stages joined.
+   */
+  incrementAll(hits: readonly RateLimitHit[]): Promise<RateLimitRecord[]> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ hits, resolve, reject });
+      if (this.pending.length === 1) setImmediate(this.flush);
+    });
+  }
+
+  private readonly flush = (): void => {
+    const stages = this.pending;
+    this.pending = [];
     const now = this.clock.now().getTime();
-    const keys = hits.map((hit) => this.keyPrefix + hit.key);
-    const windows = hits.flatMap((hit) => [hit.ttl, hit.cost]);
-    const answers = await this.client.platRateLimitHitAll(hits.length, ...keys, now, ...windows);
-    return hits.map((hit, index) =>
-      recordOf(Number(answers[index * 2]), Number(answers[index * 2 + 1]), now, hit.ttl, hit.limit),
+    let batch: PendingStage[] = [];
+    let keys = 0;
+    for (const stage of stages) {
+      if (batch.length > 0 && keys + stage.hits.length > MAX_KEYS_PER_COMMAND) {
+        this.send(batch, now);
+        batch = [];
+        keys = 0;
+      }
+      batch.push(stage);
+      keys += stage.hits.length;
+    }
+    if (batch.length > 0) this.send(batch, now);
+  };
+
+  private send(stages: PendingStage[], now: number): void {
+    const counters = new Map<string, Counter>();
+    for (const stage of stages) {
+      for (const hit of stage.hits) {
+        const id = `${hit.ttl}:${hit.key}`;
+        const counter = counters.get(id);
+        if (counter) counter.cost += hit.cost;
+        else
+          counters.set(id, {
+            key: this.keyPrefix + hit.key,
+            ttl: hit.ttl,
+            cost: hit.cost,
+            seen: 0,
+            start: 0,
+          });
+      }
+    }
+    const keys: string[] = [];
+    const windows: number[] = [];
+    for (const counter of counters.values()) {
+      keys.push(counter.key);
+      windows.push(counter.ttl, counter.cost);
+    }
+    this.client.platRateLimitHitAll(keys.length, ...keys, now, ...windows).then(
+      (answers) => {
+        let index = 0;
+        for (const counter of counters.values()) {
+          // What the key held before this batch; each stage's hits then count on from there.
+          counter.seen = Number(answers[index * 2]) - counter.cost;
+          counter.start = Number(answers[index * 2 + 1]);
+          index++;
+        }
+        for (const stage of stages) {
+          stage.resolve(
+            stage.hits.map((hit) => {
+              const counter = counters.get(`${hit.ttl}:${hit.key}`)!;
+              counter.seen += hit.cost;
+              return recordOf(counter.seen, counter.start, now, hit.ttl, hit.limit);
+            }),
+          );
+        }
+      },
+      (error: unknown) => {
+        for (const stage of stages) stage.reject(error);
+      },
     );
   }
 

@@ -46,7 +46,7 @@ export class ProofAuthenticator extends RequestAuthenticator {
   async authenticate(
     request: Request,
     access: RouteAccess,
-    beforeCommit?: (principal: RequestPrincipal) => Promise<void>,
+    beforeCommit?: (principal: RequestPrincipal) => void | Promise<void>,
   ): Promise<RequestPrincipal | null> {
     const authorization = request.headers.authorization;
     const credentialToken = singleHeader(request.headers['x-credential']);
@@ -66,7 +66,8 @@ export class ProofAuthenticator extends RequestAuthenticator {
     // Per-grant budgets are charged once the proof verifies (api-spec.md "Limits"), whatever the
     // route then answers, and before the jti is spent (design.md §3: record it last). A credential
     // that does not verify has no trustworthy id, so the signer's DID is charged.
-    await beforeCommit?.(acting);
+    const charged = beforeCommit?.(acting);
+    if (charged) await charged;
 
     if (proof.isWrite && !proof.roles.includes('auth'))
       throw forbidden('Writes must be signed by an auth key');

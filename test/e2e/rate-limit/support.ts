@@ -107,7 +107,7 @@ export class StandInAuthenticator extends RequestAuthenticator {
   override async authenticate(
     request: Request,
     access: RouteAccess,
-    beforeCommit?: (principal: RequestPrincipal) => Promise<void>,
+    beforeCommit?: (principal: RequestPrincipal) => void | Promise<void>,
   ): Promise<RequestPrincipal | null> {
     const header = request.headers.authorization;
     if (header === undefined && access.kind === 'optional') return null;
