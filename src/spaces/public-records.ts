@@ -1,4 +1,4 @@
-import { ProfileLinkDto } from '../common/dto/profile-link.dto';
+import { toProfileLinkDto } from '../common/dto/profile-link.dto';
 import { formatEntityId } from '../common/ids/entity-id';
 import { wordedSummary } from '../common/summaries/worded-summary';
 import {
@@ -11,16 +11,9 @@ import {
 } from './dto/public-space-records.dto';
 import { SpacePage } from './entities/space-page.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
-import { Space, StoredSpaceLink } from './entities/space.entity';
+import { Space } from './entities/space.entity';
 
 const iso = (date: Date) => date.toISOString();
-
-/** A stored link as a ProfileLink: title and imageUrl stay absent (no link metadata is resolved). */
-export const toProfileLink = (link: StoredSpaceLink): ProfileLinkDto => ({
-  url: link.url,
-  label: link.label,
-  description: link.description,
-});
 
 export const memberCountSummary = (space: Pick<Space, 'memberCount'>): string =>
   wordedSummary(space.memberCount, 'members');
@@ -34,7 +27,7 @@ export function toSpaceCard(space: Space, avatarUrl: string | null): SpaceCard {
     displayName: space.displayName,
     description: space.description,
     avatarUrl,
-    links: space.links.map(toProfileLink),
+    links: space.links.map(toProfileLinkDto),
     memberCountSummary: memberCountSummary(space),
     verifiedDomain: space.verifiedDomain,
     ...(space.category ? { category: space.category } : {}),

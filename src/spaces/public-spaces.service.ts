@@ -12,7 +12,8 @@ import { SpaceListingQuery } from './dto/site-requests.dto';
 import { PublicSpace, SpaceCard, SpaceProtocolBlock } from './dto/public-space-records.dto';
 import { Space } from './entities/space.entity';
 import { MediaLookup } from '../media/records/media-lookup';
-import { memberCountSummary, toProfileLink, toSpaceCard } from './public-records';
+import { toProfileLinkDto } from '../common/dto/profile-link.dto';
+import { memberCountSummary, toSpaceCard } from './public-records';
 import { SpaceCounters } from './space-counters';
 import { SpaceDirectory } from './space-directory';
 import { directoryPageStatement, DirectoryFilters, spaceCardsFromRows } from './space-rows';
@@ -90,7 +91,7 @@ export class PublicSpacesService {
       description: space.description,
       avatarUrl: (space.avatarMediaId && images.get(space.avatarMediaId)) || null,
       headerUrl: (space.headerMediaId && images.get(space.headerMediaId)) || null,
-      links: space.links.map(toProfileLink),
+      links: space.links.map(toProfileLinkDto),
       joinMode: space.joinMode,
       siteMode: space.siteMode,
       subscribeEnabled: space.subscribeEnabled,

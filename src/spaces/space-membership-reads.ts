@@ -8,7 +8,8 @@ import { KeysetPage, paginateKeyset } from '../common/pagination/keyset';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { Space } from './entities/space.entity';
-import { memberCountSummary, toProfileLink } from './public-records';
+import { toProfileLinkDto } from '../common/dto/profile-link.dto';
+import { memberCountSummary } from './public-records';
 import { SpaceAccess } from './space-access';
 import { SpaceDirectory } from './space-directory';
 import { MemberRole } from './space-rules';
@@ -123,7 +124,7 @@ export class SpaceMembershipReads {
       displayName: space.displayName,
       description: space.description,
       avatarUrl,
-      links: space.links.map(toProfileLink),
+      links: space.links.map(toProfileLinkDto),
       memberCountSummary: memberCountSummary(space),
     };
   }

@@ -1,3 +1,4 @@
+import { toProfileLinkDto } from '../common/dto/profile-link.dto';
 import { formatEntityId } from '../common/ids/entity-id';
 import { BanRecord, MemberRecord, SpaceRecord } from './dto/space-records.dto';
 import { SpaceMembership } from './entities/space-membership.entity';
@@ -21,7 +22,7 @@ export function toSpaceRecord(space: Space, role: string | null): SpaceRecord {
     avatarId: mediaId(space.avatarMediaId),
     bannerId: mediaId(space.headerMediaId),
     backgroundId: mediaId(space.backgroundMediaId),
-    links: space.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
+    links: space.links.map(toProfileLinkDto),
     isPublic: space.isPublic,
     joinMode: space.joinMode,
     siteMode: space.siteMode,

@@ -3,6 +3,7 @@ import { MediaLookup } from '../media/records/media-lookup';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Not, QueryFailedError, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
+import { toProfileLinkDto } from '../common/dto/profile-link.dto';
 import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
 import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
@@ -257,7 +258,7 @@ export class UsersService {
       displayName: user.displayName,
       avatarUrl: (user.avatarId && avatars.get(user.avatarId)) || null,
       bio: user.bio,
-      links: user.links.map((link) => ({ url: link.url, label: link.label, description: link.description })),
+      links: user.links.map(toProfileLinkDto),
       verifiedDomain: user.verifiedDomain,
     };
   }

@@ -38,3 +38,17 @@ export class ProfileLinkDto {
   @ApiPropertyOptional({ type: String, nullable: true, description: 'cached preview image' })
   imageUrl?: string | null;
 }
+
+/** A link as stored (user and space rows keep the same three fields). */
+export interface StoredLink {
+  url: string;
+  label: string | null;
+  description: string | null;
+}
+
+/** A stored link as a ProfileLink: title and imageUrl stay absent (no link metadata is resolved). */
+export const toProfileLinkDto = (link: StoredLink): ProfileLinkDto => ({
+  url: link.url,
+  label: link.label,
+  description: link.description,
+});
