@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import sharp from 'sharp';
 import { PlatClient, PlatIdentity } from '../../src/protocol/client';
+import { buildConfig, type BenchConfig } from '../config';
 import { root } from '../fleet';
 import type { RequestPlan } from '../request-plan';
 import { SkipScenario, type PlanContext, type Scenario } from '../scenario-kit';
@@ -77,10 +78,11 @@ const cdnPath = (mediaId: string, filename: string) => `/cdn/${mediaId}/${filena
 /** What an upload scenario sends: its bytes, declared as `contentType` under `filename`. */
 interface UploadBody {
   /**
-   * Upload URLs minted for it, each good for one upload: enough for three rounds of 1 s + 3 s at
-   * the rate it may reach, with the verify step's; a run that uses them up says so.
+   * The upload rate it may reach: upload URLs are minted for every round's warm-up and measured
+   * seconds at that rate (each good for one upload), with the verify step's; a run that uses them
+   * up says so.
    */
-  urls: number;
+  uploadsPerSecond: number;
   file: string;
   filename: string;
   contentType: string;
@@ -89,7 +91,7 @@ interface UploadBody {
 
 /** A PNG of about 5 MB (1376×1376 of noise, which PNG barely compresses). */
 const IMAGE_UPLOAD: UploadBody = {
-  urls: 600, // up to 45 uploads/s
+  uploadsPerSecond: 45,
   file: join(root, '.data/bench-upload.png'),
   filename: 'upload.png',
   contentType: 'image/png',
@@ -109,15 +111,21 @@ const IMAGE_UPLOAD: UploadBody = {
 
 /** 5 MB of random bytes as a plain file: the upload path without an image to decode. */
 const FILE_UPLOAD: UploadBody = {
-  urls: 2400, // up to 180 uploads/s (900 MB/s) were seen
+  uploadsPerSecond: 180, // (900 MB/s) were seen
   file: join(root, '.data/bench-upload.bin'),
   filename: 'upload.bin',
   contentType: 'application/octet-stream',
   bytes: () => Promise.resolve(randomBytes(5_000_000)),
 };
 
+/** Every round's phases at the body's rate, the requests in flight as a phase ends, and verify's. */
+export function uploadUrlsWanted(body: Pick<UploadBody, 'uploadsPerSecond'>, config: BenchConfig): number {
+  const seconds = config.rounds * (config.warmupSeconds + config.durationSeconds);
+  return Math.ceil(body.uploadsPerSecond * seconds) + config.rounds * 2 * config.connections + 8;
+}
+
 /**
- * The body written once per run, and `body.urls` upload URLs of the reader's in the big space
+ * The body written once per run, and upload URLs of the reader's in the big space
  * for it, minted through the app.
  */
 function uploadPlan(body: UploadBody): (context: PlanContext) => Promise<RequestPlan> {
@@ -140,7 +148,8 @@ function uploadPlan(body: UploadBody): (context: PlanContext) => Promise<Request
     };
     const list: string[] = [];
     // A few at a time: minting is a signed write each.
-    while (list.length < body.urls) list.push(...(await Promise.all(Array.from({ length: 8 }, mintOne))));
+    const wanted = uploadUrlsWanted(body, buildConfig(process.env));
+    while (list.length < wanted) list.push(...(await Promise.all(Array.from({ length: 8 }, mintOne))));
     context.log(`media: ${list.length} upload URLs minted for ${body.filename} (${bytes.length} bytes)`);
     return {
       method: 'PUT',
