@@ -124,21 +124,19 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   private send(stages: PendingStage[], now: number): void {
     const counters = new Map<string, Counter>();
-    for (const stage of stages) {
-      for (const hit of stage.hits) {
+    // Each stage's counters in the order of its hits, for handing the answer back.
+    const countersOfStages = stages.map((stage) =>
+      stage.hits.map((hit) => {
         const id = `${hit.ttl}:${hit.key}`;
-        const counter = counters.get(id);
+        let counter = counters.get(id);
         if (counter) counter.cost += hit.cost;
-        else
-          counters.set(id, {
-            key: this.keyPrefix + hit.key,
-            ttl: hit.ttl,
-            cost: hit.cost,
-            seen: 0,
-            start: 0,
-          });
-      }
-    }
+        else {
+          counter = { key: this.keyPrefix + hit.key, ttl: hit.ttl, cost: hit.cost, seen: 0, start: 0 };
+          counters.set(id, counter);
+        }
+        return counter;
+      }),
+    );
     const keys: string[] = [];
     const windows: number[] = [];
     for (const counter of counters.values()) {
@@ -154,15 +152,16 @@ export class RedisRateLimitStore implements RateLimitStore {
           counter.start = Number(answers[index * 2 + 1]);
           index++;
         }
-        for (const stage of stages) {
+        stages.forEach((stage, position) => {
+          const stageCounters = countersOfStages[position];
           stage.resolve(
-            stage.hits.map((hit) => {
-              const counter = counters.get(`${hit.ttl}:${hit.key}`)!;
+            stage.hits.map((hit, hitIndex) => {
+              const counter = stageCounters[hitIndex];
               counter.seen += hit.cost;
               return recordOf(counter.seen, counter.start, now, hit.ttl, hit.limit);
             }),
           );
-        }
+        });
       },
       (error: unknown) => {
         for (const stage of stages) stage.reject(error);
