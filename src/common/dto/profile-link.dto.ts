@@ -39,15 +39,10 @@ export class ProfileLinkDto {
   imageUrl?: string | null;
 }
 
-/** A link as stored (user and space rows keep the same three fields). */
-export interface StoredLink {
-  url: string;
-  label: string | null;
-  description: string | null;
-}
-
 /** A stored link as a ProfileLink: title and imageUrl stay absent (no link metadata is resolved). */
-export const toProfileLinkDto = (link: StoredLink): ProfileLinkDto => ({
+export const toProfileLinkDto = (
+  link: Pick<ProfileLinkDto, 'url' | 'label' | 'description'>,
+): ProfileLinkDto => ({
   url: link.url,
   label: link.label,
   description: link.description,
