@@ -4,7 +4,7 @@ import { MAX_CREDENTIAL_TOKEN_BYTES } from './protocol/core';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressBodyParserOptionsFor } from '@nestjs/platform-express';
 import { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import type { Express, NextFunction, Request, Response } from 'express';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { buildOpenApiDocument } from './api-docs/openapi-document';
 import { ApiArtifacts } from './api-docs/api-artifacts.service';
@@ -19,6 +19,7 @@ import { requestPreamble } from './infrastructure/http/request-preamble';
 import { runInRequestScope } from './infrastructure/http/request-scope';
 import { deferContinue } from './infrastructure/http/expect-continue';
 import { AppPrototypeExpressAdapter } from './infrastructure/http/express-adapter';
+import { closeConnectionsWhenDraining } from './infrastructure/http/close-when-draining';
 import { applyServerTimeouts } from './infrastructure/http/server-timeouts';
 import { ShutdownState } from './infrastructure/health/shutdown-state';
 import { AccessLog } from './infrastructure/logging/access-log';
@@ -64,9 +65,12 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
     requestPreamble({
       metrics: app.get(Metrics).enabled ? app.get(HttpMetrics) : undefined,
       accessLog: new AccessLog(PinoLogger.root),
-      shutdown: app.get(ShutdownState),
       trustProxy: app.get(AppConfig).TRUST_PROXY,
     }),
+  );
+  closeConnectionsWhenDraining(
+    (app.getHttpAdapter().getInstance() as Express).response,
+    app.get(ShutdownState),
   );
   // Before the rate limit: an allowed origin's preflight is neither charged nor authenticated.
   allowBrowserOrigins(app, app.get(AppConfig).corsAllowedOrigins);
