@@ -30,6 +30,8 @@ end
 return answers
 `;
 
+const HIT_ALL_COMMAND = 'platRateLimitHitAll';
+
 /** A stage waiting for the end of this turn of the event loop. */
 interface PendingStage {
   hits: readonly RateLimitHit[];
@@ -71,7 +73,15 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     this.client = client as ScriptedRedis;
     // The number of keys is the command's first argument.
-    this.client.defineCommand('platRateLimitHitAll', { lua: HIT_ALL_SCRIPT });
+    this.client.defineCommand(HIT_ALL_COMMAND, { lua: HIT_ALL_SCRIPT });
+    // Already one command per turn (flush): auto-pipelining would only wrap each in a pipeline,
+    // whose objects, waiting for the reply, outlived young collections. A new array: ioredis shares
+    // its default one between clients.
+    const { options } = this.client;
+    options.autoPipeliningIgnoredCommands = [
+      ...(options.autoPipeliningIgnoredCommands ?? []),
+      HIT_ALL_COMMAND,
+    ];
     this.client.on('error', (error: Error) => this.markUnhealthy(error));
     this.client.on('ready', () => {
       if (!this.healthy) this.logger.log('Redis answers again; rate limiting resumed');
