@@ -9,7 +9,7 @@ import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
  * purchase page the newest published release listing the product.
  */
 
-/** StorefrontService.listProducts selects the card columns only (store-rows.ts). */
+/** StorefrontService.listProducts selects the card columns only (store-rows.ts productCardsPageStatement). */
 const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_order, sold_out, purchasable';
 const RELEASE_COLUMNS =
   'r.id, r.space_id, r.slug, r.title, r.description, r.cover_media_id, r.credits, r.published, r.published_at, ' +
@@ -86,6 +86,20 @@ const card = (product: ProductRow, prices: Map<string, object[]>) => ({
   purchasable: product.purchasable,
 });
 
+/** store-rows.ts productCardsPageStatement, forward pages: the text and parameters the app sends. */
+export function productPage(
+  spaceId: string,
+  after: (string | number | boolean | null)[] | null,
+  take: number,
+): { sql: string; parameters: unknown[] } {
+  return {
+    sql:
+      `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products WHERE space_id = $1 AND published AND deleted_at IS NULL` +
+      `${after ? ' AND (sort_order, id) > ($2, $3)' : ''} ORDER BY sort_order ASC, id ASC LIMIT ${after ? '$4' : '$2'}`,
+    parameters: after ? [spaceId, ...after, take] : [spaceId, take],
+  };
+}
+
 /** GET /v1/spaces/{space}/products?limit=…[&after=…]. */
 export const storeProducts: TwinHandler = async ({ pool, url, cursors }) => {
   const space = await publicSpace(pool, url);
@@ -93,12 +107,8 @@ export const storeProducts: TwinHandler = async ({ pool, url, cursors }) => {
   const cursor = url.searchParams.get('after');
   const after = cursor === null ? null : cursors.decode(LISTING, cursor);
   if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
-  const { rows } = await pool.query<ProductRow>(
-    `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products
-     WHERE space_id = $1 AND published AND deleted_at IS NULL${after ? ' AND (sort_order, id) > ($2, $3)' : ''}
-     ORDER BY sort_order ASC, id ASC LIMIT ${limit + 1}`,
-    after ? [space.id, ...after] : [space.id],
-  );
+  const { sql, parameters } = productPage(space.id, after, limit + 1);
+  const { rows } = await pool.query<ProductRow>(sql, parameters);
   const page = rows.slice(0, limit);
   const prices = await publicPrices(
     pool,

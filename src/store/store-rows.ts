@@ -1,4 +1,3 @@
-import { SelectQueryBuilder } from 'typeorm';
 import { StoreProductPrice } from './entities/store-product-price.entity';
 import { StoreProduct } from './entities/store-product.entity';
 import type { PriceInterval, PriceType } from './store-rules';
@@ -40,50 +39,51 @@ export function priceOfRow(row: PublicPriceRow): StoreProductPrice {
 }
 
 /** What a product card shows (no description, no bookkeeping). */
-const CARD_COLUMNS: (keyof StoreProduct)[] = [
-  'id',
-  'spaceId',
-  'slug',
-  'name',
-  'coverMediaId',
-  'sortOrder',
-  'soldOut',
-  'purchasable',
-];
+const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_order, sold_out, purchasable';
 
-/** Products aliased `product`, selecting the card columns (read the rows with `readProductCards`). */
-export function selectProductCardColumns(
-  builder: SelectQueryBuilder<StoreProduct>,
-): SelectQueryBuilder<StoreProduct> {
-  return builder.select(CARD_COLUMNS.map((column) => `product.${column}`));
+/**
+ * A page of a space's published live products in the listing's order (`sort_order, id`, over the
+ * partial index of published products), `take` rows from the seek position (`values`, exclusive),
+ * in the opposite order when `backward`. Fixed text per shape: building it with TypeORM's query
+ * builder was a tenth of the 100-product page's CPU.
+ */
+export function productCardsPageStatement(
+  spaceId: string,
+  seek: { values: (string | number | boolean | null)[] | null; backward: boolean; take: number },
+): { sql: string; parameters: unknown[] } {
+  const direction = seek.backward ? 'DESC' : 'ASC';
+  const after = seek.values ? ` AND (sort_order, id) ${seek.backward ? '<' : '>'} ($2, $3)` : '';
+  return {
+    sql:
+      `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products WHERE space_id = $1 AND published AND deleted_at IS NULL` +
+      `${after} ORDER BY sort_order ${direction}, id ${direction} LIMIT ${seek.values ? '$4' : '$2'}`,
+    parameters: seek.values ? [spaceId, ...seek.values, seek.take] : [spaceId, seek.take],
+  };
 }
 
-interface ProductCardRow {
-  product_id: string;
-  product_space_id: string;
-  product_slug: string;
-  product_name: string;
-  product_cover_media_id: string | null;
-  product_sort_order: number;
-  product_sold_out: boolean;
-  product_purchasable: boolean;
+export interface ProductCardRow {
+  id: string;
+  space_id: string;
+  slug: string;
+  name: string;
+  cover_media_id: string | null;
+  sort_order: number;
+  sold_out: boolean;
+  purchasable: boolean;
 }
 
-/** The rows of a card query (TypeORM names each column `product_<column>`), as products. */
-export async function readProductCards(query: SelectQueryBuilder<StoreProduct>): Promise<StoreProduct[]> {
-  const rows = await query.getRawMany<ProductCardRow>();
-  return rows.map((row) => {
-    const product = new StoreProduct();
-    product.id = row.product_id;
-    product.spaceId = row.product_space_id;
-    product.slug = row.product_slug;
-    product.name = row.product_name;
-    product.coverMediaId = row.product_cover_media_id;
-    product.sortOrder = row.product_sort_order;
-    product.soldOut = row.product_sold_out;
-    product.purchasable = row.product_purchasable;
-    return product;
-  });
+/** A row of `productCardsPageStatement` as a product (the card columns only). */
+export function productCardOfRow(row: ProductCardRow): StoreProduct {
+  const product = new StoreProduct();
+  product.id = row.id;
+  product.spaceId = row.space_id;
+  product.slug = row.slug;
+  product.name = row.name;
+  product.coverMediaId = row.cover_media_id;
+  product.sortOrder = row.sort_order;
+  product.soldOut = row.sold_out;
+  product.purchasable = row.purchasable;
+  return product;
 }
 
 /** A published live product of a space by its slug ($1 space id, $2 slug): the purchase page's columns. */

@@ -4,7 +4,7 @@ import { IsNull, Repository } from 'typeorm';
 import { notFound } from '../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
+import { closeKeysetPage, openKeysetPage, paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
 import { SpaceCallToAction } from '../posts/dto/post-records.dto';
@@ -27,20 +27,22 @@ import { ProductPrices } from './product-prices';
 import { toProductCard, toProductPage } from './store-records';
 import { STORE_SLUG_PATTERN } from './store-rules';
 import {
+  ProductCardRow,
+  productCardOfRow,
+  productCardsPageStatement,
   ProductPageRow,
   productOfRow,
   PUBLISHED_PRODUCT_BY_SLUG,
-  readProductCards,
-  selectProductCardColumns,
 } from './store-rows';
 
 /** The cover a record names, from the covers read for its page; null when none (or not ready). */
 const coverOf = (id: string | null, covers: Map<string, MediaObject>): MediaObject | null =>
   (id && covers.get(id)) || null;
 
+/** The product listing's order (store-rows.ts `productCardsPageStatement` seeks and sorts by it). */
 const PRODUCT_ORDER = [
-  { expression: 'product.sortOrder', direction: 'ASC' as const },
-  { expression: 'product.id', direction: 'ASC' as const },
+  { expression: 'sort_order', direction: 'ASC' as const },
+  { expression: 'id', direction: 'ASC' as const },
 ];
 const RELEASE_ORDER = [
   { expression: 'release.publishedAt', direction: 'DESC' as const },
@@ -65,21 +67,17 @@ export class StorefrontService {
 
   async listProducts(reference: string, query: PaginationQueryDto): Promise<Page<ProductCard>> {
     const space = await this.publicSpace(reference);
-    const builder = selectProductCardColumns(this.products.createQueryBuilder('product'))
-      .where('product.spaceId = :spaceId', { spaceId: space.id })
-      .andWhere('product.published')
-      .andWhere('product.deletedAt IS NULL');
-    const page = await paginateKeyset(
-      builder,
-      {
-        listing: 'public-store-products',
-        columns: PRODUCT_ORDER,
-        keyOf: (product: StoreProduct) => [product.sortOrder, product.id],
-        page: query,
-        cursors: this.cursors,
-      },
-      readProductCards,
-    );
+    const keyset = {
+      listing: 'public-store-products',
+      columns: PRODUCT_ORDER,
+      keyOf: (product: StoreProduct) => [product.sortOrder, product.id],
+      page: query,
+      cursors: this.cursors,
+    };
+    const seek = openKeysetPage(keyset);
+    const { sql, parameters } = productCardsPageStatement(space.id, seek);
+    const rows = (await this.products.query(sql, parameters)) as ProductCardRow[];
+    const page = closeKeysetPage(seek, rows.map(productCardOfRow), keyset);
     return {
       items: await this.cards(page.rows),
       nextCursor: page.nextCursor,

@@ -46,6 +46,14 @@ describe('bench twin statements', () => {
     expect(twinStore.PUBLISHED_PRODUCT_BY_SLUG).toBe(appStore.PUBLISHED_PRODUCT_BY_SLUG);
   });
 
+  it("reads product pages with productCardsPageStatement's text and parameters", () => {
+    for (const after of [null, [3, 'a1b2']]) {
+      expect(twinStore.productPage('s', after, 101)).toEqual(
+        appStore.productCardsPageStatement('s', { values: after, backward: false, take: 101 }),
+      );
+    }
+  });
+
   it('reads a media row with every column of the Media entity, as MediaRows.byId does', () => {
     const entityColumns = getMetadataArgsStorage()
       .columns.filter((column) => column.target === Media)
