@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 
 /**
  * The run's settings (environment variables, all optional):
- * BENCH_ROUNDS (3: rounds per side, alternated app, counterpart, app, …), BENCH_DURATION (3: seconds
+ * BENCH_ROUNDS (3: rounds per side, alternated app, counterpart, counterpart, app, …), BENCH_DURATION (3: seconds
  * measured per round), BENCH_WARMUP (5: seconds discarded first, so both sides are measured once V8
  * has compiled them, as a replica that runs for hours is; bench/README.md "Warm-up"),
  * BENCH_CONNECTIONS (20),

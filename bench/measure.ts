@@ -10,8 +10,8 @@ import { TWIN_HEADER, type Scenario } from './scenario-kit';
 import { describeEnv } from './service-env';
 
 /**
- * BENCH_ROUNDS rounds of the app, then its counterpart: each side a fresh process pinned to the
- * server core, loaded by a fresh load generator pinned to the other (bench/load.ts), stopped.
+ * BENCH_ROUNDS rounds of the app and its counterpart (the app first in odd rounds, the counterpart
+ * first in even ones): each side a fresh process pinned to the server core, loaded by a fresh load generator pinned to the other (bench/load.ts), stopped.
  */
 export async function measureScenario(
   entry: Planned,
@@ -27,8 +27,13 @@ export async function measureScenario(
   const hasCounterpart = scenario.against.kind !== 'none';
   try {
     for (let round = 1; round <= config.rounds; round++) {
+      // Even rounds measure the counterpart first, so neither side always follows the other (or
+      // the previous scenario) while the database is still settling.
+      const counterpartFirst = hasCounterpart && round % 2 === 0;
+      if (counterpartFirst)
+        otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
       appRuns.push(await measureSide(entry, 'app', round, config, databaseUrl, problems));
-      if (hasCounterpart)
+      if (hasCounterpart && !counterpartFirst)
         otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
     }
     result.app = sideResult(appLabel(scenario), appRuns);
