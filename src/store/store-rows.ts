@@ -72,44 +72,23 @@ export interface ProductCardRow {
   purchasable: boolean;
 }
 
-/** A row of `productCardsPageStatement` as a product (the card columns only). */
-export function productCardOfRow(row: ProductCardRow): StoreProduct {
-  const product = new StoreProduct();
-  product.id = row.id;
-  product.spaceId = row.space_id;
-  product.slug = row.slug;
-  product.name = row.name;
-  product.coverMediaId = row.cover_media_id;
-  product.sortOrder = row.sort_order;
-  product.soldOut = row.sold_out;
-  product.purchasable = row.purchasable;
-  return product;
-}
-
 /** A published live product of a space by its slug ($1 space id, $2 slug): the purchase page's columns. */
 export const PUBLISHED_PRODUCT_BY_SLUG =
   'SELECT id, space_id, slug, name, description, cover_media_id, sort_order, sold_out, purchasable FROM store_products ' +
   'WHERE space_id = $1 AND slug = $2 AND published AND deleted_at IS NULL';
 
-export interface ProductPageRow {
-  id: string;
-  space_id: string;
-  slug: string;
-  name: string;
+export interface ProductPageRow extends ProductCardRow {
   description: string | null;
-  cover_media_id: string | null;
-  sort_order: number;
-  sold_out: boolean;
-  purchasable: boolean;
 }
 
-export function productOfRow(row: ProductPageRow): StoreProduct {
+/** A product of a card row (`productCardsPageStatement`) or a purchase page's row (with its description). */
+export function productOfRow(row: ProductCardRow | ProductPageRow): StoreProduct {
   const product = new StoreProduct();
   product.id = row.id;
   product.spaceId = row.space_id;
   product.slug = row.slug;
   product.name = row.name;
-  product.description = row.description;
+  if ('description' in row) product.description = row.description;
   product.coverMediaId = row.cover_media_id;
   product.sortOrder = row.sort_order;
   product.soldOut = row.sold_out;

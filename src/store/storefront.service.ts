@@ -28,7 +28,6 @@ import { toProductCard, toProductPage } from './store-records';
 import { STORE_SLUG_PATTERN } from './store-rules';
 import {
   ProductCardRow,
-  productCardOfRow,
   productCardsPageStatement,
   ProductPageRow,
   productOfRow,
@@ -77,7 +76,7 @@ export class StorefrontService {
     const seek = openKeysetPage(keyset);
     const { sql, parameters } = productCardsPageStatement(space.id, seek);
     const rows = (await this.products.query(sql, parameters)) as ProductCardRow[];
-    const page = closeKeysetPage(seek, rows.map(productCardOfRow), keyset);
+    const page = closeKeysetPage(seek, rows.map(productOfRow), keyset);
     return {
       items: await this.cards(page.rows),
       nextCursor: page.nextCursor,
