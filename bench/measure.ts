@@ -11,7 +11,8 @@ import { describeEnv } from './service-env';
 
 /**
  * BENCH_ROUNDS rounds of the app and its counterpart (the app first in odd rounds, the counterpart
- * first in even ones): each side a fresh process pinned to the server core, loaded by a fresh load generator pinned to the other (bench/load.ts), stopped.
+ * first in even ones): each side a fresh process pinned to the server core, loaded by a fresh load
+ * generator pinned to the other (bench/load.ts), stopped.
  */
 export async function measureScenario(
   entry: Planned,
