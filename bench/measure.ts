@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchConfig } from './config';
+import { roundOrder } from './measure-order';
 import { live, logDir, root, status, stopTarget, twinEnv, type Planned } from './fleet';
 import { runLoad } from './load';
 import { startNodeServer, startService, type Target } from './processes';
@@ -10,45 +11,76 @@ import { TWIN_HEADER, type Scenario } from './scenario-kit';
 import { describeEnv } from './service-env';
 
 /**
- * BENCH_ROUNDS rounds of the app and its counterpart (the app first in odd rounds, the counterpart
- * first in even ones): each side a fresh process pinned to the server core, loaded by a fresh load
- * generator pinned to the other (bench/load.ts), stopped.
+ * BENCH_ROUNDS rounds of each scenario of a group (bench/measure-order.ts: a scenario and those read
+ * against it), the group's scenarios one after another in each round, reversed in even rounds.
+ * Within a scenario's round the app goes first in odd rounds and the counterpart in even ones: each
+ * side a fresh process pinned to the server core, loaded by a fresh load generator pinned to the
+ * other (bench/load.ts), stopped. A scenario that fails is left out of the group's later rounds.
  */
-export async function measureScenario(
-  entry: Planned,
+export async function measureGroup(
+  entries: readonly Planned[],
   config: BenchConfig,
   databaseUrl: string,
   problems: string[],
-): Promise<ScenarioResult> {
-  const result = unmeasured(entry);
-  if (entry.skipped || entry.failed || !entry.request) return result;
+): Promise<ScenarioResult[]> {
+  const states = entries.map((entry) => ({
+    entry,
+    result: unmeasured(entry),
+    appRuns: [] as RunSummary[],
+    otherRuns: [] as RunSummary[],
+    measurable: !entry.skipped && !entry.failed && Boolean(entry.request),
+  }));
+  for (let round = 1; round <= config.rounds; round++)
+    for (const state of roundOrder(states, round)) {
+      if (!state.measurable) continue;
+      try {
+        await measureRound(state, round, config, databaseUrl, problems);
+      } catch (error) {
+        state.measurable = false;
+        state.result.failed = error instanceof Error ? error.message : String(error);
+        problems.push(`${state.entry.scenario.name}: ${state.result.failed}`);
+        status(`${state.entry.scenario.name}: FAILED (${state.result.failed})`);
+      }
+    }
+  return states.map((state) => (state.measurable ? finish(state) : state.result));
+}
+
+interface ScenarioState {
+  entry: Planned;
+  result: ScenarioResult;
+  appRuns: RunSummary[];
+  otherRuns: RunSummary[];
+  measurable: boolean;
+}
+
+async function measureRound(
+  state: ScenarioState,
+  round: number,
+  config: BenchConfig,
+  databaseUrl: string,
+  problems: string[],
+): Promise<void> {
+  const { entry } = state;
+  const hasCounterpart = entry.scenario.against.kind !== 'none';
+  // Even rounds measure the counterpart first, so neither side always follows the other (or
+  // the previous scenario) while the database is still settling.
+  const counterpartFirst = hasCounterpart && round % 2 === 0;
+  if (counterpartFirst)
+    state.otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
+  state.appRuns.push(await measureSide(entry, 'app', round, config, databaseUrl, problems));
+  if (hasCounterpart && !counterpartFirst)
+    state.otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
+}
+
+function finish({ entry, result, appRuns, otherRuns }: ScenarioState): ScenarioResult {
   const { scenario } = entry;
-  const appRuns: RunSummary[] = [];
-  const otherRuns: RunSummary[] = [];
-  const hasCounterpart = scenario.against.kind !== 'none';
-  try {
-    for (let round = 1; round <= config.rounds; round++) {
-      // Even rounds measure the counterpart first, so neither side always follows the other (or
-      // the previous scenario) while the database is still settling.
-      const counterpartFirst = hasCounterpart && round % 2 === 0;
-      if (counterpartFirst)
-        otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
-      appRuns.push(await measureSide(entry, 'app', round, config, databaseUrl, problems));
-      if (hasCounterpart && !counterpartFirst)
-        otherRuns.push(await measureSide(entry, 'counterpart', round, config, databaseUrl, problems));
-    }
-    result.app = sideResult(appLabel(scenario), appRuns);
-    if (hasCounterpart) result.counterpart = sideResult(result.against, otherRuns);
-    result.ratio = ratioOf(result.app, result.counterpart);
-    const reported = reportedFigures(scenario, entry.request, appRuns);
-    if (reported) {
-      result.note = result.note ? `${result.note}; ${reported}` : reported;
-      status(`${scenario.name}: ${reported}`);
-    }
-  } catch (error) {
-    result.failed = error instanceof Error ? error.message : String(error);
-    problems.push(`${scenario.name}: ${result.failed}`);
-    status(`${scenario.name}: FAILED (${result.failed})`);
+  result.app = sideResult(appLabel(scenario), appRuns);
+  if (scenario.against.kind !== 'none') result.counterpart = sideResult(result.against, otherRuns);
+  result.ratio = ratioOf(result.app, result.counterpart);
+  const reported = reportedFigures(scenario, entry.request!, appRuns);
+  if (reported) {
+    result.note = result.note ? `${result.note}; ${reported}` : reported;
+    status(`${scenario.name}: ${reported}`);
   }
   return result;
 }

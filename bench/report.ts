@@ -71,6 +71,8 @@ export interface Comparison {
   name: string;
   relativeTo: string;
   ratio: number;
+  /** The lowest and highest ratio of a round's own pair (both measured in the same stretch). */
+  rounds: { min: number; max: number };
   p50: { of: number; relativeTo: number };
   p99: { of: number; relativeTo: number };
 }
@@ -134,10 +136,12 @@ export function comparisons(
   for (const pair of pairs) {
     const of = results.find((r) => r.name === pair.name)?.app;
     const to = results.find((r) => r.name === pair.relativeTo)?.app;
-    if (of && to && to.requestsPerSecond.median > 0)
+    const ratio = ratioOf(of ?? null, to ?? null);
+    if (of && to && ratio)
       out.push({
         ...pair,
-        ratio: of.requestsPerSecond.median / to.requestsPerSecond.median,
+        ratio: ratio.median,
+        rounds: { min: ratio.min, max: ratio.max },
         p50: { of: of.p50Ms.median, relativeTo: to.p50Ms.median },
         p99: { of: of.p99Ms.median, relativeTo: to.p99Ms.median },
       });
@@ -231,7 +235,8 @@ export function formatComparisons(list: readonly Comparison[]): string {
     .map(
       (c) =>
         `${c.name} / ${c.relativeTo}: req/s ratio ${c.ratio.toFixed(2)} ` +
-        `(p50 ${ms(c.p50.of)} vs ${ms(c.p50.relativeTo)} ms, p99 ${ms(c.p99.of)} vs ${ms(c.p99.relativeTo)} ms)`,
+        `(rounds ${c.rounds.min.toFixed(2)}–${c.rounds.max.toFixed(2)}; ` +
+        `p50 ${ms(c.p50.of)} vs ${ms(c.p50.relativeTo)} ms, p99 ${ms(c.p99.of)} vs ${ms(c.p99.relativeTo)} ms)`,
     )
     .join('\n');
 }

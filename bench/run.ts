@@ -15,7 +15,8 @@ import {
   stopAll,
   type Planned,
 } from './fleet';
-import { measureScenario, unmeasured } from './measure';
+import { measureGroup, unmeasured } from './measure';
+import { measurementGroups } from './measure-order';
 import { startDatabase } from './postgres';
 import { profileAll, slowestOfLastRun } from './profile-phase';
 import { updateReadme } from './readme';
@@ -128,7 +129,13 @@ async function main(mode: Mode): Promise<number> {
   // ---- measure -------------------------------------------------------------------------------
   const results: ScenarioResult[] = [];
   if (mode === 'all') {
-    for (const entry of planned) results.push(await measureScenario(entry, config, database.url, problems));
+    const measured = new Map<Planned, ScenarioResult>();
+    for (const group of measurementGroups(planned.map((p) => p.scenario))) {
+      const entries = group.map((i) => planned[i]);
+      const groupResults = await measureGroup(entries, config, database.url, problems);
+      entries.forEach((entry, i) => measured.set(entry, groupResults[i]));
+    }
+    for (const entry of planned) results.push(measured.get(entry)!);
   } else {
     for (const entry of planned) results.push(unmeasured(entry));
   }

@@ -71,6 +71,7 @@ describe('bench report', () => {
         name: 'deep',
         relativeTo: 'first',
         ratio: 0.95,
+        rounds: { min: 0.95, max: 0.95 },
         p50: { of: 11, relativeTo: 10 },
         p99: { of: 33, relativeTo: 30 },
       },
