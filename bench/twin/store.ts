@@ -9,7 +9,7 @@ import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
  * purchase page the newest published release listing the product.
  */
 
-/** StorefrontService.listProducts selects the card columns only (store-rows.ts productCardsPageStatement). */
+/** The card columns StorefrontService.listProducts selects (store-rows.ts); the purchase page adds `description`. */
 const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_order, sold_out, purchasable';
 const RELEASE_COLUMNS =
   'r.id, r.space_id, r.slug, r.title, r.description, r.cover_media_id, r.credits, r.published, r.published_at, ' +
@@ -51,7 +51,7 @@ export const PUBLIC_PRICES_OF_PRODUCTS =
 
 /** store-rows.ts: the text StorefrontService.getProduct sends. */
 export const PUBLISHED_PRODUCT_BY_SLUG =
-  'SELECT id, space_id, slug, name, description, cover_media_id, sort_order, sold_out, purchasable FROM store_products ' +
+  `SELECT ${PRODUCT_CARD_COLUMNS}, description FROM store_products ` +
   'WHERE space_id = $1 AND slug = $2 AND published AND deleted_at IS NULL';
 
 /** ProductPrices.publicOf: the active one-time and pay-what-you-want prices, in order. */

@@ -74,7 +74,7 @@ export interface ProductCardRow {
 
 /** A published live product of a space by its slug ($1 space id, $2 slug): the purchase page's columns. */
 export const PUBLISHED_PRODUCT_BY_SLUG =
-  'SELECT id, space_id, slug, name, description, cover_media_id, sort_order, sold_out, purchasable FROM store_products ' +
+  `SELECT ${PRODUCT_CARD_COLUMNS}, description FROM store_products ` +
   'WHERE space_id = $1 AND slug = $2 AND published AND deleted_at IS NULL';
 
 export interface ProductPageRow extends ProductCardRow {
