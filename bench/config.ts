@@ -3,9 +3,10 @@ import { availableParallelism } from 'node:os';
 
 /**
  * The run's settings (environment variables, all optional):
- * BENCH_ROUNDS (3: rounds per side, alternated app, counterpart, counterpart, app, …), BENCH_DURATION (3: seconds
- * measured per round), BENCH_WARMUP (5: seconds discarded first, so both sides are measured once V8
- * has compiled them, as a replica that runs for hours is; bench/README.md "Warm-up"),
+ * BENCH_ROUNDS (3: rounds per side, alternated app, counterpart, counterpart, app, …),
+ * BENCH_DURATION (3: seconds measured per round), BENCH_WARMUP (5: seconds discarded first, so
+ * both sides are measured once V8 has compiled them, as a replica that runs for hours is;
+ * bench/README.md "Warm-up"),
  * BENCH_CONNECTIONS (20),
  * BENCH_SERVER_CPU (1) and BENCH_LOAD_CPU (0): the cores the server under test and the load
  * generator are pinned to (taskset), BENCH_PIN=0 to pin nothing.

@@ -127,18 +127,17 @@ async function main(mode: Mode): Promise<number> {
   lap('explain', phaseStart);
   phaseStart = Date.now();
   // ---- measure -------------------------------------------------------------------------------
-  const results: ScenarioResult[] = [];
-  if (mode === 'all') {
-    const measured = new Map<Planned, ScenarioResult>();
+  const results: ScenarioResult[] = planned.map(unmeasured);
+  if (mode === 'all')
     for (const group of measurementGroups(planned.map((p) => p.scenario))) {
-      const entries = group.map((i) => planned[i]);
-      const groupResults = await measureGroup(entries, config, database.url, problems);
-      entries.forEach((entry, i) => measured.set(entry, groupResults[i]));
+      const measured = await measureGroup(
+        group.map((i) => planned[i]),
+        config,
+        database.url,
+        problems,
+      );
+      group.forEach((i, k) => (results[i] = measured[k]));
     }
-    for (const entry of planned) results.push(measured.get(entry)!);
-  } else {
-    for (const entry of planned) results.push(unmeasured(entry));
-  }
 
   lap('measure', phaseStart);
   seconds.total = Math.round((Date.now() - startedAt.getTime()) / 100) / 10;
