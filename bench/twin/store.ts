@@ -11,9 +11,6 @@ import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
 
 /** The card columns StorefrontService.listProducts selects (store-rows.ts); the purchase page adds `description`. */
 const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_order, sold_out, purchasable';
-const RELEASE_COLUMNS =
-  'r.id, r.space_id, r.slug, r.title, r.description, r.cover_media_id, r.credits, r.published, r.published_at, ' +
-  'r.created_at, r.updated_at, r.deleted_at';
 const PUBLIC_PRICE_TYPES = ['one-time', 'pay-what-you-want'];
 const LISTING = 'public-store-products';
 const SLUG = /^[a-z0-9-]{1,80}$/;
@@ -134,10 +131,10 @@ export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) =
   if (!product) throw new TwinRefusal(404, 'no such product');
   const prices = await publicPrices(pool, [product.id]);
   const releases = await pool.query<{ id: string; slug: string; title: string }>(
-    `SELECT ${RELEASE_COLUMNS} FROM store_releases r
-     INNER JOIN store_release_products listed ON listed.release_id = r.id
-     WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL
-     ORDER BY r.published_at DESC, r.id DESC LIMIT 1`,
+    'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
+      'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
+      'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
+      'ORDER BY r.published_at DESC, r.id DESC LIMIT 1',
     [product.id, space.id],
   );
   const release = releases.rows[0];

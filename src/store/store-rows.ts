@@ -77,6 +77,22 @@ export const PUBLISHED_PRODUCT_BY_SLUG =
   `SELECT ${PRODUCT_CARD_COLUMNS}, description FROM store_products ` +
   'WHERE space_id = $1 AND slug = $2 AND published AND deleted_at IS NULL';
 
+/**
+ * The newest published live release of the space listing the product ($1 product id, $2 space id):
+ * the purchase page's `release` reference, three columns of one row however many releases list it.
+ */
+export const LATEST_RELEASE_OF_PRODUCT =
+  'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
+  'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
+  'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
+  'ORDER BY r.published_at DESC, r.id DESC LIMIT 1';
+
+export interface ReleaseReferenceRow {
+  id: string;
+  slug: string;
+  title: string;
+}
+
 export interface ProductPageRow extends ProductCardRow {
   description: string | null;
 }

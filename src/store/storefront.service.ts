@@ -27,11 +27,13 @@ import { ProductPrices } from './product-prices';
 import { toProductCard, toProductPage } from './store-records';
 import { STORE_SLUG_PATTERN } from './store-rules';
 import {
+  LATEST_RELEASE_OF_PRODUCT,
   ProductCardRow,
   productCardsPageStatement,
   ProductPageRow,
   productOfRow,
   PUBLISHED_PRODUCT_BY_SLUG,
+  ReleaseReferenceRow,
 } from './store-rows';
 
 /** The cover a record names, from the covers read for its page; null when none (or not ready). */
@@ -177,22 +179,12 @@ export class StorefrontService {
     );
   }
 
-  /**
-   * The most recently published live release listing the product, if any: one row read, however
-   * many releases list it (`limit`, not `take`: the join would make `take` two queries).
-   */
+  /** The most recently published live release listing the product, if any (fixed SQL: every purchase page asks). */
   private async releaseOf(product: StoreProduct): Promise<ReleaseReference | null> {
-    const release = await this.releases
-      .createQueryBuilder('release')
-      .innerJoin(StoreReleaseProduct, 'listed', 'listed.releaseId = release.id')
-      .where('listed.productId = :productId', { productId: product.id })
-      .andWhere('release.spaceId = :spaceId', { spaceId: product.spaceId })
-      .andWhere('release.published')
-      .andWhere('release.deletedAt IS NULL')
-      .orderBy('release.publishedAt', 'DESC')
-      .addOrderBy('release.id', 'DESC')
-      .limit(1)
-      .getOne();
+    const [release] = (await this.releases.query(LATEST_RELEASE_OF_PRODUCT, [
+      product.id,
+      product.spaceId,
+    ])) as ReleaseReferenceRow[];
     return release
       ? { id: formatEntityId('release', release.id), slug: release.slug, title: release.title }
       : null;
