@@ -170,6 +170,8 @@ export const mediaScenarios: Scenario[] = [
       return { method: 'GET', path: cdnPath(media.mediaId, media.filename) };
     },
     against: { kind: 'twin', handler: 'media cdn variant' },
+    // An anonymous read: issue 12 item 6's "every other anonymous read".
+    target: { ratio: 0.6 },
     relativeTo: 'health ready',
   },
   {

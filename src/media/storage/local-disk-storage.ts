@@ -1,9 +1,13 @@
 import { randomUUID } from 'node:crypto';
+import { createReadStream, open as openDescriptor } from 'node:fs';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import { ByteRange, checkedKey, MediaStorage, StoredObject, StoredObjectMissing } from './media-storage';
+
+const openDescriptorAsync = promisify(openDescriptor);
 
 /** Bytes being written live here until complete; no key can name it (keys never start with "."). */
 const INCOMING = '.incoming';
@@ -43,8 +47,11 @@ export class LocalDiskStorage extends MediaStorage {
 
   async get(key: string, range?: ByteRange): Promise<Readable> {
     try {
-      const handle = await open(this.pathOf(key), 'r');
-      return handle.createReadStream(range ? { start: range.start, end: range.end } : {});
+      // Opened before the stream is handed out, so a missing object is known here; a descriptor
+      // stream reads on libuv's callbacks (a FileHandle's stream settles a promise per read and
+      // per close: a third of a small image's serving time, issue 12).
+      const fd = await openDescriptorAsync(this.pathOf(key), 'r');
+      return createReadStream('', { fd, ...(range ? { start: range.start, end: range.end } : {}) });
     } catch (error) {
       if (isMissing(error)) throw new StoredObjectMissing(key);
       throw error;
