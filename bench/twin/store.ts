@@ -15,6 +15,13 @@ const PUBLIC_PRICE_TYPES = ['one-time', 'pay-what-you-want'];
 const LISTING = 'public-store-products';
 const SLUG = /^[a-z0-9-]{1,80}$/;
 
+/** store-rows.ts: the purchase page's release (StorefrontService.releaseOf). */
+export const LATEST_RELEASE_OF_PRODUCT =
+  'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
+  'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
+  'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
+  'ORDER BY r.published_at DESC, r.id DESC LIMIT 1';
+
 interface ProductRow {
   id: string;
   slug: string;
@@ -130,13 +137,10 @@ export const storePurchasePage: TwinHandler = async ({ pool, url, webDomain }) =
   const product = rows[0];
   if (!product) throw new TwinRefusal(404, 'no such product');
   const prices = await publicPrices(pool, [product.id]);
-  const releases = await pool.query<{ id: string; slug: string; title: string }>(
-    'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
-      'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
-      'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
-      'ORDER BY r.published_at DESC, r.id DESC LIMIT 1',
-    [product.id, space.id],
-  );
+  const releases = await pool.query<{ id: string; slug: string; title: string }>(LATEST_RELEASE_OF_PRODUCT, [
+    product.id,
+    space.id,
+  ]);
   const release = releases.rows[0];
   // design.md §13's order, as the app's toProductPage: description right after name.
   return answer({

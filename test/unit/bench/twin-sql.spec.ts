@@ -41,9 +41,10 @@ describe('bench twin statements', () => {
     expect(twinWrites.SPACE_FOR_WRITE_BY_DOMAIN).toBe(app.SPACE_FOR_WRITE_BY_DOMAIN);
   });
 
-  it("reads public prices and the purchase page's product with store-rows.ts' text", () => {
+  it("reads public prices, the purchase page's product and its release with store-rows.ts' text", () => {
     expect(twinStore.PUBLIC_PRICES_OF_PRODUCTS).toBe(appStore.PUBLIC_PRICES_OF_PRODUCTS);
     expect(twinStore.PUBLISHED_PRODUCT_BY_SLUG).toBe(appStore.PUBLISHED_PRODUCT_BY_SLUG);
+    expect(twinStore.LATEST_RELEASE_OF_PRODUCT).toBe(appStore.LATEST_RELEASE_OF_PRODUCT);
   });
 
   it("reads product pages with productCardsPageStatement's text and parameters", () => {
