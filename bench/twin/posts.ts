@@ -1,15 +1,7 @@
 import type { Pool } from 'pg';
 import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/posts/rendering/post-text';
 import { verifyBareProof, verifyTwinCredential } from './auth';
-import {
-  answer,
-  placeholders,
-  TwinRefusal,
-  uuidOf,
-  wireId,
-  type TwinContext,
-  type TwinHandler,
-} from './context';
+import { answer, TwinRefusal, uuidOf, wireId, type TwinContext, type TwinHandler } from './context';
 import type { KeysetValue } from './cursors';
 import {
   authorsOf,
@@ -128,6 +120,85 @@ async function cards(
   );
 }
 
+/** The card columns as the app's listing statement names them (post-card-rows.ts `CARD_SELECT`). */
+const SPACE_CARD_SELECT =
+  'SELECT "post"."id" AS "post_id", "post"."space_id" AS "post_space_id", "post"."topic_id" AS "post_topic_id", ' +
+  '"post"."author_did" AS "post_author_did", "post"."title" AS "post_title", "post"."excerpt" AS "post_excerpt", ' +
+  '"post"."display_title" AS "post_display_title", "post"."card_text_at" AS "post_card_text_at", ' +
+  '"post"."slug" AS "post_slug", "post"."upvote_count" AS "post_upvote_count", ' +
+  '"post"."comment_count" AS "post_comment_count", "post"."is_pinned" AS "post_is_pinned", ' +
+  '"post"."published_at" AS "post_published_at", "post"."updated_at" AS "post_updated_at", ' +
+  '"post"."content_id" AS "post_content_id", "post"."head_cid" AS "post_head_cid", ' +
+  'CASE WHEN "post"."card_text_at" IS NOT DISTINCT FROM "post"."updated_at" THEN NULL ELSE "post"."body" END ' +
+  'AS "stale_body" FROM "posts" "post"';
+
+/**
+ * post-card-rows.ts `spacePostsPageStatement` newest first, without filters, forward only: the
+ * text and parameters the app sends for a space's listing page.
+ */
+export function spacePostsPage(
+  spaceId: string,
+  topicIds: string[],
+  after: KeysetValue[] | null,
+  take: number,
+): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [];
+  const bind = (value: unknown) => `$${parameters.push(value)}`;
+  const where = [
+    `"post"."space_id" = ${bind(spaceId)}`,
+    `"post"."topic_id" = ANY(${bind(topicIds)}::uuid[])`,
+    '"post"."deleted_at" IS NULL',
+  ];
+  if (after) where.push(`("post"."published_at", "post"."id") < (${bind(after[0])}, ${bind(after[1])})`);
+  return {
+    sql: `${SPACE_CARD_SELECT} WHERE ${where.join(' AND ')} ORDER BY "post"."published_at" DESC, "post"."id" DESC LIMIT ${bind(take)}`,
+    parameters,
+  };
+}
+
+type AliasedCardRow = {
+  [Column in keyof CardRow as Column extends 'stale_body' ? Column : `post_${Column}`]: CardRow[Column];
+};
+
+/** A listing row by the app's aliases as a card row (the app maps its rows one by one too: cardOfRow). */
+const cardRowOf = (row: AliasedCardRow): CardRow => ({
+  id: row.post_id,
+  space_id: row.post_space_id,
+  topic_id: row.post_topic_id,
+  author_did: row.post_author_did,
+  title: row.post_title,
+  excerpt: row.post_excerpt,
+  display_title: row.post_display_title,
+  card_text_at: row.post_card_text_at,
+  slug: row.post_slug,
+  upvote_count: row.post_upvote_count,
+  comment_count: row.post_comment_count,
+  published_at: row.post_published_at,
+  updated_at: row.post_updated_at,
+  content_id: row.post_content_id,
+  head_cid: row.post_head_cid,
+  stale_body: row.stale_body,
+});
+
+/** A space's listing page, newest first (PostsService.list with openKeysetPage and closeKeysetPage). */
+async function spaceListingPage(context: TwinContext, spaceId: string, topicIds: string[]): Promise<Page> {
+  const listing = 'space-posts:DESC';
+  const limit = pageLimit(context.url);
+  const cursor = context.url.searchParams.get('after');
+  const after = cursor === null ? null : context.cursors.decode(listing, cursor);
+  if (cursor !== null && (!after || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
+  const { sql, parameters } = spacePostsPage(spaceId, topicIds, after, limit + 1);
+  const { rows } = await context.pool.query<AliasedCardRow>(sql, parameters);
+  const page = rows.slice(0, limit).map(cardRowOf);
+  const encode = (row: CardRow | undefined) =>
+    row ? context.cursors.encode(listing, [row.published_at.toISOString(), row.id]) : null;
+  return {
+    rows: page,
+    nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
+    previousCursor: after ? encode(page[0]) : null,
+  };
+}
+
 interface Page {
   rows: CardRow[];
   nextCursor: string | null;
@@ -236,12 +307,7 @@ export const postsListing: TwinHandler = async (context) => {
     .map((t) => t.id);
   if (topicIds.length === 0) throw new TwinRefusal(500, 'the twin lists no space without readable topics');
   const [page, total] = await Promise.all([
-    newestFirst(
-      context,
-      'space-posts:DESC',
-      `space_id = $1 AND topic_id IN (${placeholders(topicIds.length, 2)})`,
-      [space.id, ...topicIds],
-    ),
+    spaceListingPage(context, space.id, topicIds),
     context.pool.query<{ n: number }>(
       'SELECT COALESCE(sum("short_posts" + "long_posts"), 0)::int AS n FROM "post_topic_counts" WHERE "topic_id" = ANY($1::uuid[])',
       [topicIds],

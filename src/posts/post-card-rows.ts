@@ -1,4 +1,5 @@
 import { SelectQueryBuilder } from 'typeorm';
+import { KeysetSeek } from '../common/pagination/keyset';
 import { Post } from './entities/post.entity';
 
 /** What a listing reads of a post: everything a card shows, never the body, attachments or chain bookkeeping. */
@@ -30,7 +31,7 @@ export function selectCardColumns(builder: SelectQueryBuilder<Post>): SelectQuer
 }
 
 /** A card query's raw row: TypeORM names each column `post_<column>`. */
-interface CardRow {
+export interface CardRow {
   post_id: string;
   post_space_id: string;
   post_topic_id: string;
@@ -59,7 +60,7 @@ export async function readCardRows(query: SelectQueryBuilder<Post>): Promise<Pos
   return rows.map(cardOfRow);
 }
 
-function cardOfRow(row: CardRow): Post {
+export function cardOfRow(row: CardRow): Post {
   const post = new Post();
   post.id = row.post_id;
   post.spaceId = row.post_space_id;
@@ -79,4 +80,59 @@ function cardOfRow(row: CardRow): Post {
   post.headCid = row.post_head_cid;
   if (row.stale_body !== null) post.body = row.stale_body;
   return post;
+}
+
+/** The card columns as `selectCardColumns` names them (`post_<column>`), on fixed SQL. */
+const CARD_SELECT =
+  'SELECT "post"."id" AS "post_id", "post"."space_id" AS "post_space_id", "post"."topic_id" AS "post_topic_id", ' +
+  '"post"."author_did" AS "post_author_did", "post"."title" AS "post_title", "post"."excerpt" AS "post_excerpt", ' +
+  '"post"."display_title" AS "post_display_title", "post"."card_text_at" AS "post_card_text_at", ' +
+  '"post"."slug" AS "post_slug", "post"."upvote_count" AS "post_upvote_count", ' +
+  '"post"."comment_count" AS "post_comment_count", "post"."is_pinned" AS "post_is_pinned", ' +
+  '"post"."published_at" AS "post_published_at", "post"."updated_at" AS "post_updated_at", ' +
+  '"post"."content_id" AS "post_content_id", "post"."head_cid" AS "post_head_cid", ' +
+  `${STALE_BODY} AS "stale_body" FROM "posts" "post"`;
+
+/** The listing's filters (PostListingQuery, parsed). */
+export interface SpacePostFilters {
+  format?: 'long-post' | 'short-post';
+  publishedAfter?: Date;
+  publishedBefore?: Date;
+}
+
+/**
+ * One page of a space's posts on fixed SQL (issue 12 item 4: building it with TypeORM's query
+ * builder was a fourteenth of a 100-card page's CPU): the card columns of the live posts of
+ * `topicIds` (none: an empty page), filtered, past the keyset `seek` on (`published_at`, `id`) in
+ * `direction` (the opposite when read backward), `take` rows. Read the rows with `cardOfRow`.
+ */
+export function spacePostsPageStatement(
+  spaceId: string,
+  topicIds: string[],
+  filters: SpacePostFilters,
+  seek: KeysetSeek,
+  direction: 'ASC' | 'DESC',
+): { sql: string; parameters: unknown[] } {
+  const parameters: unknown[] = [];
+  const bind = (value: unknown) => `$${parameters.push(value)}`;
+  const where = [
+    `"post"."space_id" = ${bind(spaceId)}`,
+    `"post"."topic_id" = ANY(${bind(topicIds)}::uuid[])`,
+  ];
+  if (filters.format === 'long-post') where.push('"post"."title" IS NOT NULL');
+  if (filters.format === 'short-post') where.push('"post"."title" IS NULL');
+  if (filters.publishedAfter) where.push(`"post"."published_at" > ${bind(filters.publishedAfter)}`);
+  if (filters.publishedBefore) where.push(`"post"."published_at" < ${bind(filters.publishedBefore)}`);
+  where.push('"post"."deleted_at" IS NULL');
+  const order = seek.backward ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
+  if (seek.values) {
+    const [publishedAt, id] = seek.values;
+    where.push(
+      `("post"."published_at", "post"."id") ${order === 'DESC' ? '<' : '>'} (${bind(publishedAt)}, ${bind(id)})`,
+    );
+  }
+  return {
+    sql: `${CARD_SELECT} WHERE ${where.join(' AND ')} ORDER BY "post"."published_at" ${order}, "post"."id" ${order} LIMIT ${bind(seek.take)}`,
+    parameters,
+  };
 }

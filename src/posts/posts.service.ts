@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
+import { DataSource, EntityManager, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
 import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
+import { closeKeysetPage, openKeysetPage } from '../common/pagination/keyset';
 import { SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { DeletedPostResponse, FullPost, PostListing, PostResponse } from './dto/post-records.dto';
@@ -19,7 +19,7 @@ import { slugOf } from './rendering/post-text';
 import { attachmentTokensOf } from '../media/records/attachment-tokens';
 import { MediaLookup } from '../media/records/media-lookup';
 import { cardTextColumns } from './post-card-text';
-import { readCardRows, selectCardColumns } from './post-card-rows';
+import { CardRow, cardOfRow, SpacePostFilters, spacePostsPageStatement } from './post-card-rows';
 import { TopicView } from '../spaces/space-views';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { PostPublished } from './events/post-events';
@@ -67,25 +67,30 @@ export class PostsService {
       const wanted = parseEntityId('topic', query.topic);
       topicIds = wanted && topicIds.includes(wanted) ? [wanted] : [];
     }
-    const builder = this.filtered(view.space.id, topicIds, query);
-    const direction = query.sort === 'oldest' ? 'ASC' : 'DESC';
-    const [page, totalCount] = await Promise.all([
-      paginateKeyset(
-        builder.clone(),
-        {
-          listing: `space-posts:${direction}`,
-          columns: [
-            { expression: 'post.publishedAt', direction },
-            { expression: 'post.id', direction },
-          ],
-          keyOf: (post) => [post.publishedAt.toISOString(), post.id],
-          page: query,
-          cursors: this.cursors,
-        },
-        readCardRows,
-      ),
+    const direction: 'ASC' | 'DESC' = query.sort === 'oldest' ? 'ASC' : 'DESC';
+    const keyset = {
+      listing: `space-posts:${direction}`,
+      columns: [
+        { expression: 'published_at', direction },
+        { expression: 'id', direction },
+      ],
+      keyOf: (post: Post) => [post.publishedAt.toISOString(), post.id],
+      page: query,
+      cursors: this.cursors,
+    };
+    const seek = openKeysetPage(keyset);
+    const { sql, parameters } = spacePostsPageStatement(
+      view.space.id,
+      topicIds,
+      filtersOf(query),
+      seek,
+      direction,
+    );
+    const [rows, totalCount] = await Promise.all([
+      this.posts.query(sql, parameters) as Promise<CardRow[]>,
       this.totalOf(topicIds, query),
     ]);
+    const page = closeKeysetPage(seek, rows.map(cardOfRow), keyset);
     const items = await this.presenter.cards(page.rows, () => view.space, viewerOf(view));
     const listing: PostListing = { items, nextCursor: page.nextCursor, previousCursor: page.previousCursor };
     if (totalCount !== null) listing.totalCount = totalCount;
@@ -332,27 +337,6 @@ export class PostsService {
     if (!topic) throw notFound();
     return topic;
   }
-
-  /** The listing's filtered rows (card columns only), before the keyset is applied. */
-  private filtered(spaceId: string, topicIds: string[], query: PostListingQuery): SelectQueryBuilder<Post> {
-    const builder = selectCardColumns(this.posts.createQueryBuilder('post'));
-    builder.where('post.spaceId = :spaceId', { spaceId });
-    if (topicIds.length === 0) builder.andWhere('FALSE');
-    else builder.andWhere('post.topicId IN (:...topicIds)', { topicIds });
-    if (query.format === 'long-post') builder.andWhere('post.title IS NOT NULL');
-    if (query.format === 'short-post') builder.andWhere('post.title IS NULL');
-    if (query.publishedAfter !== undefined) {
-      builder.andWhere('post.publishedAt > :publishedAfter', {
-        publishedAfter: new Date(query.publishedAfter),
-      });
-    }
-    if (query.publishedBefore !== undefined) {
-      builder.andWhere('post.publishedAt < :publishedBefore', {
-        publishedBefore: new Date(query.publishedBefore),
-      });
-    }
-    return builder;
-  }
 }
 
 /** The member projection carries `viewer`; the anonymous one never does. */
@@ -376,4 +360,13 @@ function checkShape(title: string | null, tokens: string[], attachments: string[
     details.push({ path: 'body', message: 'short posts refuse inline images (attachment:// tokens)' });
   }
   if (details.length > 0) throw invalidRequest('Invalid request', details);
+}
+
+/** The listing's filters as the page statement takes them. */
+function filtersOf(query: PostListingQuery): SpacePostFilters {
+  return {
+    format: query.format,
+    publishedAfter: query.publishedAfter === undefined ? undefined : new Date(query.publishedAfter),
+    publishedBefore: query.publishedBefore === undefined ? undefined : new Date(query.publishedBefore),
+  };
 }

@@ -10,6 +10,8 @@ import * as twinNotify from '../../../bench/twin/notify';
 import * as appAudience from '../../../src/notifications/content-audience';
 import * as twinEvents from '../../../bench/twin/events';
 import * as twinSpaces from '../../../bench/twin/spaces';
+import * as twinPosts from '../../../bench/twin/posts';
+import * as appCards from '../../../src/posts/post-card-rows';
 import * as appSlots from '../../../src/events/occurrence-slots';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
@@ -51,6 +53,20 @@ describe('bench twin statements', () => {
     for (const after of [null, [3, 'a1b2']]) {
       expect(twinStore.productPage('s', after, 101)).toEqual(
         appStore.productCardsPageStatement('s', { values: after, backward: false, take: 101 }),
+      );
+    }
+  });
+
+  it("reads a space's posts page with spacePostsPageStatement's text and parameters", () => {
+    for (const after of [null, ['2026-11-27T10:00:00.000Z', 'a1b2']]) {
+      expect(twinPosts.spacePostsPage('s', ['t1', 't2'], after, 101)).toEqual(
+        appCards.spacePostsPageStatement(
+          's',
+          ['t1', 't2'],
+          {},
+          { values: after, backward: false, take: 101 },
+          'DESC',
+        ),
       );
     }
   });
