@@ -161,7 +161,7 @@ export async function authorsOf(db: Queryable, dids: readonly string[]): Promise
   const authors = new Map<string, AuthorRecord>(unique.map((did) => [did, { did }]));
   if (unique.length === 0) return authors;
   const { rows } = await db.query<AuthorRow>(
-    'SELECT did, handle, display_name FROM users WHERE did = ANY($1)',
+    'SELECT did, handle, display_name, avatar_id FROM users WHERE did = ANY($1)',
     [unique],
   );
   for (const row of rows) {

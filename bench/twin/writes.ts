@@ -11,6 +11,7 @@ import { verifyBareProof } from './auth';
 import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
 import { commentItems, readablePostOfMember, type CommentRow } from './comments';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context';
+import { announcePost } from './announce';
 import { tellPostAuthor } from './notify';
 import { card } from './posts';
 import {
@@ -160,6 +161,7 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
   } finally {
     client.release();
   }
+  announcePost(pool, id, now);
   const author = {
     did: proof.did,
     ...(account?.displayName ? { displayName: account.displayName } : {}),
