@@ -1,5 +1,5 @@
 import { SelectQueryBuilder } from 'typeorm';
-import { KeysetSeek } from '../common/pagination/keyset';
+import { KeysetSeek, readOrder, seekComparator } from '../common/pagination/keyset';
 import { Post } from './entities/post.entity';
 
 /**
@@ -14,9 +14,9 @@ export function narrowToRecentOfTopics(
   topicIds: string[],
   { values, backward, take }: KeysetSeek,
 ): void {
-  const order = backward ? 'ASC' : 'DESC';
+  const order = readOrder('DESC', backward);
   const seek = values
-    ? `AND (recent.published_at, recent.id) ${backward ? '>' : '<'} (CAST(:feedSeekAt AS timestamptz), CAST(:feedSeekId AS uuid))`
+    ? `AND (recent.published_at, recent.id) ${seekComparator(order)} (CAST(:feedSeekAt AS timestamptz), CAST(:feedSeekId AS uuid))`
     : '';
   query.andWhere(
     `post.id IN (

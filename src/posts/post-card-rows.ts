@@ -1,33 +1,43 @@
 import { SelectQueryBuilder } from 'typeorm';
-import { KeysetSeek } from '../common/pagination/keyset';
+import { KeysetSeek, readOrder, seekComparator } from '../common/pagination/keyset';
 import { Post } from './entities/post.entity';
 
-/** What a listing reads of a post: everything a card shows, never the body, attachments or chain bookkeeping. */
-const CARD_COLUMNS: (keyof Post)[] = [
+/**
+ * What a listing reads of a post, by column name: everything a card shows, never the body,
+ * attachments or chain bookkeeping. Each is read as `post_<column>` (a CardRow).
+ */
+const CARD_COLUMNS = [
   'id',
-  'spaceId',
-  'topicId',
-  'authorDid',
+  'space_id',
+  'topic_id',
+  'author_did',
   'title',
   'excerpt',
-  'displayTitle',
-  'cardTextAt',
+  'display_title',
+  'card_text_at',
   'slug',
-  'upvoteCount',
-  'commentCount',
-  'isPinned',
-  'publishedAt',
-  'updatedAt',
-  'contentId',
-  'headCid',
-];
+  'upvote_count',
+  'comment_count',
+  'is_pinned',
+  'published_at',
+  'updated_at',
+  'content_id',
+  'head_cid',
+] as const;
 
 /** The body, only of a row whose stored card text is not current (written by an older release). */
 const STALE_BODY = `CASE WHEN "post"."card_text_at" IS NOT DISTINCT FROM "post"."updated_at" THEN NULL ELSE "post"."body" END`;
 
+/** Each selected expression with its alias: the card columns, then the stale body. */
+const CARD_SELECTIONS: [expression: string, alias: string][] = [
+  ...CARD_COLUMNS.map((column): [string, string] => [`"post"."${column}"`, `post_${column}`]),
+  [STALE_BODY, 'stale_body'],
+];
+
 /** Posts aliased `post`, selecting the card columns (read the rows with `readCardRows`). */
 export function selectCardColumns(builder: SelectQueryBuilder<Post>): SelectQueryBuilder<Post> {
-  return builder.select(CARD_COLUMNS.map((column) => `post.${column}`)).addSelect(STALE_BODY, 'stale_body');
+  const [[expression, alias], ...others] = CARD_SELECTIONS;
+  return others.reduce((query, [other, as]) => query.addSelect(other, as), builder.select(expression, alias));
 }
 
 /** A card query's raw row: TypeORM names each column `post_<column>`. */
@@ -83,15 +93,7 @@ export function cardOfRow(row: CardRow): Post {
 }
 
 /** The card columns as `selectCardColumns` names them (`post_<column>`), on fixed SQL. */
-const CARD_SELECT =
-  'SELECT "post"."id" AS "post_id", "post"."space_id" AS "post_space_id", "post"."topic_id" AS "post_topic_id", ' +
-  '"post"."author_did" AS "post_author_did", "post"."title" AS "post_title", "post"."excerpt" AS "post_excerpt", ' +
-  '"post"."display_title" AS "post_display_title", "post"."card_text_at" AS "post_card_text_at", ' +
-  '"post"."slug" AS "post_slug", "post"."upvote_count" AS "post_upvote_count", ' +
-  '"post"."comment_count" AS "post_comment_count", "post"."is_pinned" AS "post_is_pinned", ' +
-  '"post"."published_at" AS "post_published_at", "post"."updated_at" AS "post_updated_at", ' +
-  '"post"."content_id" AS "post_content_id", "post"."head_cid" AS "post_head_cid", ' +
-  `${STALE_BODY} AS "stale_body" FROM "posts" "post"`;
+const CARD_SELECT = `SELECT ${CARD_SELECTIONS.map(([expression, alias]) => `${expression} AS "${alias}"`).join(', ')} FROM "posts" "post"`;
 
 /** The listing's filters (PostListingQuery, parsed). */
 export interface SpacePostFilters {
@@ -124,11 +126,11 @@ export function spacePostsPageStatement(
   if (filters.publishedAfter) where.push(`"post"."published_at" > ${bind(filters.publishedAfter)}`);
   if (filters.publishedBefore) where.push(`"post"."published_at" < ${bind(filters.publishedBefore)}`);
   where.push('"post"."deleted_at" IS NULL');
-  const order = seek.backward ? (direction === 'ASC' ? 'DESC' : 'ASC') : direction;
+  const order = readOrder(direction, seek.backward);
   if (seek.values) {
     const [publishedAt, id] = seek.values;
     where.push(
-      `("post"."published_at", "post"."id") ${order === 'DESC' ? '<' : '>'} (${bind(publishedAt)}, ${bind(id)})`,
+      `("post"."published_at", "post"."id") ${seekComparator(order)} (${bind(publishedAt)}, ${bind(id)})`,
     );
   }
   return {

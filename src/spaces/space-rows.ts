@@ -1,3 +1,4 @@
+import { KeysetSeek, readOrder, seekComparator } from '../common/pagination/keyset';
 import { Space, StoredApplicationQuestion, StoredSpaceLink } from './entities/space.entity';
 import type { JoinMode, MemberRole, MembershipStatus, SiteMode, TopicAccessKind } from './space-rules';
 import type { TopicView } from './space-views';
@@ -206,7 +207,7 @@ const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domai
  */
 export function directoryPageStatement(
   filters: DirectoryFilters,
-  seek: { values: (string | number | boolean | null)[] | null; backward: boolean; take: number },
+  seek: KeysetSeek,
 ): { sql: string; parameters: unknown[] } {
   const parameters: unknown[] = [];
   const bind = (value: unknown) => `$${parameters.push(value)}`;
@@ -215,14 +216,14 @@ export function directoryPageStatement(
   if (filters.category) where.push(`"category" = ${bind(filters.category)}`);
   if (filters.optedIn !== undefined) where.push(`"discovery_opt_in" = ${bind(filters.optedIn)}`);
   if (filters.activeSince) where.push(`"last_activity_at" >= ${bind(filters.activeSince)}`);
+  const order = readOrder('DESC', seek.backward);
   if (seek.values) {
     const [activity, id] = seek.values;
-    where.push(`("last_activity_at", "id") ${seek.backward ? '>' : '<'} (${bind(activity)}, ${bind(id)})`);
+    where.push(`("last_activity_at", "id") ${seekComparator(order)} (${bind(activity)}, ${bind(id)})`);
   }
-  const direction = seek.backward ? 'ASC' : 'DESC';
   return {
     sql: `SELECT ${DIRECTORY_CARD_COLUMNS} FROM "spaces" WHERE ${where.join(' AND ')}
-      ORDER BY "last_activity_at" ${direction}, "id" ${direction} LIMIT ${bind(seek.take)}`,
+      ORDER BY "last_activity_at" ${order}, "id" ${order} LIMIT ${bind(seek.take)}`,
     parameters,
   };
 }

@@ -1,3 +1,4 @@
+import { KeysetSeek, readOrder, seekComparator } from '../common/pagination/keyset';
 import { StoreProductPrice } from './entities/store-product-price.entity';
 import { StoreProduct } from './entities/store-product.entity';
 import type { PriceInterval, PriceType } from './store-rules';
@@ -49,14 +50,14 @@ const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_ord
  */
 export function productCardsPageStatement(
   spaceId: string,
-  seek: { values: (string | number | boolean | null)[] | null; backward: boolean; take: number },
+  seek: KeysetSeek,
 ): { sql: string; parameters: unknown[] } {
-  const direction = seek.backward ? 'DESC' : 'ASC';
-  const after = seek.values ? ` AND (sort_order, id) ${seek.backward ? '<' : '>'} ($2, $3)` : '';
+  const order = readOrder('ASC', seek.backward);
+  const after = seek.values ? ` AND (sort_order, id) ${seekComparator(order)} ($2, $3)` : '';
   return {
     sql:
       `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products WHERE space_id = $1 AND published AND deleted_at IS NULL` +
-      `${after} ORDER BY sort_order ${direction}, id ${direction} LIMIT ${seek.values ? '$4' : '$2'}`,
+      `${after} ORDER BY sort_order ${order}, id ${order} LIMIT ${seek.values ? '$4' : '$2'}`,
     parameters: seek.values ? [spaceId, ...seek.values, seek.take] : [spaceId, seek.take],
   };
 }

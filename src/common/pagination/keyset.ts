@@ -52,7 +52,7 @@ export async function paginateKeyset<Entity extends ObjectLiteral, Row = Entity>
   const seek = openKeysetPage(options);
   if (seek.values) applySeek(query, columns, seek.values, seek.backward);
   columns.forEach((column, index) => {
-    const direction = seek.backward ? flip(column.direction) : column.direction;
+    const direction = readOrder(column.direction, seek.backward);
     if (index === 0) query.orderBy(column.expression, direction);
     else query.addOrderBy(column.expression, direction);
   });
@@ -108,7 +108,7 @@ function applySeek<Entity extends ObjectLiteral>(
   backward: boolean,
 ): void {
   const params = Object.fromEntries(values.map((value, index) => [`keyset_${index}`, value]));
-  const comparator = (direction: 'ASC' | 'DESC') => ((direction === 'ASC') !== backward ? '>' : '<');
+  const comparator = (direction: 'ASC' | 'DESC') => seekComparator(readOrder(direction, backward));
   const uniform = columns.every((column) => column.direction === columns[0].direction);
   if (uniform) {
     // A row comparison lets PostgreSQL seek a composite index directly.
@@ -126,4 +126,13 @@ function applySeek<Entity extends ObjectLiteral>(
   query.andWhere(`(${branches.map((branch) => `(${branch})`).join(' OR ')})`, params);
 }
 
-const flip = (direction: 'ASC' | 'DESC'): 'ASC' | 'DESC' => (direction === 'ASC' ? 'DESC' : 'ASC');
+/** The order a page reads its rows in: the listing's, reversed for a `before` cursor (`backward`). */
+export function readOrder(direction: 'ASC' | 'DESC', backward: boolean): 'ASC' | 'DESC' {
+  if (!backward) return direction;
+  return direction === 'ASC' ? 'DESC' : 'ASC';
+}
+
+/** The comparison that seeks past a cursor's position for rows read in `order`. */
+export function seekComparator(order: 'ASC' | 'DESC'): '>' | '<' {
+  return order === 'ASC' ? '>' : '<';
+}
