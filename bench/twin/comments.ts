@@ -53,11 +53,15 @@ export async function readablePostOfMember(
   return { space, postId: post.id, authorDid: post.author_did };
 }
 
-/** CommentsService.items: authors of the live ones and the viewer's upvotes, in parallel. */
+/**
+ * CommentsService.items: authors of the live ones and the viewer's upvotes, in parallel; a comment
+ * just written (`fresh`) has none, so its create reads only the author, as the app's does.
+ */
 export async function commentItems(
   pool: Pool,
   viewer: string,
   rows: CommentRow[],
+  fresh = false,
 ): Promise<Record<string, unknown>[]> {
   const live = rows.filter((row) => !row.deleted_at);
   const [authors, upvoted] = await Promise.all([
@@ -65,7 +69,7 @@ export async function commentItems(
       pool,
       live.map((row) => row.author_did),
     ),
-    rows.length === 0
+    rows.length === 0 || fresh
       ? Promise.resolve(new Set<string>())
       : pool
           .query<{ comment_id: string }>(

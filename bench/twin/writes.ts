@@ -9,17 +9,15 @@ import {
 } from '../../src/posts/rendering/post-text';
 import { verifyBareProof } from './auth';
 import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
-import { commentItems, readablePostOfMember, type CommentRow } from './comments';
+import { commentItems, type CommentRow } from './comments';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context';
 import { announcePost } from './announce';
 import { tellPostAuthor } from './notify';
 import { card } from './posts';
 import {
-  membershipOf,
   postHeadInSpace,
   readable,
   SPACE_COLUMNS,
-  spaceByDomain,
   topicInSpace,
   type SpaceRow,
 } from './rows';
@@ -31,17 +29,34 @@ import {
  * in number and in text (the counts beside each scenario show it).
  */
 
-/** The active member's space, else the refusal the app would give. */
+/**
+ * The active member's space, else the refusal the app would give: SpaceGrantAccess.forWrite, the
+ * space and the writer's membership in one statement (no topic asked for).
+ */
 async function writerSpace(
   pool: Parameters<TwinHandler>[0]['pool'],
   domain: string,
   did: string,
 ): Promise<SpaceRow> {
-  const space = await spaceByDomain(pool, domain);
+  const { rows } = await pool.query<SpaceForWriteRow>(SPACE_FOR_WRITE_BY_DOMAIN, [domain, did, null]);
+  const space = rows[0];
   if (!space) throw new TwinRefusal(404, 'no such space');
-  const membership = await membershipOf(pool, space.id, did);
-  if (membership?.status !== 'active') throw new TwinRefusal(403, 'not a member');
+  if (space.membership_status !== 'active') throw new TwinRefusal(403, 'not a member');
   return space;
+}
+
+/** PostAccess.postReadableByWriter: the post's head in the space, then its topic. */
+async function postOfWriter(
+  pool: Parameters<TwinHandler>[0]['pool'],
+  space: SpaceRow,
+  wirePostId: string,
+): Promise<{ id: string; author_did: string }> {
+  const id = uuidOf('post', wirePostId);
+  const post = id ? await postHeadInSpace(pool, id, space.id) : null;
+  if (!post) throw new TwinRefusal(404, 'no such post');
+  const topic = await topicInSpace(pool, post.topic_id, space.id);
+  if (!topic || !readable('member', topic.access_kind)) throw new TwinRefusal(404, 'unreadable post');
+  return post;
 }
 
 /** SpaceDirectory.findForWrite by subdomain (space-rows.ts): the space, the caller's membership and the topic. */
@@ -228,12 +243,8 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
   if (typeof input.body !== 'string' || /attachment:\/\//i.test(input.body))
     throw new TwinRefusal(400, 'bad comment');
   const parts = url.pathname.split('/');
-  const { space, postId, authorDid } = await readablePostOfMember(
-    pool,
-    decodeURIComponent(parts[3]),
-    parts[5],
-    proof.did,
-  );
+  const space = await writerSpace(pool, decodeURIComponent(parts[3]), proof.did);
+  const { id: postId, author_did: authorDid } = await postOfWriter(pool, space, parts[5]);
   const now = new Date();
   const comment: CommentRow = {
     id: uuidv7(),
@@ -267,7 +278,7 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
     client.release();
   }
   await tellPostAuthor(pool, postId, authorDid, proof.did);
-  const [item] = await commentItems(pool, proof.did, [comment]);
+  const [item] = await commentItems(pool, proof.did, [comment], true);
   const { activityAt: _activityAt, ...created } = item;
   return answer(created, 201);
 };
@@ -289,11 +300,7 @@ export const postUpvote: TwinHandler = async ({ pool, request, url }) => {
   const proof = await verifyBareProof(pool, request);
   const parts = url.pathname.split('/');
   const space = await writerSpace(pool, decodeURIComponent(parts[3]), proof.did);
-  const id = uuidOf('post', parts[5]);
-  const post = id ? await postHeadInSpace(pool, id, space.id) : null;
-  if (!post) throw new TwinRefusal(404, 'no such post');
-  const topic = await topicInSpace(pool, post.topic_id, space.id);
-  if (!topic || !readable('member', topic.access_kind)) throw new TwinRefusal(404, 'unreadable post');
+  const post = await postOfWriter(pool, space, parts[5]);
   const client = await pool.connect();
   let count: number;
   let changed: boolean;

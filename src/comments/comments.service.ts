@@ -174,8 +174,18 @@ export class CommentsService {
       );
       await this.directory.recordActivity(writer.space.id, now, manager);
     });
-    const [item] = await this.items(writer.did, [comment]);
-    const { activityAt: _activityAt, ...created } = item;
+    // Nobody can have upvoted a comment whose id this answer is the first to tell: only the
+    // author's name and the attachments are read.
+    const [authors, media] = await Promise.all([
+      this.authors.authorsOf([writer.did]),
+      this.media.objects(attachmentIds),
+    ]);
+    const { activityAt: _activityAt, ...created } = this.item(
+      comment,
+      authors.get(writer.did) ?? null,
+      new Set(),
+      media,
+    );
     return created;
   }
 

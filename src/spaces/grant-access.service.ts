@@ -67,24 +67,20 @@ export class SpaceGrantAccess {
     reference: string,
     scopes: Scope | Scope[],
   ): Promise<SpaceWriter> {
-    const space = await this.directory.findByReference(reference);
-    if (!space) throw notFound();
     const required = Array.isArray(scopes) ? scopes : [scopes];
-    const role = required.every((scope) => this.covers(principal, space, scope))
-      ? await this.directory.roleOf(space.id, principal.did)
-      : null;
-    return writerOf(principal, space, role);
+    const { writer } = await this.forWriteInTopic(principal, reference, required, null);
+    return writer;
   }
 
   /**
-   * `forWrite` and the writer's live topic `topicId` (null when the space has no such live topic)
-   * resolved in one query: the write path of a post names its topic with the space.
+   * `forWrite` and the writer's live topic `topicId` (null when the space has no such live topic,
+   * or none is asked for) resolved in one query with the space and the writer's membership.
    */
   async forWriteInTopic(
     principal: RequestPrincipal,
     reference: string,
     scopes: Scope[],
-    topicId: string,
+    topicId: string | null,
   ): Promise<{ writer: SpaceWriter; topic: TopicView | null }> {
     const found = await this.directory.findForWrite(reference, principal.did, topicId);
     if (!found) throw notFound();

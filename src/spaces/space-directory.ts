@@ -68,7 +68,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
   async findForWrite(
     reference: string,
     did: string,
-    topicId: string,
+    topicId: string | null,
   ): Promise<{
     space: SpaceView;
     membership: { status: MembershipStatus; role: MemberRole } | null;
@@ -82,7 +82,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
     const rows: SpaceForWriteRow[] = await this.spaces.query(sql, [
       key.value,
       did,
-      parseEntityId('topic', topicId),
+      topicId === null ? null : parseEntityId('topic', topicId),
     ]);
     return rows.length === 0 ? null : forWriteFromRow(rows[0]);
   }
