@@ -14,13 +14,7 @@ import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context
 import { announcePost } from './announce';
 import { tellPostAuthor } from './notify';
 import { card } from './posts';
-import {
-  postHeadInSpace,
-  readable,
-  SPACE_COLUMNS,
-  topicInSpace,
-  type SpaceRow,
-} from './rows';
+import { postHeadInSpace, readable, SPACE_COLUMNS, topicInSpace, type SpaceRow } from './rows';
 
 /**
  * The writes, bare: each reads what the app's write needs once (the proof with its jti reserved,
