@@ -9,6 +9,7 @@ import { AppPrototypeExpressAdapter } from '../../src/infrastructure/http/expres
 import { PaginationModule } from '../../src/common/pagination/pagination.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase } from './database';
+import { REDIS_DISCONNECT_PATIENCE_MS } from '../../src/infrastructure/redis/shared-redis';
 
 export const GENEROUS_RATE_LIMITS = {
   RATE_LIMIT_IP_ALL: '1000000',
@@ -95,7 +96,12 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
 /** The job queue's keys of this app (its schedulers outlive it otherwise). */
 async function dropJobKeys(config: AppConfig): Promise<void> {
   if (!config.REDIS_URL) return;
-  const redis = new Redis(config.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  const redis = new Redis(config.REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    retryStrategy: () => null,
+    disconnectTimeout: REDIS_DISCONNECT_PATIENCE_MS,
+  });
   try {
     await redis.connect();
     const keys: string[] = [];

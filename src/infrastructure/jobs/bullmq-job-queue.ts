@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { settleWithin } from '../../common/settle-within';
+import { REDIS_DISCONNECT_PATIENCE_MS } from '../redis/shared-redis';
 import { AddedJob, DEFAULT_RETRY, JOB_CLOSE_PATIENCE_MS, JobHandler, JobQueue, JobRetry } from './job-queue';
 
 const QUEUE_NAME = 'jobs';
@@ -34,6 +35,7 @@ export class BullMqJobQueue extends JobQueue {
   private readonly queue: Queue;
   private worker: Worker | null = null;
   private readonly connections: Redis[] = [];
+  private closed = false;
 
   constructor(
     private readonly redisUrl: string,
@@ -101,13 +103,18 @@ export class BullMqJobQueue extends JobQueue {
 
   /**
    * Lets running jobs finish (at most JOB_CLOSE_PATIENCE_MS); a Redis that is not reachable has nothing
-   * to wait for, so its connections are dropped first and closing cannot hang.
+   * to wait for, so its connections are dropped first and the worker closes at once (its claims
+   * lapse, and another replica runs what it held).
    */
   async close(): Promise<void> {
-    if (this.connections.some((connection) => connection.status !== 'ready')) {
+    this.closed = true;
+    const unreachable = this.connections.some((connection) => connection.status !== 'ready');
+    if (unreachable) {
       for (const connection of this.connections) connection.disconnect();
     }
-    const closing = Promise.allSettled([this.worker?.close(), this.queue.close()]).then(() => undefined);
+    const closing = Promise.allSettled([this.worker?.close(unreachable), this.queue.close()]).then(
+      () => undefined,
+    );
     await settleWithin(closing, JOB_CLOSE_PATIENCE_MS, undefined);
     for (const connection of this.connections) connection.disconnect();
   }
@@ -124,6 +131,10 @@ export class BullMqJobQueue extends JobQueue {
       maxRetriesPerRequest: blocking ? null : 1,
       enableOfflineQueue: blocking,
       lazyConnect: false,
+      // BullMQ's own copies of a connection (its worker's blocking one) inherit this: once the
+      // queue is closed none of them reconnects, even when Redis was gone and BullMQ's close hung.
+      retryStrategy: (attempt) => (this.closed ? null : Math.min(attempt * 50, 2000)),
+      disconnectTimeout: REDIS_DISCONNECT_PATIENCE_MS,
     });
     connection.on('error', () => undefined);
     this.connections.push(connection);

@@ -12,6 +12,13 @@ import { AppConfig } from '../../config/app-config';
  * every command fails after REDIS_TIMEOUT_MS, so callers answer 503 instead of waiting (never fail
  * open). It keeps reconnecting in the background; boot does not fail because Redis is down.
  */
+/**
+ * How long a dropped connection's socket may take to close before it is destroyed. ioredis also
+ * arms this timer for a socket that had already failed (Redis unreachable) and waits it out in
+ * full: its default of 2 s kept a stopping process alive that long.
+ */
+export const REDIS_DISCONNECT_PATIENCE_MS = 100;
+
 export class SharedRedis {
   private readonly logger = new Logger('Redis');
   private readonly subscribers: Redis[] = [];
@@ -64,6 +71,9 @@ export class SharedRedis {
   }
 
   private baseOptions(): RedisOptions {
-    return { connectTimeout: Math.max(this.config.REDIS_TIMEOUT_MS, 1000) };
+    return {
+      connectTimeout: Math.max(this.config.REDIS_TIMEOUT_MS, 1000),
+      disconnectTimeout: REDIS_DISCONNECT_PATIENCE_MS,
+    };
   }
 }
