@@ -34,3 +34,7 @@ export async function statementsDuring(run: () => Promise<unknown>): Promise<str
   }
   return statements.map((statement) => statement.replace(/\s+/g, ' ').trim());
 }
+
+/** The statements that name `table` (as a whole word). */
+export const naming = (statements: string[], table: string) =>
+  statements.filter((statement) => new RegExp(`\\b${table}\\b`).test(statement));

@@ -1,5 +1,5 @@
 import { Actor } from '../../support/actors';
-import { statementsDuring } from '../../support/statements';
+import { naming, statementsDuring } from '../../support/statements';
 import {
   admit,
   bootSpaces,
@@ -12,9 +12,6 @@ import {
   person,
   SpacesTestApp,
 } from './support';
-
-const naming = (statements: string[], table: string) =>
-  statements.filter((statement) => new RegExp(`\\b${table}\\b`).test(statement));
 
 describe('the statements of a comment create and an upvote (issue 12 item 3)', () => {
   let t: SpacesTestApp;

@@ -1,7 +1,7 @@
 import { POST_SCHEMA } from '../../../src/posts/post-content-chain';
 import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
 import { Actor } from '../../support/actors';
-import { statementsDuring } from '../../support/statements';
+import { naming, statementsDuring } from '../../support/statements';
 import {
   admit,
   bootSpaces,
@@ -16,9 +16,6 @@ import {
 
 /** issue 12 item 3: every statement of one post create, auth, BEGIN and COMMIT included. */
 const MAX_STATEMENTS = 8;
-
-const naming = (statements: string[], table: string) =>
-  statements.filter((statement) => new RegExp(`\\b${table}\\b`).test(statement));
 
 describe('a post create sends at most 8 statements (issue 12 item 3)', () => {
   let t: SpacesTestApp;

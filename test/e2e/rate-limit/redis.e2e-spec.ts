@@ -1,6 +1,5 @@
-import { closedPort } from '../../support/network';
+import { closedPort, silentServer } from '../../support/network';
 import { once } from 'node:events';
-import { createServer, Server, Socket } from 'node:net';
 import request from 'supertest';
 import { RATE_LIMIT_STORE } from '../../../src/infrastructure/rate-limit/rate-limit-store';
 import { RedisRateLimitStore } from '../../../src/infrastructure/rate-limit/redis-store';
@@ -11,24 +10,6 @@ const UNAVAILABLE = {
   code: 'E_SERVICE_UNAVAILABLE',
   message: 'Rate limits cannot be checked right now; retry later',
 };
-
-/** Accepts connections and never answers: a Redis that hangs. */
-async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
 
 const expectUnavailable = (response: request.Response) => {
   expect(response.status).toBe(503);

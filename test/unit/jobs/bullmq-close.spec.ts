@@ -1,8 +1,7 @@
 import { createHook } from 'node:async_hooks';
-import { createServer, Server, Socket } from 'node:net';
 import { BullMqJobQueue } from '../../../src/infrastructure/jobs/bullmq-job-queue';
 import { JOB_CLOSE_PATIENCE_MS } from '../../../src/infrastructure/jobs/job-queue';
-import { closedPort } from '../../support/network';
+import { closedPort, silentServer } from '../../support/network';
 
 const SETTINGS = { concurrency: 1, lockMs: 1000, stalledCheckMs: 1000, maxStalled: 1 };
 
@@ -26,24 +25,6 @@ async function timersLeftBy(run: () => Promise<void>): Promise<string[]> {
     hook.disable();
   }
   return [...live.values()];
-}
-
-/** Accepts connections and never answers: a Redis that hangs. */
-async function silentServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
 }
 
 /** Closes a started queue on `url`: how long it took, and the timers it left behind. */
