@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import request from 'supertest';
 import { bootApp, TestApp } from '../support/app';
+import { closedPort } from '../support/network';
 
 const NOT_FOUND = '{"code":"E_NOT_FOUND","message":"Not found"}';
 const MALFORMED_BODY = '{"code":"E_INVALID_REQUEST","message":"Malformed request body"}';
@@ -198,13 +199,4 @@ function rawExchange(port: number, raw: string): Promise<string> {
     );
     socket.write(raw);
   });
-}
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
