@@ -54,14 +54,13 @@ export async function readablePostOfMember(
 }
 
 /**
- * CommentsService.items: authors of the live ones and the viewer's upvotes, in parallel; a comment
- * just written (`fresh`) has none, so its create reads only the author, as the app's does.
+ * CommentsService.items: authors of the live ones and the viewer's upvotes, in parallel; no viewer
+ * (a comment just written, as the app's create reads it): no upvotes looked up.
  */
 export async function commentItems(
   pool: Pool,
-  viewer: string,
+  viewer: string | null,
   rows: CommentRow[],
-  fresh = false,
 ): Promise<Record<string, unknown>[]> {
   const live = rows.filter((row) => !row.deleted_at);
   const [authors, upvoted] = await Promise.all([
@@ -69,7 +68,7 @@ export async function commentItems(
       pool,
       live.map((row) => row.author_did),
     ),
-    rows.length === 0 || fresh
+    rows.length === 0 || viewer === null
       ? Promise.resolve(new Set<string>())
       : pool
           .query<{ comment_id: string }>(

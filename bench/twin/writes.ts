@@ -272,7 +272,7 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
     client.release();
   }
   await tellPostAuthor(pool, postId, authorDid, proof.did);
-  const [item] = await commentItems(pool, proof.did, [comment], true);
+  const [item] = await commentItems(pool, null, [comment]);
   const { activityAt: _activityAt, ...created } = item;
   return answer(created, 201);
 };

@@ -174,18 +174,10 @@ export class CommentsService {
       );
       await this.directory.recordActivity(writer.space.id, now, manager);
     });
-    // Nobody can have upvoted a comment whose id this answer is the first to tell: only the
-    // author's name and the attachments are read.
-    const [authors, media] = await Promise.all([
-      this.authors.authorsOf([writer.did]),
-      this.media.objects(attachmentIds),
-    ]);
-    const { activityAt: _activityAt, ...created } = this.item(
-      comment,
-      authors.get(writer.did) ?? null,
-      new Set(),
-      media,
-    );
+    // Read as no viewer: nobody can have upvoted a comment whose id this answer is the first to
+    // tell, so its upvotes are not looked up.
+    const [item] = await this.items(null, [comment]);
+    const { activityAt: _activityAt, ...created } = item;
     return created;
   }
 

@@ -4,6 +4,13 @@ import { settleWithin } from '../../common/settle-within';
 import { AppConfig } from '../../config/app-config';
 
 /**
+ * How long a dropped connection's socket may take to close before it is destroyed. ioredis also
+ * arms this timer for a socket that had already failed (Redis unreachable) and waits it out in
+ * full: its default of 2 s kept a stopping process alive that long.
+ */
+export const REDIS_DISCONNECT_PATIENCE_MS = 100;
+
+/**
  * The replica's Redis connections (REDIS_URL): one command connection shared by the rate limiter
  * and the identity-invalidation publisher, and subscriber connections for pub/sub
  * (a subscribed connection can run no other command).
@@ -12,13 +19,6 @@ import { AppConfig } from '../../config/app-config';
  * every command fails after REDIS_TIMEOUT_MS, so callers answer 503 instead of waiting (never fail
  * open). It keeps reconnecting in the background; boot does not fail because Redis is down.
  */
-/**
- * How long a dropped connection's socket may take to close before it is destroyed. ioredis also
- * arms this timer for a socket that had already failed (Redis unreachable) and waits it out in
- * full: its default of 2 s kept a stopping process alive that long.
- */
-export const REDIS_DISCONNECT_PATIENCE_MS = 100;
-
 export class SharedRedis {
   private readonly logger = new Logger('Redis');
   private readonly subscribers: Redis[] = [];
