@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
+import pino from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../../config/app-config';
 import { requestScopes } from '../http/request-scope';
@@ -99,6 +100,16 @@ export function loggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOpt
 }
 
 /**
+ * Standard output, written synchronously: one write(2) per line on the request's own thread, as
+ * Node writes `process.stdout` to a file or a pipe. pino's default destination is asynchronous: each
+ * batch is an `fs.write` on libuv's thread pool, a hand-off to another thread and back that cost a
+ * pinned replica more than the line itself (docs/decisions.md "Log lines written synchronously").
+ */
+export function logDestination(fd = 1) {
+  return pino.destination({ dest: fd, sync: true });
+}
+
+/**
  * Structured JSON logs (pino) with the request id on every line; credentials never logged. The
  * access line is written by AccessLog (one line per request, no child logger), so nestjs-pino's
  * own pino-http middleware is mounted on no route.
@@ -107,7 +118,10 @@ export function loggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOpt
   imports: [
     LoggerModule.forRootAsync({
       inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({ pinoHttp: loggerOptions(config), forRoutes: [] }),
+      useFactory: (config: AppConfig) => ({
+        pinoHttp: [loggerOptions(config), logDestination()],
+        forRoutes: [],
+      }),
     }),
   ],
 })
