@@ -4,6 +4,7 @@ import { invalidRequest } from './errors/api-error';
 import { toValidationDetails } from './errors/validation-details';
 import { BodyShapeLimits, bodyShapeViolation, RefusedBody } from './validation/body-shape';
 import { UnstorableText, unstorableText } from './validation/nul-text';
+import { cacheRuleLookups } from './validation/rule-lookup-cache';
 
 /**
  * Unknown members are refused, values are converted to the DTO types, failures are a 400 with
@@ -51,6 +52,7 @@ function refuseUnstorableText(value: unknown, metadata: ArgumentMetadata): void 
 }
 
 export function createValidationPipe(config: AppConfig): ValidationPipe {
+  cacheRuleLookups();
   const shape = { maxMembers: config.BODY_MAX_MEMBERS, maxDepth: config.BODY_MAX_DEPTH };
   return new RequestValidationPipe(shape, {
     whitelist: true,

@@ -1,0 +1,30 @@
+import { getMetadataStorage } from 'class-validator';
+
+type Lookup = ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas'];
+
+const CACHED = Symbol('plat.ruleLookupCached');
+
+/**
+ * class-validator finds a class's rules on every validation by testing every class it knows for
+ * inheritance (`getTargetValidationMetadatas`): work in proportion to the number of validated
+ * classes, 15–30 µs of each request with a query or a body here (docs/decisions.md "Where a cheap
+ * read's time goes against its twin"). The rules are fixed once a class is defined (decorators run
+ * when it is, after its parents), so the answer per class and options is kept. Lookups by group
+ * are passed through (the service validates without groups). Installs once per storage.
+ */
+export function cacheRuleLookups(storage = getMetadataStorage()): void {
+  const target = storage as typeof storage & { [CACHED]?: true };
+  if (target[CACHED]) return;
+  target[CACHED] = true;
+  const lookup: Lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const answers = new Map<Parameters<Lookup>[0], Map<string, ReturnType<Lookup>>>();
+  storage.getTargetValidationMetadatas = (constructor, schema, always, strictGroups, groups) => {
+    if (groups && groups.length > 0) return lookup(constructor, schema, always, strictGroups, groups);
+    let byOptions = answers.get(constructor);
+    if (!byOptions) answers.set(constructor, (byOptions = new Map()));
+    const key = `${schema}|${always}|${strictGroups}`;
+    let rules = byOptions.get(key);
+    if (!rules) byOptions.set(key, (rules = lookup(constructor, schema, always, strictGroups, groups)));
+    return rules;
+  };
+}
