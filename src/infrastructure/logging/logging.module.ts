@@ -103,7 +103,8 @@ export function loggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOpt
  * Standard output, written synchronously: one write(2) per line on the request's own thread, as
  * Node writes `process.stdout` to a file or a pipe. pino's default destination is asynchronous: each
  * batch is an `fs.write` on libuv's thread pool, a hand-off to another thread and back that cost a
- * pinned replica more than the line itself (docs/decisions.md "Log lines written synchronously").
+ * pinned replica more than the line itself (docs/decisions.md "Where a cheap read's time goes
+ * against its twin").
  */
 export function logDestination(fd = 1) {
   return pino.destination({ dest: fd, sync: true });
