@@ -6,7 +6,8 @@ import { availableParallelism } from 'node:os';
  * BENCH_ROUNDS (3: rounds per side, alternated app, counterpart, counterpart, app, …),
  * BENCH_DURATION (3: seconds measured per round), BENCH_WARMUP (5: seconds discarded first, so
  * both sides are measured once V8 has compiled them, as a replica that runs for hours is;
- * bench/README.md "Warm-up"),
+ * bench/README.md "Warm-up"), BENCH_WARMUP_REQUESTS (4000: the warm-up goes on until that many
+ * answers…) and BENCH_WARMUP_MAX (10: …for at most that many seconds),
  * BENCH_CONNECTIONS (20),
  * BENCH_SERVER_CPU (1) and BENCH_LOAD_CPU (0): the cores the server under test and the load
  * generator are pinned to (taskset), BENCH_PIN=0 to pin nothing.
@@ -15,6 +16,8 @@ export interface BenchConfig {
   rounds: number;
   durationSeconds: number;
   warmupSeconds: number;
+  warmupRequests: number;
+  warmupMaxSeconds: number;
   connections: number;
   pinned: boolean;
   serverCpu: string;
@@ -37,6 +40,8 @@ export function buildConfig(env: NodeJS.ProcessEnv): BenchConfig {
     rounds: Math.floor(positive(env, 'BENCH_ROUNDS', 3)),
     durationSeconds: positive(env, 'BENCH_DURATION', 3),
     warmupSeconds: positive(env, 'BENCH_WARMUP', 5),
+    warmupRequests: Math.floor(positive(env, 'BENCH_WARMUP_REQUESTS', 4000)),
+    warmupMaxSeconds: Math.max(positive(env, 'BENCH_WARMUP_MAX', 10), positive(env, 'BENCH_WARMUP', 5)),
     connections: Math.floor(positive(env, 'BENCH_CONNECTIONS', 20)),
     pinned: unpinnedBecause === undefined,
     serverCpu,
@@ -61,4 +66,15 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   if (!Number.isFinite(value) || value <= 0)
     throw new Error(`${name} must be a positive number, got "${raw}"`);
   return value;
+}
+
+/** How a run warms up, as the report prints it: `5–10 s warm-up (to 4,000 answers)`. */
+export function warmupText(
+  config: Pick<BenchConfig, 'warmupSeconds' | 'warmupRequests' | 'warmupMaxSeconds'>,
+) {
+  const span =
+    config.warmupMaxSeconds > config.warmupSeconds
+      ? `${config.warmupSeconds}–${config.warmupMaxSeconds} s`
+      : `${config.warmupSeconds} s`;
+  return `${span} warm-up (to ${config.warmupRequests.toLocaleString('en')} answers)`;
 }

@@ -10,7 +10,7 @@ export async function runLoad(
 ): Promise<Extract<LoadReport, { type: 'done' }>> {
   const [command, args] = pinned(options.cpu, [join(options.root, 'dist/bench/load-worker.js')]);
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const limit = (job.warmupSeconds + job.durationSeconds) * 1000 + 60_000;
+  const limit = (job.warmupMaxSeconds + job.durationSeconds) * 1000 + 60_000;
   const report = await new Promise<LoadReport>((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');

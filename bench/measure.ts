@@ -114,6 +114,8 @@ async function measureSide(
         connections: config.connections,
         durationSeconds: config.durationSeconds,
         warmupSeconds: config.warmupSeconds,
+        warmupRequests: config.warmupRequests,
+        warmupMaxSeconds: config.warmupMaxSeconds,
         alongside: side === 'app' ? scenario.alongside : undefined,
       },
       { cpu: config.pinned ? config.loadCpu : undefined, root },

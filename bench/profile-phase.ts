@@ -85,6 +85,8 @@ export async function profileAll(
           connections: config.connections,
           durationSeconds: config.durationSeconds,
           warmupSeconds: config.warmupSeconds,
+          warmupRequests: config.warmupRequests,
+          warmupMaxSeconds: config.warmupMaxSeconds,
         },
         { cpu: config.pinned ? config.loadCpu : undefined, root },
       );

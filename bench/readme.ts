@@ -9,7 +9,7 @@ import {
   type TargetCheck,
 } from './report';
 import type { SeedPlan } from './seed-plan';
-import type { BenchConfig } from './config';
+import { warmupText, type BenchConfig } from './config';
 import { formatProfile, type ProfileSummary } from './profile';
 
 /**
@@ -78,7 +78,7 @@ function resultsSection(report: Report): string {
         ]),
     `Run of ${report.startedAt.slice(0, 16).replace('T', ' ')} UTC: Node ${report.node}, ${report.cpus} × ${report.cpuModel ?? 'CPU'}; ` +
       `seed ${report.seed.posts.toLocaleString('en')} posts (${report.seed.bigSpacePosts.toLocaleString('en')} in the big space); ` +
-      `${c.rounds} round${c.rounds === 1 ? '' : 's'} × (${c.warmupSeconds} s warm-up + ${c.durationSeconds} s), ` +
+      `${c.rounds} round${c.rounds === 1 ? '' : 's'} × (${warmupText(c)} + ${c.durationSeconds} s), ` +
       `${c.connections} connections; ` +
       `${c.pinned ? `server on CPU ${c.serverCpu}, load on CPU ${c.loadCpu}` : `not pinned (${c.unpinnedBecause})`}; ` +
       `load average at the end ${report.loadAverageAtEnd.join(' ')}.`,

@@ -2,7 +2,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
-import { buildConfig } from './config';
+import { buildConfig, warmupText } from './config';
 import { explainListings, type ExplainedStatement } from './explain';
 import {
   findRedis,
@@ -182,7 +182,7 @@ async function main(mode: Mode): Promise<number> {
   if (mode === 'all') {
     console.log(
       `\n${config.connections} connections, ${config.rounds} round${config.rounds === 1 ? '' : 's'} per side ` +
-        `(${config.warmupSeconds} s warm-up + ${config.durationSeconds} s), fresh processes every round; ` +
+        `(${warmupText(config)} + ${config.durationSeconds} s), fresh processes every round; ` +
         `seed ${plan.posts.toLocaleString('en')} posts; load average at the end ${report.loadAverageAtEnd.join(' ')} ` +
         `on ${availableParallelism()} CPUs\n`,
     );

@@ -120,7 +120,7 @@ const FILE_UPLOAD: UploadBody = {
 
 /** Every round's phases at the body's rate, the requests in flight as a phase ends, and verify's. */
 export function uploadUrlsWanted(body: Pick<UploadBody, 'uploadsPerSecond'>, config: BenchConfig): number {
-  const seconds = config.rounds * (config.warmupSeconds + config.durationSeconds);
+  const seconds = config.rounds * (config.warmupMaxSeconds + config.durationSeconds);
   return Math.ceil(body.uploadsPerSecond * seconds) + config.rounds * 2 * config.connections + 8;
 }
 
