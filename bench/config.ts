@@ -36,12 +36,13 @@ export function buildConfig(env: NodeJS.ProcessEnv): BenchConfig {
         : !hasTaskset()
           ? 'taskset is not installed (util-linux)'
           : undefined;
+  const warmupSeconds = positive(env, 'BENCH_WARMUP', 5);
   return {
     rounds: Math.floor(positive(env, 'BENCH_ROUNDS', 3)),
     durationSeconds: positive(env, 'BENCH_DURATION', 3),
-    warmupSeconds: positive(env, 'BENCH_WARMUP', 5),
+    warmupSeconds,
     warmupRequests: Math.floor(positive(env, 'BENCH_WARMUP_REQUESTS', 4000)),
-    warmupMaxSeconds: Math.max(positive(env, 'BENCH_WARMUP_MAX', 10), positive(env, 'BENCH_WARMUP', 5)),
+    warmupMaxSeconds: Math.max(positive(env, 'BENCH_WARMUP_MAX', 10), warmupSeconds),
     connections: Math.floor(positive(env, 'BENCH_CONNECTIONS', 20)),
     pinned: unpinnedBecause === undefined,
     serverCpu,
