@@ -28,7 +28,7 @@ export class GroupMembershipFollower implements OnModuleInit {
       this.removeFromGroups(manager, event.spaceId, event.memberDid),
     );
     // A group row added while the membership was ending (the group write checks the membership
-    // before its insert, outside this lock) must not carry over into the next membership.
+    // before its insert, without the space's row lock) must not carry over into the next membership.
     this.events.withinTransaction(MemberJoined, (event, manager) =>
       this.removeFromGroups(manager, event.spaceId, event.memberDid),
     );
