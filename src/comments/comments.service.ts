@@ -36,7 +36,8 @@ const INLINE_IMAGE = /attachment:\/\//i;
  * - threads are one level deep: a reply to a reply attaches to the same root (rule 6); a root's
  *   `activityAt` is the later of its publication and its latest reply;
  * - only the author edits or deletes a comment, admins included (rule 8: 403); a deleted comment
- *   stays as a tombstone (body null, attachments [], author null) so its replies keep their root,
+ *   stays as a tombstone (body null, attachments [], its author kept: only a post's author may be
+ *   null, api-spec.md "Comment") so its replies keep their root,
  *   and cannot be edited, deleted again, replied to or upvoted (404);
  * - `replyCount` counts live replies; the post's `commentCount` is the posts module's, kept on
  *   `CommentAdded` / `CommentRemoved` inside the same transaction.
@@ -351,7 +352,7 @@ export class CommentsService {
   private async items(viewerDid: string | null, rows: Comment[]): Promise<CommentItem[]> {
     const live = rows.filter((row) => !row.deletedAt);
     const [authors, upvoted, media] = await Promise.all([
-      this.authors.authorsOf(live.map((row) => row.authorDid)),
+      this.authors.authorsOf(rows.map((row) => row.authorDid)),
       this.upvotedBy(
         viewerDid,
         rows.map((row) => row.id),
@@ -359,13 +360,13 @@ export class CommentsService {
       this.media.objects(live.flatMap((row) => row.attachmentIds)),
     ]);
     return rows.map((row) =>
-      this.item(row, row.deletedAt ? null : (authors.get(row.authorDid) ?? null), upvoted, media),
+      this.item(row, authors.get(row.authorDid) ?? { did: row.authorDid }, upvoted, media),
     );
   }
 
   private item(
     row: Comment,
-    author: AuthorRecord | null,
+    author: AuthorRecord,
     upvoted: Set<string>,
     media: Map<string, MediaObject>,
   ): CommentItem {

@@ -95,9 +95,9 @@ export class SpaceApplicationsService {
     return { application, existing: false };
   }
 
-  /** The caller's latest application to the space. */
+  /** The caller's latest application to the space (also once decided or withdrawn). */
   async mine(principal: RequestPrincipal, pathId: string): Promise<ApplicationRecord> {
-    const context = await this.access.resolve(pathId, principal.did);
+    const context = await this.access.resolveApplicant(pathId, principal.did);
     const application = await this.applications.findOne({
       where: { spaceId: context.space.id, applicantDid: principal.did },
       order: { submittedAt: 'DESC', id: 'DESC' },
@@ -113,7 +113,7 @@ export class SpaceApplicationsService {
    * applicant may apply again; a decision on a withdrawn application is 409.
    */
   async withdraw(principal: RequestPrincipal, pathId: string): Promise<ApplicationRecord> {
-    const context = await this.access.resolve(pathId, principal.did);
+    const context = await this.access.resolveApplicant(pathId, principal.did);
     return this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
       const repository = manager.getRepository(SpaceApplication);

@@ -7,7 +7,7 @@ import { GroupMembership } from './entities/group-membership.entity';
 /**
  * Exact counts over group memberships. A membership counts only while the person is an active
  * member of the group's live space (api-spec.md "Membership records"); the rows of people who
- * left, were removed or banned stay and count again if they come back.
+ * left, were removed or banned are deleted with the membership (GroupMembershipFollower).
  */
 @Injectable()
 export class GroupCounts {

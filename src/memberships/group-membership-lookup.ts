@@ -10,7 +10,8 @@ export class GroupMembershipLookup {
 
   /**
    * Whether `did` is in at least one of `groupIds` (uuids) of the space. Callers check that the
-   * person is an active member of the space first: group rows outlive space membership.
+   * person is an active member of the space first: group rows end with the membership in its
+   * transaction, but a row added while it was ending lasts until the person is admitted again.
    */
   async inAnyGroup(spaceId: string, did: string, groupIds: readonly string[]): Promise<boolean> {
     if (groupIds.length === 0) return false;

@@ -23,8 +23,10 @@ export const roleOf = (context: SpaceContext): string | null =>
 
 /**
  * Who reaches which space on the legacy routes. A space is reachable when it is live and either
- * has a public profile, or the caller is an active member, or the caller (not banned) has applied
- * to it (legacy-spaces' applications). Everything else, malformed ids included, is the one 404.
+ * has a public profile, or the caller is an active member, or the caller (not banned) has an
+ * application pending (legacy-spaces' applications). A past applicant (rejected, withdrawn,
+ * approved and gone since) is a stranger again (docs/decisions/past-applicants-of-private-spaces.md).
+ * Everything else, malformed ids included, is the one 404.
  */
 @Injectable()
 export class SpaceAccess {
@@ -34,20 +36,37 @@ export class SpaceAccess {
   ) {}
 
   async resolve(pathId: string, did: string): Promise<SpaceContext> {
+    return this.reach(await this.find(pathId), did);
+  }
+
+  /** The context of a loaded live space, or the 404 when the caller may not reach it. */
+  reach(space: Space, did: string): Promise<SpaceContext> {
+    return this.reachWith(space, did, 'pending');
+  }
+
+  /**
+   * The space as an applicant reaches it to follow or withdraw their own application (GET, DELETE
+   * /spaces/{id}/applications/me): as `resolve`, and also with an application in any state, so a
+   * decided or withdrawn applicant still reads their own record (and nothing else of the space).
+   */
+  async resolveApplicant(pathId: string, did: string): Promise<SpaceContext> {
+    return this.reachWith(await this.find(pathId), did);
+  }
+
+  private async find(pathId: string): Promise<Space> {
     const id = parseEntityId('space', pathId);
     if (!id) throw notFound();
     const space = await this.spaces.findOne({ where: { id } });
     if (!space) throw notFound();
-    return this.reach(space, did);
+    return space;
   }
 
-  /** The context of a loaded live space, or the 404 when the caller may not reach it. */
-  async reach(space: Space, did: string): Promise<SpaceContext> {
+  private async reachWith(space: Space, did: string, application?: 'pending'): Promise<SpaceContext> {
     const membership = await this.memberships.findOne({ where: { spaceId: space.id, memberDid: did } });
     const context = { space, membership, did };
     if (space.isPublic || isActive(context)) return context;
     if (membership?.status !== 'banned') {
-      if (await this.hasApplied(space.id, did)) return context;
+      if (await this.hasApplied(space.id, did, application)) return context;
     }
     throw notFound();
   }

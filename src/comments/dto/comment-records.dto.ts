@@ -19,8 +19,8 @@ export class CreatedComment {
   @ApiPropertyOptional({ description: 'the root comment this one replies to; absent on a root' })
   parentCommentId?: string;
 
-  @ApiProperty({ type: AuthorRecord, nullable: true, description: 'null on a deleted comment' })
-  author: AuthorRecord | null;
+  @ApiProperty({ type: AuthorRecord, description: 'the Author shape, kept on a deleted comment' })
+  author: AuthorRecord;
 
   @ApiProperty({
     type: String,

@@ -2,9 +2,10 @@ import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typ
 import { SpaceGroup } from './space-group.entity';
 
 /**
- * One person in one group. The row outlives the person's space membership: reads count it only
- * while the person is an active member of the live space (api-spec.md "Membership records").
- * `spaceId` repeats the group's space so reads can apply that rule without a join.
+ * One person in one group. The row ends with the person's space membership (GroupMembershipFollower,
+ * docs/decisions/group-rows-end-with-membership.md); reads still count it only while the person is an
+ * active member of the live space (api-spec.md "Membership records"). `spaceId` repeats the group's
+ * space so reads can apply that rule without a join.
  */
 @Entity({ name: 'group_memberships' })
 @Index('idx_group_memberships_by_member', ['memberDid', 'joinedAt', 'groupId'])

@@ -281,7 +281,7 @@ describe('comment writes (api-spec.md "Writes", rules 3, 5, 6, 7, 8)', () => {
       expect(tombstone).toMatchObject({
         id: root.id,
         body: null,
-        author: null,
+        author: { did: bob.did },
         attachments: [],
         replyCount: 1,
       });
@@ -294,6 +294,43 @@ describe('comment writes (api-spec.md "Writes", rules 3, 5, 6, 7, 8)', () => {
       expectNotFound(await carol.delete(`${commentPath(root.id)}/upvote`));
       expectNotFound(await carol.post(path, { body: 'late', parentCommentId: root.id }));
       expect(await commentCountOf(t, postId)).toBe(count - 2);
+    });
+
+    // Issue 29 item 9: tombstones answered `author: null`; api-spec.md "Comment" gives every
+    // comment the Author shape (only a post's author may be null).
+    it('keeps the author of a deleted root and reply in the Author shape, body null, for members and strangers', async () => {
+      const dora = await person(t);
+      expectStatus(await dora.signUp('dora-tombstones', 'Dora D'), 201);
+      await admit(owner, space, dora);
+      tick();
+      const root = await comment(dora, space, postId, { body: 'gone soon' });
+      tick();
+      const reply = await comment(dora, space, postId, { body: 'me too', parentCommentId: root.id });
+      tick();
+      await comment(bob, space, postId, { body: 'still here', parentCommentId: root.id });
+      expectStatus(await dora.delete(commentPath(reply.id)), 200);
+      expectStatus(await dora.delete(commentPath(root.id)), 200);
+
+      const author = { did: dora.did, displayName: 'Dora D', username: 'dora-tombstones' };
+      const tombstoneOf = (created: CommentBody, replyCount: number) => ({
+        id: created.id,
+        postId,
+        ...(created.parentCommentId ? { parentCommentId: created.parentCommentId } : {}),
+        author,
+        body: null,
+        attachments: [],
+        publishedAt: created.publishedAt,
+        activityAt: expect.any(String),
+        upvoteCount: 0,
+        replyCount,
+        viewer: { upvoted: false },
+      });
+      for (const reader of [bob, stranger]) {
+        expect((await roots(reader)).find((item) => item.id === root.id)).toEqual(tombstoneOf(root, 1));
+        expect((await replies(root.id, reader)).find((item) => item.id === reply.id)).toEqual(
+          tombstoneOf(reply, 0),
+        );
+      }
     });
   });
 

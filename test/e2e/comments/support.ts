@@ -65,7 +65,7 @@ export interface CommentBody {
   id: string;
   postId: string;
   parentCommentId?: string;
-  author: { did: string; displayName?: string; username?: string; avatarUrl?: string } | null;
+  author: { did: string; displayName?: string; username?: string; avatarUrl?: string };
   body: string | null;
   attachments: unknown[];
   publishedAt: string;

@@ -297,8 +297,13 @@ describe('legacy spaces: applications and application settings (e2e)', () => {
       const filed = (await applicant.post(`/spaces/join/${invite.inviteCode}`, answer)).body;
       expectStatus(await applicant.get(`/spaces/${id}`), 200);
       expectStatus(await owner.post(`/applications/${filed.applicationId}/reject`), 200);
-      // Rejected applicants may reapply directly once they reach the space.
-      expectStatus(await applicant.post(`/spaces/${id}/applications`, answer), 201);
+      // Rejected, they no longer reach the space (issue 29 item 4): they reapply through an invite.
+      expectNotFound(await applicant.post(`/spaces/${id}/applications`, answer));
+      const again = await applicant.post(`/spaces/join/${invite.inviteCode}`, answer);
+      expectStatus(again, 200);
+      expect(again.body).toMatchObject({ status: 'pending', applicationId: expect.any(String) });
+      expect(again.body.applicationId).not.toBe(filed.applicationId);
+      expectStatus(await applicant.get(`/spaces/${id}`), 200);
     });
 
     it('is for admins of that space; malformed, unknown and mismatched ids are refused', async () => {
@@ -339,6 +344,97 @@ describe('legacy spaces: applications and application settings (e2e)', () => {
       expectStatus(await owner.post(`/spaces/${id}/members/${applicant.did}/bans`), 200);
       expectStatus(await owner.post(`/applications/${filed.applicationId}/approve`), 409);
       expect((await owner.get(`/spaces/${id}`)).body.memberCount).toBe(1);
+    });
+  });
+
+  /**
+   * Issue 29 item 4: anyone who had ever applied to a private space (rejected, withdrawn, approved
+   * and kicked since) kept reading its record and questions through GET /spaces/{id}. A past
+   * applicant is a stranger again: the constant 404 everywhere but their own application record.
+   */
+  describe('past applicants of a private space', () => {
+    const answer = { responses: [{ question: 'What do you make?', response: 'Pots' }] };
+    let id: string;
+    let inviteCode: string;
+
+    beforeAll(async () => {
+      id = await applicationSpace(false);
+      inviteCode = (await owner.post(`/spaces/${id}/my-invite`, { joinModeOverride: 'application' })).body
+        .inviteCode;
+    });
+
+    const apply = async (applicant: Caller): Promise<string> => {
+      const filed = await applicant.post(`/spaces/join/${inviteCode}`, answer);
+      expectStatus(filed, 200);
+      expect(filed.body.status).toBe('pending');
+      return filed.body.applicationId as string;
+    };
+    /** Every read of the space a stranger gets the one 404 for. */
+    const expectStranger = async (caller: Caller) => {
+      expectNotFound(await caller.get(`/spaces/${id}`));
+      expectNotFound(await caller.get(`/spaces/${id}/application-settings`));
+      expectNotFound(await caller.get(`/spaces/${id}/viewer`));
+      expectNotFound(await caller.post(`/spaces/${id}/applications`, answer));
+      expectNotFound(await caller.post(`/spaces/${id}/join`, {}));
+    };
+
+    it('a pending applicant reads the space record and its questions', async () => {
+      const applicant = t.caller();
+      await apply(applicant);
+      const space = await applicant.get(`/spaces/${id}`);
+      expectStatus(space, 200);
+      expect(space.body).toMatchObject({ id, role: null, applicationQuestions: QUESTIONS });
+      expect((await applicant.get(`/spaces/${id}/application-settings`)).body).toEqual({
+        questions: QUESTIONS,
+      });
+      expect((await applicant.get(`/spaces/${id}/viewer`)).body).toMatchObject({ status: 'pending' });
+    });
+
+    it('a rejected applicant gets the constant 404, and still reads their own application', async () => {
+      const applicant = t.caller();
+      const applicationId = await apply(applicant);
+      expectStatus(await owner.post(`/applications/${applicationId}/reject`), 200);
+      await expectStranger(applicant);
+      const mine = await applicant.get(`/spaces/${id}/applications/me`);
+      expectStatus(mine, 200);
+      expect(mine.body).toMatchObject({ applicationId, status: 'rejected' });
+      expectStatus(await applicant.delete(`/spaces/${id}/applications/me`), 409);
+      // An invite lets them apply again, and they read the space while that is pending.
+      await apply(applicant);
+      expectStatus(await applicant.get(`/spaces/${id}`), 200);
+    });
+
+    it('a withdrawn applicant gets the constant 404; withdrawing again answers the same record', async () => {
+      const applicant = t.caller();
+      await apply(applicant);
+      const withdrawn = await applicant.delete(`/spaces/${id}/applications/me`);
+      expectStatus(withdrawn, 200);
+      expect(withdrawn.body.status).toBe('canceled');
+      await expectStranger(applicant);
+      expect((await applicant.delete(`/spaces/${id}/applications/me`)).body).toEqual(withdrawn.body);
+      expect((await applicant.get(`/spaces/${id}/applications/me`)).body).toEqual(withdrawn.body);
+    });
+
+    it('an approved applicant reads the space while a member; once kicked or gone, the constant 404', async () => {
+      for (const end of ['kick', 'leave'] as const) {
+        const applicant = t.caller();
+        const applicationId = await apply(applicant);
+        expectStatus(await owner.post(`/applications/${applicationId}/approve`), 200);
+        expect((await applicant.get(`/spaces/${id}`)).body).toMatchObject({ id, role: 'member' });
+        if (end === 'kick') expectStatus(await owner.delete(`/spaces/${id}/members/${applicant.did}`), 204);
+        else expectStatus(await applicant.delete(`/spaces/${id}/membership`), 204);
+        await expectStranger(applicant);
+        expect((await applicant.get(`/spaces/${id}/applications/me`)).body.status).toBe('approved');
+      }
+    });
+
+    it('a banned applicant gets the constant 404, their own application included', async () => {
+      const applicant = t.caller();
+      await apply(applicant);
+      expectStatus(await owner.post(`/spaces/${id}/members/${applicant.did}/bans`), 200);
+      await expectStranger(applicant);
+      expectNotFound(await applicant.get(`/spaces/${id}/applications/me`));
+      expectNotFound(await applicant.delete(`/spaces/${id}/applications/me`));
     });
   });
 
