@@ -110,6 +110,8 @@ describe('log redaction', () => {
         logged((logger) => logger.warn(`upload to ${url} failed`)),
         logged((logger) => logger.warn('upload to %s failed', url)),
         logged((logger) => logger.error(new Error(`GET ${url}: 502`))),
+        // Child loggers (Nest's context loggers are ones) keep the hook.
+        logged((logger) => logger.child({ context: 'Jobs' }).warn(`retrying ${url}`)),
         logged((logger) =>
           logger.error({ err: new Error(`GET ${url}: 502`), job: 'media.probe' }, 'job failed'),
         ),
