@@ -13,7 +13,8 @@ const SECRET_NAME =
 
 /** The path of a route whose segment after the prefix is a bearer code. */
 const CODE_PATH = /^([/\\](?:key-proofs|spaces[/\\](?:invites|join))[/\\])[^/\\?#]+/i;
-const CODE_PATH_IN_TEXT = /([/\\](?:key-proofs|spaces[/\\](?:invites|join))[/\\])[^/\\?#&\s"'<>]+/gi;
+// A route template (`/spaces/join/:code` in Nest's boot lines) names no code: kept.
+const CODE_PATH_IN_TEXT = /([/\\](?:key-proofs|spaces[/\\](?:invites|join))[/\\])(?!:)[^/\\?#&\s"'<>]+/gi;
 
 /** `name=value` anywhere in free text: a URL quoted in an error message or a stack. */
 const MEMBER_IN_TEXT = /(?<![\w.%[\]+-])([\w.%[\]+-]+)=([^&\s#"'<>,;)]*)/g;

@@ -93,6 +93,8 @@ export function loggerOptions(
       req: requestSummaryFor(config.TRUST_PROXY ?? false),
       res: responseSummary,
       err: redactedError,
+      // A line that names a URL as a field (`{ url }`) gets it redacted like a message.
+      url: (url: unknown) => (typeof url === 'string' ? redactText(url) : url),
     },
     mixin: () => {
       const request = requestScopes.getStore()?.request;

@@ -82,6 +82,9 @@ describe('log redaction', () => {
       'at https://x.test/key-proofs/[redacted]/adopt',
     );
     expect(redactText('request completed')).toBe('request completed');
+    expect(redactText('Mapped {/spaces/join/:code, POST} route')).toBe(
+      'Mapped {/spaces/join/:code, POST} route',
+    );
     expect(redactText('media media_1 failed: ffprobe exited 1')).toBe(
       'media media_1 failed: ffprobe exited 1',
     );
@@ -112,6 +115,7 @@ describe('log redaction', () => {
         logged((logger) => logger.error(new Error(`GET ${url}: 502`))),
         // Child loggers (Nest's context loggers are ones) keep the hook.
         logged((logger) => logger.child({ context: 'Jobs' }).warn(`retrying ${url}`)),
+        logged((logger) => logger.warn({ url }, 'outbound call failed')),
         logged((logger) =>
           logger.error({ err: new Error(`GET ${url}: 502`), job: 'media.probe' }, 'job failed'),
         ),
