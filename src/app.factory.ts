@@ -60,6 +60,9 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   // The upload route answers an announced body that is too large before the client sends it.
   deferContinue(app.getHttpServer() as Server, (url) => url.startsWith('/uploads/'));
   app.set('etag', false);
+  // Express reads TRUST_PROXY's values (false, true, a hop count) as clientAddress does, so
+  // `req.ip` names the client the rate limiter counts and the logs name.
+  app.set('trust proxy', app.get(AppConfig).TRUST_PROXY);
   // First, so every answer is measured, logged and carries the headers of every answer.
   app.use(
     requestPreamble({

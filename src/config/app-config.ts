@@ -14,6 +14,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { IsOriginList, originListEntries } from './origin-list';
+import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
 
 const toBoolean = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
@@ -167,9 +168,14 @@ export class AppConfig {
   @IsIn(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
   LOG_LEVEL = 'info';
 
-  @Transform(toBoolean)
-  @IsBoolean()
-  TRUST_PROXY = false;
+  /**
+   * Who the client is (docs/decisions/trust-proxy-hops.md): `false`, the socket's peer; `true`, the
+   * first X-Forwarded-For entry (an edge proxy that overwrites the header); a number of hops, the
+   * entry that many places from the right (proxies that append to it).
+   */
+  @Transform(toTrustProxy)
+  @Validate(IsTrustProxy)
+  TRUST_PROXY: TrustProxy = false;
 
   /**
    * Origins of browser apps allowed to call the API (CORS), comma-separated exact origins such as

@@ -2,13 +2,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccessLog } from '../logging/access-log';
 import { requestIdFor } from '../logging/logging.module';
 import type { HttpMetrics } from '../metrics/http-metrics';
+import type { TrustProxy } from './client-address';
 import { setSecurityHeaders } from './security-headers';
 
 export interface PreambleParts {
   /** Absent when metrics are off. */
   readonly metrics?: HttpMetrics;
   readonly accessLog: AccessLog;
-  readonly trustProxy: boolean;
+  readonly trustProxy: TrustProxy;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import helmet, { strictTransportSecurity } from 'helmet';
+import type { TrustProxy } from './client-address';
 
 type Middleware = (
   request: IncomingMessage,
@@ -60,20 +61,21 @@ const HSTS_HEADERS = recorded(hsts);
 /**
  * Sets the security headers, and Strict-Transport-Security when the request came over TLS: to this
  * process directly, or to the edge proxy as its `X-Forwarded-Proto` says when TRUST_PROXY is set
- * (its first entry, the edge's, as for the client IP). Never on plain HTTP: browsers must ignore it
- * there (RFC 6797), and an X-Forwarded-Proto from an untrusted client proves nothing.
+ * (its first entry, the edge's, whether TRUST_PROXY is `true` or a hop count, as Express reads it:
+ * a spoofed value only changes the spoofer's own answer). Never on plain HTTP: browsers must ignore
+ * it there (RFC 6797), and an X-Forwarded-Proto from an untrusted client proves nothing.
  */
 export function setSecurityHeaders(
   request: IncomingMessage,
   response: ServerResponse,
-  trustProxy: boolean,
+  trustProxy: TrustProxy,
 ): void {
   for (const [name, value] of STATIC_HEADERS) response.setHeader(name, value);
   if (!cameOverTls(request, trustProxy)) return;
   for (const [name, value] of HSTS_HEADERS) response.setHeader(name, value);
 }
 
-export function cameOverTls(request: IncomingMessage, trustProxy: boolean): boolean {
+export function cameOverTls(request: IncomingMessage, trustProxy: TrustProxy): boolean {
   if ((request.socket as Partial<TLSSocket>).encrypted === true) return true;
   if (!trustProxy) return false;
   const forwarded = request.headers['x-forwarded-proto'];

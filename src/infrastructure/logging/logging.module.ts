@@ -2,10 +2,12 @@ import { Module } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LoggerModule } from 'nestjs-pino';
-import pino from 'pino';
+import pino, { type DestinationStream, type LogFn, type Logger } from 'pino';
 import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../../config/app-config';
+import { clientAddress, TrustProxy } from '../http/client-address';
 import { requestScopes } from '../http/request-scope';
+import { redactText, redactUrl } from './log-redaction';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** W3C Trace Context `traceparent`, version 00: version-traceid-parentid-flags, lowercase hex. */
@@ -53,30 +55,24 @@ export function traceContextOf(header: string | string[] | undefined): TraceCont
 
 /**
  * What a log line tells of a request: enough to find it again, and no header that could carry a
- * credential (Authorization, X-Credential and cookies never reach a log line, redacted or not).
+ * credential (Authorization, X-Credential and cookies never reach a log line, redacted or not), no
+ * secret of its URL (`redactUrl`), and the client's address as TRUST_PROXY says, the one the rate
+ * limiter counts.
  */
-export function requestSummary(request: WithRequestId & { originalUrl?: string }) {
-  return {
+export function requestSummaryFor(trustProxy: TrustProxy) {
+  return (request: WithRequestId & { originalUrl?: string }) => ({
     id: request.id,
     // Absent (so not logged) without a valid traceparent.
     traceId: request.trace?.traceId,
     parentSpanId: request.trace?.parentSpanId,
     method: request.method,
-    url: withoutBearerCodes(request.originalUrl ?? request.url ?? ''),
-    remoteAddress: request.socket?.remoteAddress,
+    url: redactUrl(request.originalUrl ?? request.url ?? ''),
+    // Without TRUST_PROXY the socket's peer, as Node gives it (the rate limiter strips a zone).
+    remoteAddress: trustProxy
+      ? clientAddress(request.socket?.remoteAddress, request.headers['x-forwarded-for'], trustProxy)
+      : request.socket?.remoteAddress,
     userAgent: request.headers['user-agent'],
-  };
-}
-
-/**
- * Codes that admit whoever holds them (a key-proof ceremony's code, an invite code) never reach a
- * log line: the `code` query member, `/key-proofs/<code>` and `/spaces/invites|join/<code>`.
- */
-export function withoutBearerCodes(url: string): string {
-  return url
-    .replace(/([?&]code=)[^&#]*/gi, '$1[redacted]')
-    .replace(/^(\/key-proofs\/)[^/?#]+/i, '$1[redacted]')
-    .replace(/^(\/spaces\/(?:invites|join)\/)[^/?#]+/i, '$1[redacted]');
+  });
 }
 
 const responseSummary = (response: ServerResponse) => ({ statusCode: response.statusCode });
@@ -85,19 +81,56 @@ const responseSummary = (response: ServerResponse) => ({ statusCode: response.st
  * The root logger's settings: lines logged while a request runs carry its summary (`req`, found in
  * its scope: no child logger per request); credentials never logged (exported for tests).
  */
-export function loggerOptions(config: Pick<AppConfig, 'LOG_LEVEL'>): PinoHttpOptions {
+export function loggerOptions(
+  config: Pick<AppConfig, 'LOG_LEVEL'> & Partial<Pick<AppConfig, 'TRUST_PROXY'>>,
+): PinoHttpOptions {
   return {
     level: config.LOG_LEVEL,
     // nestjs-pino builds the root logger through pino-http, whose wrapping would hand the
     // summaries a copy of the request (without its socket) instead of the request.
     wrapSerializers: false,
-    serializers: { req: requestSummary, res: responseSummary },
+    serializers: {
+      req: requestSummaryFor(config.TRUST_PROXY ?? false),
+      res: responseSummary,
+      err: redactedError,
+      // A line that names a URL as a field (`{ url }`) gets it redacted like a message.
+      url: (url: unknown) => (typeof url === 'string' ? redactText(url) : url),
+    },
     mixin: () => {
       const request = requestScopes.getStore()?.request;
       return request ? { req: request } : {};
     },
+    // A message may quote a URL (an outbound call's, a job's, an error's); its secrets go too.
+    hooks: { logMethod: redactMessages },
   };
 }
+
+/** pino's error serializer, with any URL secret in the message or stack redacted. */
+function redactedError(error: Error): ReturnType<typeof pino.stdSerializers.err> {
+  const serialized = pino.stdSerializers.err(error);
+  if (typeof serialized?.message === 'string') serialized.message = redactText(serialized.message);
+  if (typeof serialized?.stack === 'string') serialized.stack = redactText(serialized.stack);
+  return serialized;
+}
+
+/**
+ * The `logMethod` hook: string arguments (the message and its format arguments) redacted. An
+ * error logged alone would give pino its message unredacted as the line's `msg`: it gets the
+ * redacted one.
+ */
+function redactMessages(this: Logger, args: Parameters<LogFn>, method: LogFn): void {
+  // pino hands the hook an array of its own: rewritten in place, nothing allocated per line.
+  const values = args as unknown[];
+  for (let index = 0; index < values.length; index++) {
+    const value = values[index];
+    if (typeof value === 'string') values[index] = redactText(value);
+  }
+  if (values.length === 1 && values[0] instanceof Error) values.push(redactText(values[0].message));
+  (method as (...all: unknown[]) => void).apply(this, values);
+}
+
+/** Where the log lines go: standard output (`logDestination`); tests capture them by replacing it. */
+export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
 
 /**
  * Standard output, written synchronously: one write(2) per line on the request's own thread, as
@@ -118,9 +151,10 @@ export function logDestination(fd = 1) {
 @Module({
   imports: [
     LoggerModule.forRootAsync({
-      inject: [AppConfig],
-      useFactory: (config: AppConfig) => ({
-        pinoHttp: [loggerOptions(config), logDestination()],
+      providers: [{ provide: LOG_DESTINATION, useFactory: () => logDestination() }],
+      inject: [AppConfig, LOG_DESTINATION],
+      useFactory: (config: AppConfig, destination: DestinationStream) => ({
+        pinoHttp: [loggerOptions(config), destination],
         forRoutes: [],
       }),
     }),

@@ -1,17 +1,10 @@
 import { isIP } from 'node:net';
+import { clientAddress, TrustProxy } from '../http/client-address';
 
 /**
- * The address a request is counted under (design.md §6).
- *
- * Without TRUST_PROXY: the socket's peer address; X-Forwarded-For is ignored.
- *
- * With TRUST_PROXY: the **first** X-Forwarded-For entry (design.md §6), the client as the edge
- * proxy recorded it; hops appended after it are proxies, so a client that adds "further hops"
- * changes nothing. This is only sound behind an edge proxy that overwrites X-Forwarded-For with the
- * address it saw (docker/k8s/configmap.yaml says so). Several X-Forwarded-For header lines count
- * as one list in order (Node joins them with ", "). A first entry that is not an IP address
- * (empty, `unknown`, obfuscated) falls back to the socket address, so such requests share the
- * proxy's budget instead of escaping into budgets of their own.
+ * The address a request is counted under (design.md §6): the client's address as TRUST_PROXY says
+ * (`clientAddress`: the socket's peer, the first X-Forwarded-For entry, or the entry that many hops
+ * from the right), the same one the logs name.
  *
  * Then IPv4-mapped IPv6 becomes IPv4, and IPv6 is grouped by network (`ipv6Prefix`, /64 by
  * default) since one host usually holds a whole /64 and could otherwise rotate addresses.
@@ -19,28 +12,12 @@ import { isIP } from 'node:net';
 export function clientIp(
   socketAddress: string | undefined,
   forwardedFor: string | string[] | undefined,
-  trustProxy: boolean,
+  trustProxy: TrustProxy,
   ipv6Prefix: number,
 ): string {
-  let address = socketAddress ? bareAddress(socketAddress) : undefined;
-  if (trustProxy && forwardedFor !== undefined) {
-    const hops = (Array.isArray(forwardedFor) ? forwardedFor.join(',') : forwardedFor).split(',');
-    address = bareAddress(hops[0]) ?? address;
-  }
+  const address = clientAddress(socketAddress, forwardedFor, trustProxy);
   if (!address) return 'unknown';
   return isIP(address) === 6 ? ipv6Tracker(address, ipv6Prefix) : address;
-}
-
-/** An IP address without port, brackets or zone, or undefined when the text is not one. */
-function bareAddress(text: string): string | undefined {
-  let candidate = text.trim();
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(candidate);
-  if (bracketed) candidate = bracketed[1];
-  else if (/^\d{1,3}(?:\.\d{1,3}){3}:\d+$/.test(candidate))
-    candidate = candidate.slice(0, candidate.lastIndexOf(':'));
-  const zone = candidate.indexOf('%');
-  if (zone !== -1) candidate = candidate.slice(0, zone);
-  return isIP(candidate) ? candidate : undefined;
 }
 
 /** IPv4-mapped addresses as IPv4; every other IPv6 address as its network: `h:h:h:h:0:0:0:0/64`. */

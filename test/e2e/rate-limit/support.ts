@@ -11,7 +11,7 @@ import { AuthenticatedRequest } from '../../../src/common/auth/route-access.guar
 import { unauthorized } from '../../../src/common/errors/api-error';
 import { AppConfig } from '../../../src/config/app-config';
 import { Clock } from '../../../src/common/clock/clock';
-import { bootApp, GENEROUS_RATE_LIMITS } from '../../support/app';
+import { bootApp, BootOptions, GENEROUS_RATE_LIMITS } from '../../support/app';
 
 /** The real Redis of this machine and CI. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -180,6 +180,8 @@ export interface LimitedBootOptions {
   clock?: ManualClock;
   /** Share a database between apps of one file (several replicas, or just faster boots). */
   databaseUrl?: string;
+  /** Further outside services replaced (a captured log). */
+  override?: BootOptions['override'];
 }
 
 /** The real AppModule plus the fixture routes, with the stand-in authenticator and a manual clock. */
@@ -191,12 +193,14 @@ export async function bootLimitedApp(options: LimitedBootOptions = {}): Promise<
     env: { ...defaults, ...options.env } as Record<string, string>,
     databaseUrl: options.databaseUrl,
     controllers: [FixtureController],
-    override: (builder) =>
-      builder
+    override: (builder) => {
+      const standIns = builder
         .overrideProvider(RequestAuthenticator)
         .useClass(StandInAuthenticator)
         .overrideProvider(Clock)
-        .useValue(clock),
+        .useValue(clock);
+      return options.override ? options.override(standIns) : standIns;
+    },
   });
   return { ...booted, clock };
 }

@@ -4,11 +4,8 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { runInRequestScope } from '../../../src/infrastructure/http/request-scope';
 import { AccessLog } from '../../../src/infrastructure/logging/access-log';
-import {
-  loggerOptions,
-  requestIdFor,
-  withoutBearerCodes,
-} from '../../../src/infrastructure/logging/logging.module';
+import { redactUrl } from '../../../src/infrastructure/logging/log-redaction';
+import { loggerOptions, requestIdFor } from '../../../src/infrastructure/logging/logging.module';
 
 interface LogLine {
   level: number;
@@ -135,12 +132,12 @@ describe('request logging (issue 2 point 8)', () => {
     const [line] = await linesOf('codes-1');
     expect(line.req?.url).toBe('/v1/key-proof/status?code=[redacted]&x=1');
     expect(JSON.stringify(lines)).not.toContain('SECRETCODE1');
-    expect(withoutBearerCodes('/.well-known/plat-key-proof?code=abc')).toBe(
+    expect(redactUrl('/.well-known/plat-key-proof?code=abc')).toBe(
       '/.well-known/plat-key-proof?code=[redacted]',
     );
-    expect(withoutBearerCodes('/key-proofs/abc/adopt')).toBe('/key-proofs/[redacted]/adopt');
-    expect(withoutBearerCodes('/spaces/invites/abc')).toBe('/spaces/invites/[redacted]');
-    expect(withoutBearerCodes('/spaces/join/abc?x=1')).toBe('/spaces/join/[redacted]?x=1');
-    expect(withoutBearerCodes('/spaces/s1/my-invite')).toBe('/spaces/s1/my-invite');
+    expect(redactUrl('/key-proofs/abc/adopt')).toBe('/key-proofs/[redacted]/adopt');
+    expect(redactUrl('/spaces/invites/abc')).toBe('/spaces/invites/[redacted]');
+    expect(redactUrl('/spaces/join/abc?x=1')).toBe('/spaces/join/[redacted]?x=1');
+    expect(redactUrl('/spaces/s1/my-invite')).toBe('/spaces/s1/my-invite');
   });
 });
