@@ -23,6 +23,7 @@ import { MediaReferenceViews1796200000000 } from './1796200000000-MediaReference
 import { AuthorRecordsView1796100000000 } from './1796100000000-AuthorRecordsView';
 import { ContentNotifications1796400000000 } from './1796400000000-ContentNotifications';
 import { RelayDocumentsPerChain1796510000000 } from './1796510000000-RelayDocumentsPerChain';
+import { RelayIdentityCacheEpoch1796510000001 } from './1796510000001-RelayIdentityCacheEpoch';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -50,4 +51,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MediaSpaceIndex1796300000000,
   ContentNotifications1796400000000,
   RelayDocumentsPerChain1796510000000,
+  RelayIdentityCacheEpoch1796510000001,
 ];
