@@ -108,7 +108,7 @@ async function chainOf(pool: Pool, postId: string): Promise<unknown> {
      FROM posts p
      LEFT JOIN relay_content_chains c ON c.content_id = p.content_id AND c.head_cid = p.head_cid
      LEFT JOIN relay_operations o ON o.cid = c.head_cid
-     LEFT JOIN relay_documents d ON d.document_cid = c.current_document_cid
+     LEFT JOIN relay_documents d ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid
      WHERE p.id = $1`,
     [postId],
   );

@@ -105,7 +105,7 @@ export function signGenesis(
 
 /**
  * OriginChainGenesis.store: the relay's rows of the genesis in one statement, the post
- * transaction's last (the document, the operation, the chain with its folded state). When that
+ * transaction's last (the operation, the chain with its folded state, the document under the chain). When that
  * very operation is stored already (the same document signed in the same millisecond), it signs
  * again a millisecond later, as the app does; the caller then moves the post's chain columns.
  */
@@ -123,14 +123,16 @@ export async function storeGenesis(client: PoolClient, owner: Origin, genesis: N
       length: 1,
     };
     const { rowCount } = await client.query(
-      `WITH document AS (
-         INSERT INTO relay_documents (document_cid, document) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING
-       ), operation AS (
+      `WITH operation AS (
          INSERT INTO relay_operations
            (cid, kind, chain_id, jws, signer_did, created_at, previous_cid, op_type, document_cid)
          VALUES ($3, 'content-op', $4, $5, $6, $7, NULL, 'create', $1)
          ON CONFLICT (cid) DO NOTHING
          RETURNING cid
+       ), document AS (
+         INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
+         SELECT $4, $1, $2::jsonb, $9, $10 FROM operation
+         ON CONFLICT DO NOTHING
        )
        INSERT INTO relay_content_chains
          (content_id, creator_did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted,
@@ -146,9 +148,23 @@ export async function storeGenesis(client: PoolClient, owner: Origin, genesis: N
         owner.did,
         candidate.createdAt,
         JSON.stringify(state),
+        ...documentProjection(candidate.document),
       ],
     );
     if (rowCount === 1) return candidate;
   }
   throw new Error('could not sign a distinct content genesis');
+}
+
+/** relay-document-projection.ts: the document's `$schema` and its display-name registry field. */
+function documentProjection(document: Record<string, unknown>): [string | null, string | null] {
+  const schema = typeof document.$schema === 'string' ? document.$schema : null;
+  const field =
+    schema === 'https://schemas.dfos.com/profile/v1'
+      ? 'name'
+      : schema === 'https://schemas.dfos.com/post/v1'
+        ? 'title'
+        : null;
+  const value = field === null ? undefined : document[field];
+  return [schema, typeof value === 'string' && value !== '' ? value : null];
 }

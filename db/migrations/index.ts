@@ -22,6 +22,8 @@ import { MediaSpaceIndex1796300000000 } from './1796300000000-MediaSpaceIndex';
 import { MediaReferenceViews1796200000000 } from './1796200000000-MediaReferenceViews';
 import { AuthorRecordsView1796100000000 } from './1796100000000-AuthorRecordsView';
 import { ContentNotifications1796400000000 } from './1796400000000-ContentNotifications';
+import { RelayDocumentsPerChain1796510000000 } from './1796510000000-RelayDocumentsPerChain';
+import { RelayIdentityCacheEpoch1796510000001 } from './1796510000001-RelayIdentityCacheEpoch';
 import { GroupRowsEndWithMembership1796520000000 } from './1796520000000-GroupRowsEndWithMembership';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
@@ -49,5 +51,7 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MediaReferenceViews1796200000000,
   MediaSpaceIndex1796300000000,
   ContentNotifications1796400000000,
+  RelayDocumentsPerChain1796510000000,
+  RelayIdentityCacheEpoch1796510000001,
   GroupRowsEndWithMembership1796520000000,
 ];

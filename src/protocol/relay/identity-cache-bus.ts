@@ -1,9 +1,18 @@
 import { Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
+import { Clock } from '../../common/clock/clock';
 import { SharedRedis } from '../../infrastructure/redis/shared-redis';
+import { IdentityCacheEpoch } from './identity-cache-epoch';
 
 export const IDENTITY_INVALIDATION_CHANNEL = 'plat:relay:identity-invalidated';
+
+/**
+ * With Redis, how long a replica serves its cache before it re-reads the missed-invalidation epoch:
+ * the bound on trusting a state whose invalidation could not be published
+ * (docs/decisions/identity-cache-missed-invalidations.md).
+ */
+export const EPOCH_CHECK_INTERVAL_MS = 1000;
 
 export interface IdentityCacheListener {
   /** One DID's cached state is stale. */
@@ -17,6 +26,10 @@ export interface IdentityCacheListener {
  * message only goes to local listeners. With Redis every ingest publishes on a channel all replicas
  * subscribe to; while the subscription is down a replica must not trust its cache (`coherent` is
  * false) and, once it is back, drops everything it cached (messages may have been lost meanwhile).
+ *
+ * A publish that fails while the other replicas stay subscribed reaches them through the database
+ * instead: the publisher bumps the IdentityCacheEpoch, and every replica re-reads it at most
+ * EPOCH_CHECK_INTERVAL_MS before serving from its cache, dropping everything when it moved.
  */
 @Injectable()
 export class IdentityCacheBus {
@@ -26,8 +39,16 @@ export class IdentityCacheBus {
   private readonly publisher?: Redis;
   private readonly subscriber?: Redis;
   private subscribed = false;
+  /** The epoch last read, when it was read (clock ms), and the read under way. */
+  private epochSeen: string | null = null;
+  private epochCheckedAt = Number.NEGATIVE_INFINITY;
+  private epochCheck: Promise<void> | null = null;
 
-  constructor(redis: SharedRedis) {
+  constructor(
+    redis: SharedRedis,
+    private readonly epoch: IdentityCacheEpoch,
+    private readonly clock: Clock,
+  ) {
     const subscriber = redis.subscriber();
     if (!subscriber) return;
     this.publisher = redis.commands!;
@@ -68,8 +89,42 @@ export class IdentityCacheBus {
         JSON.stringify({ from: this.instance, dids }),
       );
     } catch (error) {
-      // Other replicas then serve their cached state until its TTL runs out.
       this.logger.warn(`identity invalidation not published: ${(error as Error).message}`);
+      await this.recordMissedInvalidation();
+    }
+  }
+
+  /**
+   * Before serving from a cache: with Redis, re-reads the missed-invalidation epoch when the last read
+   * is EPOCH_CHECK_INTERVAL_MS old, and drops everything cached when it moved (or cannot be read).
+   * Concurrent callers share one read. Nothing to do without Redis: every invalidation is local.
+   */
+  async confirmNoMissedInvalidation(): Promise<void> {
+    if (!this.publisher) return;
+    if (this.clock.now().getTime() - this.epochCheckedAt < EPOCH_CHECK_INTERVAL_MS) return;
+    this.epochCheck ??= this.checkEpoch().finally(() => {
+      this.epochCheck = null;
+    });
+    await this.epochCheck;
+  }
+
+  private async checkEpoch(): Promise<void> {
+    const startedAt = this.clock.now().getTime();
+    const epoch = await this.epoch.read().catch(() => null);
+    if (epoch === null || (this.epochSeen !== null && epoch !== this.epochSeen)) {
+      this.listeners.forEach((listener) => listener.reset());
+    }
+    if (epoch === null) return; // not trusted: read again on the next use
+    this.epochSeen = epoch;
+    this.epochCheckedAt = startedAt;
+  }
+
+  private async recordMissedInvalidation(): Promise<void> {
+    try {
+      await this.epoch.bump();
+    } catch (error) {
+      // Both channels failed: other replicas trust their cached state until its 60 s TTL.
+      this.logger.error(`identity invalidation neither published nor recorded: ${(error as Error).message}`);
     }
   }
 

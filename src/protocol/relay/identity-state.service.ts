@@ -20,8 +20,8 @@ import { IdentityCacheBus, IdentityCacheListener } from './identity-cache-bus';
 /** Upper bound on cached identities (least recently used go first). */
 const MAX_CACHED_IDENTITIES = 10_000;
 /**
- * Safety net only: invalidation is explicit (on ingest, and across replicas over Redis). The TTL
- * bounds staleness should a cross-replica message be lost while the subscription stayed up.
+ * Safety net only: invalidation is explicit (on ingest, and across replicas over Redis, or through
+ * the database when a publish fails). The TTL bounds staleness should both be lost.
  */
 const CACHE_TTL_MS = 60_000;
 
@@ -103,6 +103,7 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
   private async load(did: string): Promise<CachedIdentity> {
     if (!isPlatDid(did)) return { state: null, keyHistory: [], expiresAt: 0 };
     const useCache = this.bus.coherent;
+    if (useCache) await this.bus.confirmNoMissedInvalidation();
     const now = Date.now();
     if (useCache) {
       const hit = this.cache.get(did);

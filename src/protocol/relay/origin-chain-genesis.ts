@@ -11,12 +11,13 @@ import {
 } from '../core';
 import { ChainGenesis, type SignedGenesis } from '../publishing/chain-genesis';
 import { MAX_GENESIS_ATTEMPTS, OriginIdentityError, OriginIdentityService } from './origin-identity.service';
+import { projectDocument } from './relay-document-projection';
 
 /**
  * ChainGenesis for the embedded relay. The genesis is the origin's own, signed here with its current
  * key (the origin identity is live: bootstrap refuses a deleted one), so it needs none of ingest's
  * checks against stored state; its rows are exactly those ingest writes for a content genesis
- * (the document, the operation, the chain at its genesis). What ingest does besides is not needed:
+ * (the operation, the chain at its genesis, and the document held under that chain). What ingest does besides is not needed:
  * a content operation changes no identity (no cache to invalidate), and expired buffered operations
  * are swept by the next ingest.
  */
@@ -70,15 +71,19 @@ export class OriginChainGenesis extends ChainGenesis {
       currentDocumentCID: genesis.documentCid,
       length: 1,
     };
+    const { docSchema, displayName } = projectDocument(genesis.document);
+    // The document row only with a new operation: a chain holds only what its own operations bring.
     const stored = await manager.query<unknown[]>(
-      `WITH document AS (
-         INSERT INTO relay_documents (document_cid, document) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING
-       ), operation AS (
+      `WITH operation AS (
          INSERT INTO relay_operations
            (cid, kind, chain_id, jws, signer_did, created_at, previous_cid, op_type, document_cid)
          VALUES ($3, 'content-op', $4, $5, $6, $7, NULL, 'create', $1)
          ON CONFLICT (cid) DO NOTHING
          RETURNING cid
+       ), document AS (
+         INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
+         SELECT $4, $1, $2::jsonb, $9, $10 FROM operation
+         ON CONFLICT DO NOTHING
        )
        INSERT INTO relay_content_chains
          (content_id, creator_did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted,
@@ -94,6 +99,8 @@ export class OriginChainGenesis extends ChainGenesis {
         this.origin.did,
         genesis.createdAt,
         JSON.stringify(state),
+        docSchema,
+        displayName,
       ],
     );
     return stored.length === 1;

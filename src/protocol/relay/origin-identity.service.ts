@@ -163,24 +163,27 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
 
   /**
    * Publishes a public document: a new content chain (no `previous`), or an update of the chain at
-   * `previous.headCid`. The relay keeps the document and serves it as the chain's blob.
+   * `previous.headCid`. The relay keeps the document with the operation, under that chain only, and
+   * serves it as the chain's blob while it is the head's.
    */
   async publishContent(
     document: Record<string, unknown>,
     previous: PublishedContent | null = null,
   ): Promise<PublishedContent> {
     const documentCID = documentCid(document);
-    await this.ingestion.putDocument(documentCID, document);
     if (previous) {
       const createdAt = this.after(await this.createdAtOf(previous.headCid));
-      const result = await this.ingestContent({
-        version: 1,
-        type: 'update',
-        did: this.did,
-        previousOperationCID: previous.headCid,
-        documentCID,
-        createdAt,
-      });
+      const result = await this.ingestContent(
+        {
+          version: 1,
+          type: 'update',
+          did: this.did,
+          previousOperationCID: previous.headCid,
+          documentCID,
+          createdAt,
+        },
+        document,
+      );
       return { contentId: previous.contentId, headCid: result.cid };
     }
     for (let attempt = 0; attempt < MAX_GENESIS_ATTEMPTS; attempt++) {
@@ -189,7 +192,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
         { version: 1, type: 'create', did: this.did, documentCID, createdAt },
         this.signer,
       );
-      const [result] = await this.ingestion.ingest([signed.jws]);
+      const [result] = await this.ingestion.ingest([signed.jws], { documents: [document] });
       if (result.status === 'new') return { contentId: result.chainId!, headCid: result.cid };
       if (result.status === 'rejected') throw refused('content genesis', result);
     }
@@ -360,9 +363,12 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     return { did, headCid: signed.cid };
   }
 
-  private async ingestContent(operation: ContentOperation): Promise<IngestResult> {
+  private async ingestContent(
+    operation: ContentOperation,
+    document?: Record<string, unknown>,
+  ): Promise<IngestResult> {
     const signed = signContentOperation(operation, this.signer);
-    const [result] = await this.ingestion.ingest([signed.jws]);
+    const [result] = await this.ingestion.ingest([signed.jws], { documents: document ? [document] : [] });
     if (result.status === 'rejected') throw refused(`content ${operation.type}`, result);
     return result;
   }

@@ -26,12 +26,12 @@ import { RelayContentChain, RelayDocument, RelayOperation, type RelayOperationKi
 import { IdentityStateService } from './identity-state.service';
 import { OriginIdentityService } from './origin-identity.service';
 import { relayBadRequest } from './relay-errors';
+import { POST_SCHEMA } from './relay-document-projection';
 import { RelayIngestService } from './relay-ingest.service';
 import { parseIndexOrder, parseRelayBoolean, parseRelayLimit, type IndexOrder } from './relay-paging';
 
 export const RELAY_PROTOCOL = 'plat-web-relay';
 export const RELAY_VERSION = '0.1.0';
-const POST_SCHEMA = 'https://schemas.dfos.com/post/v1';
 
 interface IdentityIndexRow {
   did: string;
@@ -43,7 +43,7 @@ interface IdentityIndexRow {
   profile_anchor: string | null;
   public_read: boolean;
   doc_schema: string | null;
-  name: string | null;
+  display_name: string | null;
 }
 
 interface ContentIndexRow {
@@ -58,7 +58,7 @@ interface ContentIndexRow {
   current_document_cid: string | null;
   public_read: boolean;
   doc_schema: string | null;
-  title: string | null;
+  display_name: string | null;
 }
 
 /** A small SQL builder for the index filters: numbered parameters, ANDed conditions. */
@@ -77,6 +77,17 @@ class Filters {
 
   get where(): string {
     return this.conditions.length > 0 ? `WHERE ${this.conditions.join(' AND ')}` : '';
+  }
+
+  /**
+   * Case-insensitive substring match on the projected display name of one schema, phrased so the
+   * trigram index on lower(display_name) serves it (docs/decisions/relay-index-filters.md).
+   */
+  displayNameContains(schema: string, fragment: string): void {
+    // LIKE's wildcards and escape character in the fragment match themselves; lower() leaves them be.
+    const pattern = `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    this.add(`entry.doc_schema = ${this.param(schema)}`);
+    this.add(`lower(entry.display_name) LIKE lower(${this.param(pattern)})`);
   }
 }
 
@@ -204,8 +215,9 @@ export class RelayApiService {
   async blob(contentId: string): Promise<Record<string, unknown>> {
     const chain = await this.contentChain(contentId);
     if (chain.isDeleted || !chain.currentDocumentCid) throw notFound();
+    // Only a document this chain's own operation brought (docs/decisions/relay-documents-per-chain.md).
     const document = await this.dataSource.getRepository(RelayDocument).findOne({
-      where: { documentCid: chain.currentDocumentCid },
+      where: { contentId: chain.contentId, documentCid: chain.currentDocumentCid },
     });
     if (!document) throw notFound();
     return document.document;
@@ -253,20 +265,16 @@ export class RelayApiService {
       const predicate = 'entry.profile_anchor IS NOT NULL AND entry.public_read';
       filters.add(hasPublicProfile ? `(${predicate})` : `NOT (${predicate})`);
     }
-    if (query.nameContains !== undefined) {
-      filters.add(`strpos(lower(entry.name), lower(${filters.param(query.nameContains)})) > 0`);
-    }
+    if (query.nameContains !== undefined) filters.displayNameContains(PROFILE_SCHEMA, query.nameContains);
     const orderBy = this.seek(filters, 'identities', order, query.after, 'did');
     const rows: IdentityIndexRow[] = await this.dataSource.query(
       `SELECT * FROM (
          SELECT i.did, i.head_cid, i.op_count, i.genesis_at, i.head_at, i.is_deleted, i.profile_anchor,
-                (d.document_cid IS NOT NULL) AS public_read,
-                CASE WHEN jsonb_typeof(d.document->'$schema') = 'string' THEN d.document->>'$schema' END AS doc_schema,
-                CASE WHEN d.document->>'$schema' = '${PROFILE_SCHEMA}' AND jsonb_typeof(d.document->'name') = 'string'
-                          AND d.document->>'name' <> '' THEN d.document->>'name' END AS name
+                (d.document_cid IS NOT NULL) AS public_read, d.doc_schema, d.display_name
          FROM relay_identity_chains i
          LEFT JOIN relay_content_chains c ON c.content_id = i.profile_anchor
-         LEFT JOIN relay_documents d ON d.document_cid = c.current_document_cid AND NOT c.is_deleted
+         LEFT JOIN relay_documents d
+           ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted
        ) entry ${filters.where} ORDER BY ${orderBy} LIMIT ${filters.param(limit)}`,
       filters.params,
     );
@@ -305,20 +313,16 @@ export class RelayApiService {
     }
     if (publicRead !== undefined) filters.add(publicRead ? 'entry.public_read' : 'NOT entry.public_read');
     if (isDeleted !== undefined) filters.add(isDeleted ? 'entry.is_deleted' : 'NOT entry.is_deleted');
-    if (query.titleContains !== undefined) {
-      filters.add(`strpos(lower(entry.title), lower(${filters.param(query.titleContains)})) > 0`);
-    }
+    if (query.titleContains !== undefined) filters.displayNameContains(POST_SCHEMA, query.titleContains);
     const orderBy = this.seek(filters, 'content', order, query.after, 'content_id');
     const rows: ContentIndexRow[] = await this.dataSource.query(
       `SELECT * FROM (
          SELECT c.content_id, c.genesis_cid, c.head_cid, c.creator_did, c.is_deleted, c.op_count,
                 c.genesis_at, c.head_at, c.current_document_cid,
-                (d.document_cid IS NOT NULL) AS public_read,
-                CASE WHEN jsonb_typeof(d.document->'$schema') = 'string' THEN d.document->>'$schema' END AS doc_schema,
-                CASE WHEN d.document->>'$schema' = '${POST_SCHEMA}' AND jsonb_typeof(d.document->'title') = 'string'
-                          AND d.document->>'title' <> '' THEN d.document->>'title' END AS title
+                (d.document_cid IS NOT NULL) AS public_read, d.doc_schema, d.display_name
          FROM relay_content_chains c
-         LEFT JOIN relay_documents d ON d.document_cid = c.current_document_cid AND NOT c.is_deleted
+         LEFT JOIN relay_documents d
+           ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted
        ) entry ${filters.where} ORDER BY ${orderBy} LIMIT ${filters.param(limit)}`,
       filters.params,
     );
@@ -453,7 +457,7 @@ function identityIndexRow(row: IdentityIndexRow): IndexIdentityRowDto {
           anchor: row.profile_anchor,
           publicRead: row.public_read,
           docSchema: row.doc_schema,
-          name: row.public_read ? row.name : null,
+          name: row.public_read && row.doc_schema === PROFILE_SCHEMA ? row.display_name : null,
         }
       : null,
   };
@@ -472,6 +476,6 @@ function contentIndexRow(row: ContentIndexRow): IndexContentRowDto {
     currentDocumentCID: row.current_document_cid,
     publicRead: row.public_read,
     docSchema: row.doc_schema,
-    title: row.public_read ? row.title : null,
+    title: row.public_read && row.doc_schema === POST_SCHEMA ? row.display_name : null,
   };
 }

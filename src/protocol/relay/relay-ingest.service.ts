@@ -8,6 +8,7 @@ import {
   classifyJws,
   computeCid,
   decodeContentOperation,
+  documentCid,
   decodeCredential,
   decodeJws,
   formatCreatedAt,
@@ -35,6 +36,7 @@ import {
   type RelayOperationKind,
 } from './entities';
 import { IdentityCacheBus } from './identity-cache-bus';
+import { projectDocument } from './relay-document-projection';
 import { RevocationService } from './revocation.service';
 
 /** WEB-RELAY.md "Operation Ingestion": a larger batch is a 400. */
@@ -90,7 +92,12 @@ interface PreparedOperation {
   readonly header: JsonObject;
   /** the signed createdAt (credentials: iat), for the dependency sort */
   readonly createdAt: string;
+  /** A content op's document, when the caller (the origin's own publishing) brought it. */
+  readonly document?: Record<string, unknown>;
 }
+
+/** Documents brought with a batch, by their CID. */
+type BatchDocuments = ReadonlyMap<string, Record<string, unknown>>;
 
 interface Sequenced {
   /** every attempted operation's last outcome */
@@ -146,9 +153,16 @@ export class RelayIngestService {
    * "Convergence"); an operation of this batch sequenced by that pass answers `new`. With `retain`
    * (the public route), operations still failing only for a missing dependency are buffered; their
    * result stays `rejected` with the dependency error.
+   *
+   * `documents` (the origin's own publishing only; the public route brings none) are stored with
+   * the content operation that commits to them, tied to its chain, in that operation's transaction.
    */
-  async ingest(tokens: readonly string[], options: { retain?: boolean } = {}): Promise<IngestResult[]> {
-    const { results, pending } = this.prepareBatch(tokens);
+  async ingest(
+    tokens: readonly string[],
+    options: { retain?: boolean; documents?: readonly Record<string, unknown>[] } = {},
+  ): Promise<IngestResult[]> {
+    const documents = new Map((options.documents ?? []).map((document) => [documentCid(document), document]));
+    const { results, pending } = this.prepareBatch(tokens, documents);
     const batch = await this.sequence(pending, null);
     for (const [operation, outcome] of batch.outcomes) results[operation.index] = outcome.result;
     await this.sweepExpiredPending();
@@ -166,7 +180,7 @@ export class RelayIngestService {
     manager: EntityManager,
     tokens: readonly string[],
   ): Promise<{ results: IngestResult[]; changedIdentities: string[] }> {
-    const { results, pending } = this.prepareBatch(tokens);
+    const { results, pending } = this.prepareBatch(tokens, new Map());
     const changedIdentities = new Set<string>();
     const batch = await this.sequence(pending, manager, changedIdentities);
     for (const [operation, outcome] of batch.outcomes) results[operation.index] = outcome.result;
@@ -182,15 +196,10 @@ export class RelayIngestService {
     return row.count;
   }
 
-  /** Stores a public document under its CID (callers compute the CID with `documentCid`). */
-  async putDocument(documentCid: string, document: Record<string, unknown>, manager?: EntityManager) {
-    await (manager ?? this.dataSource.manager).query(
-      'INSERT INTO relay_documents (document_cid, document) VALUES ($1, $2::jsonb) ON CONFLICT DO NOTHING',
-      [documentCid, JSON.stringify(document)],
-    );
-  }
-
-  private prepareBatch(tokens: readonly string[]): {
+  private prepareBatch(
+    tokens: readonly string[],
+    documents: BatchDocuments,
+  ): {
     results: IngestResult[];
     pending: PreparedOperation[];
   } {
@@ -202,7 +211,7 @@ export class RelayIngestService {
     tokens.forEach((token, index) => {
       const prepared = prepare(token, index);
       if ('status' in prepared) results[index] = prepared;
-      else pending.push(prepared);
+      else pending.push(withDocument(prepared, documents));
     });
     return { results, pending };
   }
@@ -594,6 +603,7 @@ export class RelayIngestService {
         currentDocumentCid: record.documentCID,
         state,
       });
+      await this.keepHeadDocument(manager, chain.contentId, record.documentCID, operation);
       return newOutcome(record.cid, 'content-op', chain.contentId);
     }
 
@@ -628,7 +638,40 @@ export class RelayIngestService {
         updatedAt: this.clock.now(),
       },
     );
+    await this.keepHeadDocument(
+      manager,
+      chain.contentId,
+      state.isDeleted ? null : head.documentCid,
+      head.cid === record.cid ? operation : null,
+    );
     return newOutcome(record.cid, 'content-op', chain.contentId);
+  }
+
+  /**
+   * A chain holds at most its head document (docs/decisions/relay-documents-per-chain.md): the
+   * document brought with the operation that became head is stored under the chain, and every other
+   * document of the chain (superseded, on a losing branch, or all of them once the head is a delete)
+   * is deleted in the same transaction. Verification needs only the committed CIDs, never the bytes.
+   */
+  private async keepHeadDocument(
+    manager: EntityManager,
+    contentId: string,
+    headDocumentCid: string | null,
+    headOperation: PreparedOperation | null,
+  ): Promise<void> {
+    const document = headOperation?.document;
+    if (document && headDocumentCid !== null) {
+      const { docSchema, displayName } = projectDocument(document);
+      await manager.query(
+        `INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
+         VALUES ($1, $2, $3::jsonb, $4, $5) ON CONFLICT DO NOTHING`,
+        [contentId, headDocumentCid, JSON.stringify(document), docSchema, displayName],
+      );
+    }
+    await manager.query(
+      'DELETE FROM relay_documents WHERE content_id = $1 AND document_cid IS DISTINCT FROM $2',
+      [contentId, headDocumentCid],
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -768,6 +811,14 @@ function prepare(token: unknown, index: number): PreparedOperation | IngestResul
     createdAt = payload.createdAt;
   }
   return { index, token, kind: classified, cid, payload, header, createdAt };
+}
+
+/** Attaches the batch document a content operation commits to, if the batch brought it. */
+function withDocument(operation: PreparedOperation, documents: BatchDocuments): PreparedOperation {
+  if (operation.kind !== 'content-op' || documents.size === 0) return operation;
+  const committed = operation.payload.documentCID;
+  const document = typeof committed === 'string' ? documents.get(committed) : undefined;
+  return document ? { ...operation, document } : operation;
 }
 
 function messageOf(error: unknown): string {

@@ -6,6 +6,7 @@ import { ContentPublisher } from '../publishing/content-publisher';
 import { OriginIdentities } from '../publishing/origin-identities';
 import { RELAY_ENTITIES } from './entities';
 import { IdentityCacheBus } from './identity-cache-bus';
+import { IdentityCacheEpoch } from './identity-cache-epoch';
 import { IdentityStateService } from './identity-state.service';
 import { OriginChainGenesis } from './origin-chain-genesis';
 import { OriginIdentityService } from './origin-identity.service';
@@ -28,6 +29,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
   controllers: [RelayController, ProtocolDiscoveryController],
   providers: [
+    IdentityCacheEpoch,
     IdentityCacheBus,
     IdentityStateService,
     RevocationService,

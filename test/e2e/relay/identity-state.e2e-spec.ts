@@ -2,11 +2,14 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { ApiError } from '../../../src/common/errors/api-error';
 import { generateKeySigner, multikeyEntry } from '../../../src/protocol/core';
-import { IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
+import { Clock } from '../../../src/common/clock/clock';
+import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
+import { EPOCH_CHECK_INTERVAL_MS, IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
 import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
 import { RevocationService } from '../../../src/protocol/relay/revocation.service';
 import { createTestDatabase } from '../../support/database';
 import { TestApp } from '../../support/app';
+import { ShiftedClock } from '../../support/clock';
 import { allRoles, bootRelayApp, ingest, TestIdentity } from './support';
 
 /** The real Redis of this machine and CI (as the rate-limit tests use it). */
@@ -194,6 +197,52 @@ describe('identity cache across replicas over Redis (e2e)', () => {
         (state) => state?.headCid === update.cid,
       );
       expect(seen?.headCid).toBe(update.cid);
+    } finally {
+      await a.app.close();
+      await b.app.close();
+      await database.drop();
+    }
+  });
+
+  // Issue 29 item 7: replica A commits a key removal but cannot publish its invalidation (its Redis
+  // connection is cut) while B stays subscribed; B used to accept the removed key for up to 60 s.
+  it('attack: a removed key whose invalidation could not be published stops verifying on the other replica within the epoch check interval', async () => {
+    const database = await createTestDatabase();
+    const env = { REDIS_URL };
+    const clockB = new ShiftedClock();
+    const a = await bootRelayApp({ databaseUrl: database.url, env });
+    const b = await bootRelayApp({
+      databaseUrl: database.url,
+      env,
+      override: (builder) => builder.overrideProvider(Clock).useValue(clockB),
+    });
+    try {
+      expect(await b.app.get(IdentityCacheBus).ready()).toBe(true);
+      const [kept, removed] = [generateKeySigner(), generateKeySigner()];
+      const erin = new TestIdentity(kept, { keys: allRoles(kept, removed) });
+      const invalidatedOnB = new Promise<void>((resolve) =>
+        b.app.get(IdentityCacheBus).listen({
+          invalidate: (did) => did === erin.did && resolve(),
+          reset: () => undefined,
+        }),
+      );
+      await ingest(a, [erin.genesis]);
+      await invalidatedOnB;
+      await quiet(b, [a, b]);
+      const onB = b.app.get(IdentityStateService);
+      const hasRemovedKey = async () =>
+        ((await onB.current(erin.did))?.authKeys ?? []).some(
+          (key) => key.publicKeyMultibase === removed.multikey,
+        );
+      expect(await hasRemovedKey()).toBe(true); // cached on B
+
+      a.app.get(SharedRedis).commands!.disconnect(); // A's publish now fails; B stays subscribed
+      const removal = erin.update(allRoles(kept));
+      expect((await ingest(a, [removal.jws]))[0].status).toBe('new');
+
+      clockB.offsetMs += EPOCH_CHECK_INTERVAL_MS;
+      expect(await hasRemovedKey()).toBe(false);
+      expect((await onB.current(erin.did))?.headCid).toBe(removal.cid);
     } finally {
       await a.app.close();
       await b.app.close();

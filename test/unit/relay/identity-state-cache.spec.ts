@@ -1,9 +1,12 @@
+import { EventEmitter } from 'node:events';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../src/config/app-config';
 import type { IdentityState } from '../../../src/protocol/core';
-import { IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
+import { EPOCH_CHECK_INTERVAL_MS, IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
+import { IdentityCacheEpoch } from '../../../src/protocol/relay/identity-cache-epoch';
 import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
 import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
+import { ShiftedClock } from '../../support/clock';
 
 const DID = 'did:plat:2346789acdefhknrtvz2346789acdef';
 
@@ -39,8 +42,44 @@ class FakeStore {
   }
 }
 
+/** The database's missed-invalidation epoch, in memory (shared by the replicas of a test). */
+class FakeEpoch {
+  value = 0;
+  reads = 0;
+  failReads = false;
+
+  bump(): Promise<void> {
+    this.value += 1;
+    return Promise.resolve();
+  }
+
+  read(): Promise<string> {
+    this.reads += 1;
+    return this.failReads ? Promise.reject(new Error('database down')) : Promise.resolve(String(this.value));
+  }
+}
+
+const asEpoch = (epoch: FakeEpoch) => epoch as unknown as IdentityCacheEpoch;
+
 const localBus = () =>
-  new IdentityCacheBus(new SharedRedis(Object.assign(new AppConfig(), { REDIS_URL: undefined })));
+  new IdentityCacheBus(
+    new SharedRedis(Object.assign(new AppConfig(), { REDIS_URL: undefined })),
+    asEpoch(new FakeEpoch()),
+    new ShiftedClock(),
+  );
+
+/** A replica's bus over a Redis whose subscription is up and whose PUBLISH fails (or not). */
+async function redisBus(epoch: FakeEpoch, clock: ShiftedClock, publishFails: boolean) {
+  const subscriber = Object.assign(new EventEmitter(), { subscribe: () => Promise.resolve(1) });
+  const commands = {
+    publish: () => (publishFails ? Promise.reject(new Error('connection is closed')) : Promise.resolve(0)),
+  };
+  const redis = { subscriber: () => subscriber, commands } as unknown as SharedRedis;
+  const bus = new IdentityCacheBus(redis, asEpoch(epoch), clock);
+  subscriber.emit('ready');
+  expect(await bus.ready(1000)).toBe(true);
+  return bus;
+}
 
 describe('IdentityStateService cache', () => {
   it('serves repeated reads from the cache until an invalidation', async () => {
@@ -97,5 +136,68 @@ describe('IdentityStateService cache', () => {
     store.head = 'head-3';
     service.reset();
     expect((await service.current(DID))?.headCid).toBe('head-3');
+  });
+});
+
+/**
+ * Issue 29 item 7: a replica whose invalidation publish fails records it in the database, and the
+ * other replicas, still subscribed, stop trusting their cache within EPOCH_CHECK_INTERVAL_MS instead
+ * of the 60 s TTL (docs/decisions/identity-cache-missed-invalidations.md).
+ */
+describe('IdentityCacheBus: an invalidation that could not be published', () => {
+  it('is recorded by the publisher and drops the other replica’s cache at its next epoch check', async () => {
+    const epoch = new FakeEpoch();
+    const clockB = new ShiftedClock();
+    const a = await redisBus(epoch, new ShiftedClock(), true);
+    const b = await redisBus(epoch, clockB, false);
+    const store = new FakeStore();
+    const onB = new IdentityStateService(store.dataSource(), b);
+    expect((await onB.current(DID))?.headCid).toBe('head-1'); // cached on B
+
+    store.head = 'head-2'; // a key removed, committed on A...
+    await a.publish([DID]); // ...whose publish fails
+    expect(epoch.value).toBe(1);
+    // Within the interval B still serves its cache (one epoch read per interval, not per request)...
+    expect((await onB.current(DID))?.headCid).toBe('head-1');
+    const reads = epoch.reads;
+    clockB.offsetMs += EPOCH_CHECK_INTERVAL_MS;
+    // ...then its next read sees the epoch moved and reloads.
+    expect((await onB.current(DID))?.headCid).toBe('head-2');
+    expect(epoch.reads).toBe(reads + 1);
+  });
+
+  it('a published invalidation records nothing', async () => {
+    const epoch = new FakeEpoch();
+    const a = await redisBus(epoch, new ShiftedClock(), false);
+    await a.publish([DID]);
+    expect(epoch.value).toBe(0);
+  });
+
+  it('an epoch that cannot be read is not trusted: the cache is bypassed until it can be', async () => {
+    const epoch = new FakeEpoch();
+    const clock = new ShiftedClock();
+    const bus = await redisBus(epoch, clock, false);
+    const store = new FakeStore();
+    const service = new IdentityStateService(store.dataSource(), bus);
+    await service.current(DID);
+    epoch.failReads = true;
+    clock.offsetMs += EPOCH_CHECK_INTERVAL_MS;
+    store.head = 'head-2';
+    expect((await service.current(DID))?.headCid).toBe('head-2');
+    store.head = 'head-3';
+    expect((await service.current(DID))?.headCid).toBe('head-3');
+  });
+
+  it('without Redis the epoch is never read', async () => {
+    const epoch = new FakeEpoch();
+    const bus = new IdentityCacheBus(
+      new SharedRedis(Object.assign(new AppConfig(), { REDIS_URL: undefined })),
+      asEpoch(epoch),
+      new ShiftedClock(),
+    );
+    const service = new IdentityStateService(new FakeStore().dataSource(), bus);
+    await service.current(DID);
+    await service.current(DID);
+    expect(epoch.reads).toBe(0);
   });
 });

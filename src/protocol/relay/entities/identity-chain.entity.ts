@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { IdentityState, MultikeyPublicKey } from '../../core';
 
 /** The folded head of one identity chain (the chain itself is its ops in relay_operations). */
@@ -34,6 +34,8 @@ export class RelayIdentityChain {
   keyHistory: MultikeyPublicKey[];
 
   /** The contentId of the profile-labelled ContentAnchor service (index projection), if any. */
+  // Indexed: a nameContains search starts from the matching documents and joins back through it.
+  @Index('idx_relay_identity_chains_profile_anchor')
   @Column({ name: 'profile_anchor', type: 'varchar', length: 64, collation: 'C', nullable: true })
   profileAnchor: string | null;
 
