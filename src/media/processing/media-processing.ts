@@ -6,6 +6,8 @@ import { MediaRows } from '../media-rows';
 import { MediaStorage } from '../storage/media-storage';
 import { AvProbe } from './av-probe';
 import { FfmpegTools, ToolFailed, ToolMissing } from './ffmpeg-tools';
+import { ProcessingInput } from './processing-input';
+import { ScratchBudget, ScratchTooSmall } from './scratch-budget';
 
 export const PROBE_JOB = 'media.probe';
 export const SWEEP_JOB = 'media.sweep';
@@ -38,13 +40,17 @@ export class MediaProcessing implements OnModuleInit {
       config.MEDIA_FFMPEG_PATH,
       config.MEDIA_PROBE_TIMEOUT_MS,
     );
-    this.probe = new AvProbe(tools, storage, config.MEDIA_MAX_IMAGE_PIXELS);
+    const input = new ProcessingInput(storage, new ScratchBudget(config.MEDIA_SCRATCH_MAX_BYTES));
+    this.probe = new AvProbe(tools, storage, input, config.MEDIA_MAX_IMAGE_PIXELS);
   }
 
   onModuleInit(): void {
+    // A replica runs at most MEDIA_PROCESSING_CONCURRENCY tool runs at once, whatever the queue
+    // holds (docs/decisions/media-processing-containment.md).
     this.jobs.handle<ProbeJob>(PROBE_JOB, (job) => this.process(job.mediaId), {
       attempts: 3,
       backoffMs: 2000,
+      concurrency: this.config.MEDIA_PROCESSING_CONCURRENCY,
     });
     this.jobs.handle(SWEEP_JOB, async () => void (await this.sweep()), { attempts: 1 });
     void this.jobs.every(SWEEP_JOB, this.config.MEDIA_SWEEP_MS);
@@ -64,7 +70,7 @@ export class MediaProcessing implements OnModuleInit {
       if (error instanceof ToolMissing) {
         this.logger.warn(`media ${media.id} ready without audio/video facts: ${error.message}`);
         await this.rows.processed(media.id, {});
-      } else if (error instanceof ToolFailed) {
+      } else if (error instanceof ToolFailed || error instanceof ScratchTooSmall) {
         this.logger.warn(`media ${media.id} failed: ${error.message}`);
         if (await this.rows.processingFailed(media.id, error.message)) await this.dropBytes(media);
       } else {
