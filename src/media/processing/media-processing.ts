@@ -80,7 +80,7 @@ export class MediaProcessing implements OnModuleInit {
   }
 
   /** A failed media's bytes (and any poster already made) are not kept. */
-  private async dropBytes(media: Media): Promise<void> {
+  private async dropBytes(media: Pick<Media, 'id' | 'storageKey'>): Promise<void> {
     await this.storage.delete(media.storageKey!);
     await this.storage.delete(`${media.id}/poster.jpg`);
   }
@@ -90,7 +90,13 @@ export class MediaProcessing implements OnModuleInit {
       this.config.MEDIA_UPLOAD_TTL * 1000,
       this.config.MEDIA_PROCESSING_TTL * 1000,
     );
-    if (swept.failed > 0) this.logger.warn(`${swept.failed} media failed: processing did not finish in time`);
-    return swept;
+    if (swept.failed.length > 0) {
+      this.logger.warn(`${swept.failed.length} media failed: processing did not finish in time`);
+    }
+    // Their bytes go as a processing failure's do: nothing keeps what no one can use.
+    for (const media of swept.failed) {
+      if (media.storageKey !== null) await this.dropBytes({ id: media.id, storageKey: media.storageKey });
+    }
+    return { deleted: swept.deleted, failed: swept.failed.length };
   }
 }
