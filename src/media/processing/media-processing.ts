@@ -28,6 +28,7 @@ interface ProbeJob {
 export class MediaProcessing implements OnModuleInit {
   private readonly logger = new Logger(MediaProcessing.name);
   private readonly probe: AvProbe;
+  private readonly scratch: ScratchBudget;
 
   constructor(
     private readonly jobs: JobQueue,
@@ -40,7 +41,8 @@ export class MediaProcessing implements OnModuleInit {
       config.MEDIA_FFMPEG_PATH,
       config.MEDIA_PROBE_TIMEOUT_MS,
     );
-    const input = new ProcessingInput(storage, new ScratchBudget(config.MEDIA_SCRATCH_MAX_BYTES));
+    this.scratch = new ScratchBudget(config.MEDIA_SCRATCH_MAX_BYTES);
+    const input = new ProcessingInput(storage, this.scratch);
     this.probe = new AvProbe(tools, storage, input, config.MEDIA_MAX_IMAGE_PIXELS);
   }
 
@@ -54,6 +56,11 @@ export class MediaProcessing implements OnModuleInit {
     });
     this.jobs.handle(SWEEP_JOB, async () => void (await this.sweep()), { attempts: 1 });
     void this.jobs.every(SWEEP_JOB, this.config.MEDIA_SWEEP_MS);
+  }
+
+  /** Bytes of temporary copies held now (MEDIA_SCRATCH_MAX_BYTES bounds them). */
+  get scratchInUse(): number {
+    return this.scratch.inUse;
   }
 
   /** Queues the processing of a media whose bytes were just stored. */
