@@ -29,6 +29,8 @@ export const SERVICE_DEFAULTS: ServiceEnv = {
   MEDIA_DIR: '.data/bench-media',
   // Shared, so an upload URL one process minted is good on the others (random per process else).
   MEDIA_URL_SECRET: 'plat-bench-media-url-secret-not-for-production',
+  // The bench reader uploads hundreds of 5 MB bodies a run, past a person's daily quota (2 GiB).
+  MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY: String(1024 ** 4),
 };
 
 /** Later layers win; a null in a later layer unsets what an earlier one set. */

@@ -104,7 +104,8 @@ const ERROR_SCHEMAS = {
       // api-spec.md "Errors": the scope values are an open set, so they are listed, not enumerated.
       scope: {
         type: 'string',
-        description: `Which budget ran out; open set, known values: ${RATE_LIMIT_SCOPES.join(', ')}`,
+        // `upload-quota`: a media mint past the uploader's daily bytes (docs/decisions/media-upload-quota.md).
+        description: `Which budget ran out; open set, known values: ${[...RATE_LIMIT_SCOPES, 'upload-quota'].join(', ')}`,
         example: RATE_LIMIT_SCOPES[0],
       },
       retryAfterMs: { type: 'integer', minimum: 0 },

@@ -516,6 +516,31 @@ export class AppConfig {
   @Min(1)
   MEDIA_MAX_FILE_BYTES = 100 * 1024 * 1024;
 
+  /** Audio and video processing jobs (ffprobe, ffmpeg) one replica runs at once; the rest wait. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(64)
+  MEDIA_PROCESSING_CONCURRENCY = 1;
+
+  /**
+   * Bytes of temporary copies processing jobs may hold at once (objects in S3 are copied to a local
+   * file; the local store's files are read in place): 1 GiB. At least the largest audio and video.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_SCRATCH_MAX_BYTES = 1024 * 1024 * 1024;
+
+  /**
+   * Bytes one identity may upload in any 24 hours (every kind, every space and legacy uploads
+   * together; counted at mint): 2 GiB. Past it the mint is a 429 with scope `upload-quota`.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY = 2 * 1024 * 1024 * 1024;
+
   get migrateOnBoot(): boolean {
     return this.MIGRATE_ON_BOOT ?? this.NODE_ENV !== 'production';
   }
@@ -574,6 +599,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (Boolean(config.MEDIA_S3_ACCESS_KEY_ID) !== Boolean(config.MEDIA_S3_SECRET_ACCESS_KEY)) {
     throw new ConfigValidationError(
       'Invalid configuration:\n  - MEDIA_S3_ACCESS_KEY_ID, MEDIA_S3_SECRET_ACCESS_KEY: set both or neither',
+    );
+  }
+  if (config.MEDIA_SCRATCH_MAX_BYTES < Math.max(config.MEDIA_MAX_AUDIO_BYTES, config.MEDIA_MAX_VIDEO_BYTES)) {
+    // A file larger than the whole scratch budget could never be processed from S3.
+    throw new ConfigValidationError(
+      'Invalid configuration:\n  - MEDIA_SCRATCH_MAX_BYTES: must be at least MEDIA_MAX_AUDIO_BYTES and MEDIA_MAX_VIDEO_BYTES',
     );
   }
   const missing = config.NODE_ENV === 'production' ? PRODUCTION_REQUIRED.filter((key) => !config[key]) : [];

@@ -5,6 +5,7 @@ import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from './dt
 import { MediaPresenter } from './media-presenter';
 import { MediaRows } from './media-rows';
 import { MediaUrls } from './media-urls';
+import { UploadQuota } from './upload-quota';
 import { contentDisposition } from './upload/content-disposition';
 import { formatEntityId } from '../common/ids/entity-id';
 
@@ -18,10 +19,11 @@ export class LegacyMediaService {
     private readonly rows: MediaRows,
     private readonly presenter: MediaPresenter,
     private readonly urls: MediaUrls,
+    private readonly quota: UploadQuota,
   ) {}
 
   async mint(principal: RequestPrincipal, body: LegacyMintMediaRequest): Promise<LegacyMintedMedia> {
-    const media = await this.rows.mint({
+    const media = await this.quota.mint({
       spaceId: null,
       uploaderDid: principal.did,
       filename: body.filename,

@@ -6,6 +6,7 @@ import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { Media } from './entities/media.entity';
 import { MEDIA_BY_ID, mediaOfRow, MediaRow } from './media-row-sql';
 import { MEDIA_TYPES } from './media-types';
+import { addStoredBytes, dropStoredBytesOf } from './space-stored-bytes';
 
 export interface NewMedia {
   spaceId: string | null;
@@ -29,9 +30,10 @@ export class MediaRows {
     private readonly clock: Clock,
   ) {}
 
-  async mint(fields: NewMedia): Promise<Media> {
+  /** A new pending row, not yet saved (UploadQuota saves it within its uploader's quota). */
+  newRow(fields: NewMedia): Media {
     const now = this.clock.now();
-    const row = this.media.create({
+    return this.media.create({
       id: newUuid(),
       spaceId: fields.spaceId,
       uploaderDid: fields.uploaderDid,
@@ -54,7 +56,6 @@ export class MediaRows {
       updatedAt: now,
       uploadedAt: null,
     });
-    return this.media.save(row);
   }
 
   /** The media behind a wire id, or null (malformed ids included). */
@@ -70,11 +71,20 @@ export class MediaRows {
     return this.media.findOneBy({ id, uploaderDid, spaceId: spaceId ?? IsNull() });
   }
 
-  /** Refuses the bytes of a media still awaiting them; false when it is not (any more). */
-  async fail(id: string, reason: string): Promise<boolean> {
+  /**
+   * Refuses the bytes of a media still awaiting them; false when it is not (any more). The bytes
+   * received before the refusal are kept in `content_length` (never shown for a failed media):
+   * they count against the uploader's quota (upload-quota.ts).
+   */
+  async fail(id: string, reason: string, receivedBytes = 0): Promise<boolean> {
     const result = await this.media.update(
       { id, state: 'pending', uploadedAt: IsNull() },
-      { state: 'failed', failureReason: reason.slice(0, 500), updatedAt: this.clock.now() },
+      {
+        state: 'failed',
+        failureReason: reason.slice(0, 500),
+        contentLength: receivedBytes,
+        updatedAt: this.clock.now(),
+      },
     );
     return (result.affected ?? 0) > 0;
   }
@@ -88,13 +98,18 @@ export class MediaRows {
     return (result.affected ?? 0) > 0;
   }
 
-  /** Processing refused a media whose bytes are stored: it fails. */
+  /** Processing refused a media whose bytes are stored: it fails, and its space's figure drops them. */
   async processingFailed(id: string, reason: string): Promise<boolean> {
-    const result = await this.media.update(
-      { id, state: 'pending', uploadedAt: Not(IsNull()) },
-      { state: 'failed', failureReason: reason.slice(0, 500), updatedAt: this.clock.now() },
-    );
-    return (result.affected ?? 0) > 0;
+    return this.media.manager.transaction(async (manager) => {
+      const result = await manager.update(
+        Media,
+        { id, state: 'pending', uploadedAt: Not(IsNull()) },
+        { state: 'failed', failureReason: reason.slice(0, 500), updatedAt: this.clock.now() },
+      );
+      if ((result.affected ?? 0) === 0) return false;
+      await dropStoredBytesOf(manager, [id]);
+      return true;
+    });
   }
 
   async byId(id: string): Promise<Media | null> {
@@ -105,20 +120,33 @@ export class MediaRows {
   /**
    * The sweep (design.md §11): media never uploaded within `uploadTtlMs` are deleted (their URL
    * has expired); media whose processing has not finished within `processingTtlMs` of their
-   * upload fail. Answers how many of each.
+   * upload fail, their spaces' figures dropping their bytes. Answers how many were deleted, and
+   * the failed ones (whose stored bytes the caller deletes).
    */
-  async sweep(uploadTtlMs: number, processingTtlMs: number): Promise<{ deleted: number; failed: number }> {
+  async sweep(
+    uploadTtlMs: number,
+    processingTtlMs: number,
+  ): Promise<{ deleted: number; failed: Pick<Media, 'id' | 'storageKey'>[] }> {
     const now = this.clock.now().getTime();
     const deleted = await this.media.delete({
       state: 'pending',
       uploadedAt: IsNull(),
       createdAt: LessThan(new Date(now - uploadTtlMs)),
     });
-    const failed = await this.media.update(
-      { state: 'pending', uploadedAt: LessThan(new Date(now - processingTtlMs)) },
-      { state: 'failed', failureReason: 'processing did not finish in time', updatedAt: new Date(now) },
-    );
-    return { deleted: deleted.affected ?? 0, failed: failed.affected ?? 0 };
+    const failed = await this.media.manager.transaction(async (manager) => {
+      // TypeORM answers an UPDATE as [rows, affected].
+      const [rows]: [{ id: string; storage_key: string | null }[], number] = await manager.query(
+        "UPDATE media SET state = 'failed', failure_reason = 'processing did not finish in time', updated_at = $2 " +
+          "WHERE state = 'pending' AND uploaded_at < $1 RETURNING id, storage_key",
+        [new Date(now - processingTtlMs), new Date(now)],
+      );
+      await dropStoredBytesOf(
+        manager,
+        rows.map((row) => row.id),
+      );
+      return rows.map((row) => ({ id: row.id, storageKey: row.storage_key }));
+    });
+    return { deleted: deleted.affected ?? 0, failed };
   }
 
   /**
@@ -126,21 +154,28 @@ export class MediaRows {
    * `pending`; null when another upload finalized it first.
    */
   async finalize(
-    id: string,
+    media: Pick<Media, 'id' | 'spaceId'>,
     stored: { storageKey: string; contentLength: number; facts: MediaFacts; ready: boolean },
   ): Promise<Media | null> {
     const now = this.clock.now();
-    const result = await this.media.update(
-      { id, state: 'pending', uploadedAt: IsNull() },
-      {
-        ...stored.facts,
-        state: stored.ready ? 'ready' : 'pending',
-        storageKey: stored.storageKey,
-        contentLength: stored.contentLength,
-        uploadedAt: now,
-        updatedAt: now,
-      },
-    );
-    return (result.affected ?? 0) > 0 ? this.media.findOneByOrFail({ id }) : null;
+    const finalized = await this.media.manager.transaction(async (manager) => {
+      const result = await manager.update(
+        Media,
+        { id: media.id, state: 'pending', uploadedAt: IsNull() },
+        {
+          ...stored.facts,
+          state: stored.ready ? 'ready' : 'pending',
+          storageKey: stored.storageKey,
+          contentLength: stored.contentLength,
+          uploadedAt: now,
+          updatedAt: now,
+        },
+      );
+      if ((result.affected ?? 0) === 0) return false;
+      // The space's storage figure moves with the row (docs/decisions/media-upload-quota.md).
+      await addStoredBytes(manager, media.spaceId, stored.contentLength);
+      return true;
+    });
+    return finalized ? this.media.findOneByOrFail({ id: media.id }) : null;
   }
 }

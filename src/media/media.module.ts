@@ -5,6 +5,7 @@ import { LegacyMediaController } from './controllers/legacy-media.controller';
 import { SpaceMediaController } from './controllers/space-media.controller';
 import { UploadsController } from './controllers/uploads.controller';
 import { Media } from './entities/media.entity';
+import { MediaSpaceUsage } from './entities/media-space-usage.entity';
 import { LegacyMediaService } from './legacy-media.service';
 import { MediaLimits } from './media-limits';
 import { MediaRows } from './media-rows';
@@ -13,6 +14,7 @@ import { MediaRecordsModule } from './records/media-records.module';
 import { SpaceMediaService } from './space-media.service';
 import { mediaStorageProvider } from './storage/media-storage.provider';
 import { UploadService } from './upload/upload.service';
+import { UploadQuota } from './upload-quota';
 import { CdnController } from './controllers/cdn.controller';
 import { MediaFilesController, MediaPostersController } from './controllers/media-files.controller';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
@@ -28,7 +30,7 @@ import { MediaFilesService } from './serving/media-files.service';
  * public CDN route, other kinds (and their posters) by signed URL.
  */
 @Module({
-  imports: [SpacesModule, JobsModule, MediaRecordsModule, TypeOrmModule.forFeature([Media])],
+  imports: [SpacesModule, JobsModule, MediaRecordsModule, TypeOrmModule.forFeature([Media, MediaSpaceUsage])],
   controllers: [
     SpaceMediaController,
     LegacyMediaController,
@@ -49,6 +51,7 @@ import { MediaFilesService } from './serving/media-files.service';
     MediaFilesService,
     MediaProcessing,
     MediaUploadCount,
+    UploadQuota,
   ],
 })
 export class MediaModule {}

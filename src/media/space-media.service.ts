@@ -3,11 +3,11 @@ import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { ApiError, invalidRequest, notFound } from '../common/errors/api-error';
 import { SpaceGrantAccess, SpaceWriter } from '../spaces/grant-access.service';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from './dto/space-media.dto';
-import { MediaLimits } from './media-limits';
 import { MediaPresenter } from './media-presenter';
 import { MediaRows } from './media-rows';
 import { MEDIA_TYPES } from './media-types';
 import { MediaUrls } from './media-urls';
+import { UploadQuota } from './upload-quota';
 
 /**
  * The v1 media routes (design.md §11 "v1 routes"): a member mints an upload in a space, with a
@@ -21,13 +21,13 @@ export class SpaceMediaService {
     private readonly rows: MediaRows,
     private readonly presenter: MediaPresenter,
     private readonly urls: MediaUrls,
-    private readonly limits: MediaLimits,
+    private readonly quota: UploadQuota,
   ) {}
 
   async mint(principal: RequestPrincipal, spaceRef: string, body: MintMediaRequest): Promise<MintedMedia> {
     const writer = await this.writer(principal, spaceRef);
     const kind = MEDIA_TYPES[body.contentType].kind;
-    const limit = this.limits.maxBytes(kind);
+    const limit = this.quota.uploadLimit(kind);
     if (body.contentLength !== undefined && body.contentLength > limit) {
       throw invalidRequest('Invalid request', [
         {
@@ -36,7 +36,7 @@ export class SpaceMediaService {
         },
       ]);
     }
-    const media = await this.rows.mint({
+    const media = await this.quota.mint({
       spaceId: writer.space.id,
       uploaderDid: writer.did,
       filename: body.filename,

@@ -21,19 +21,24 @@ export interface WorkerSettings {
 interface Kind {
   handler: JobHandler<unknown>;
   retry: Required<JobRetry>;
+  /** The shared queue, or the kind's own when it bounds its concurrency. */
+  queue: Queue;
 }
 
 /**
- * Jobs on Redis through BullMQ: one queue, a worker per replica, the job kind in the job's name. A
- * job survives the replica that queued it; one taken by a replica that dies is stalled and BullMQ
- * gives it to another worker. Repeating jobs are job schedulers, so they run once per interval
- * across all replicas.
+ * Jobs on Redis through BullMQ: one shared queue, a worker per replica, the job kind in the job's
+ * name. A kind that bounds its concurrency (`JobRetry.concurrency`) has a queue of its own, whose
+ * worker on each replica runs at most that many of its jobs at once, beside the shared worker
+ * (which would otherwise give one kind every slot of JOBS_CONCURRENCY; issue 29 item 5,
+ * docs/decisions/media-processing-containment.md). A job survives the replica that queued it; one
+ * taken by a replica that dies is stalled and BullMQ gives it to another worker. Repeating jobs
+ * are job schedulers, so they run once per interval across all replicas.
  */
 export class BullMqJobQueue extends JobQueue {
   private readonly logger = new Logger('Jobs');
   private readonly kinds = new Map<string, Kind>();
   private readonly queue: Queue;
-  private worker: Worker | null = null;
+  private readonly workers: Worker[] = [];
   private readonly connections: Redis[] = [];
   private closed = false;
 
@@ -48,33 +53,24 @@ export class BullMqJobQueue extends JobQueue {
   }
 
   handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
-    this.kinds.set(name, { handler: handler as JobHandler<unknown>, retry: { ...DEFAULT_RETRY, ...retry } });
+    const settings = { ...DEFAULT_RETRY, ...retry };
+    const queue = Number.isFinite(settings.concurrency) ? this.ownQueue(name) : this.queue;
+    this.kinds.set(name, { handler: handler as JobHandler<unknown>, retry: settings, queue });
   }
 
-  /** Starts this replica's worker once every kind is registered. */
+  /** Starts this replica's workers once every kind is registered. */
   start(): void {
-    this.worker = new Worker(QUEUE_NAME, (job: Job) => this.process(job), {
-      connection: this.connection(true),
-      prefix: this.prefix,
-      concurrency: this.settings.concurrency,
-      lockDuration: this.settings.lockMs,
-      stalledInterval: this.settings.stalledCheckMs,
-      maxStalledCount: this.settings.maxStalled,
-    });
-    this.worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
-    this.worker.on('stalled', (jobId) =>
-      this.logger.warn(`job ${jobId} was taken by a replica that stopped; it runs again`),
-    );
-    this.worker.on('failed', (job, error) =>
-      this.logger.warn(
-        `job ${job?.name ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`,
-      ),
-    );
+    // The shared worker also runs any job of a bounded kind found on the shared queue (queued
+    // before that kind had its own).
+    this.startWorker(this.queue.name, this.settings.concurrency);
+    for (const kind of this.kinds.values()) {
+      if (kind.queue !== this.queue) this.startWorker(kind.queue.name, kind.retry.concurrency);
+    }
   }
 
   async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
-    const { retry } = this.kindOf(name);
-    await this.queue.add(name, data, {
+    const { retry, queue } = this.kindOf(name);
+    await queue.add(name, data, {
       jobId: options.jobId,
       delay: options.delayMs,
       attempts: retry.attempts,
@@ -85,8 +81,7 @@ export class BullMqJobQueue extends JobQueue {
   }
 
   async every(name: string, everyMs: number): Promise<void> {
-    this.kindOf(name);
-    await this.queue.upsertJobScheduler(
+    await this.kindOf(name).queue.upsertJobScheduler(
       name,
       { every: everyMs },
       {
@@ -97,8 +92,12 @@ export class BullMqJobQueue extends JobQueue {
   }
 
   async depth(): Promise<Record<string, number>> {
-    const counts = await this.queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
-    return { all: Object.values(counts).reduce((sum, count) => sum + count, 0) };
+    let all = 0;
+    for (const queue of this.queues()) {
+      const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'prioritized');
+      all += Object.values(counts).reduce((sum, count) => sum + count, 0);
+    }
+    return { all };
   }
 
   /**
@@ -112,11 +111,50 @@ export class BullMqJobQueue extends JobQueue {
     if (unreachable) {
       for (const connection of this.connections) connection.disconnect();
     }
-    const closing = Promise.allSettled([this.worker?.close(unreachable), this.queue.close()]).then(
-      () => undefined,
-    );
+    const closing = Promise.allSettled([
+      ...this.workers.map((worker) => worker.close(unreachable)),
+      ...this.queues().map((queue) => queue.close()),
+    ]).then(() => undefined);
     await settleWithin(closing, JOB_CLOSE_PATIENCE_MS, undefined);
     for (const connection of this.connections) connection.disconnect();
+  }
+
+  /** The shared queue and every kind's own. */
+  private queues(): Queue[] {
+    return [
+      this.queue,
+      ...[...this.kinds.values()].map((kind) => kind.queue).filter((queue) => queue !== this.queue),
+    ];
+  }
+
+  private ownQueue(name: string): Queue {
+    const queue = new Queue(`${QUEUE_NAME}.${name}`, {
+      connection: this.connection(false),
+      prefix: this.prefix,
+    });
+    queue.on('error', (error) => this.logger.warn(`queue ${name}: ${error.message}`));
+    return queue;
+  }
+
+  private startWorker(queueName: string, concurrency: number): void {
+    const worker = new Worker(queueName, (job: Job) => this.process(job), {
+      connection: this.connection(true),
+      prefix: this.prefix,
+      concurrency,
+      lockDuration: this.settings.lockMs,
+      stalledInterval: this.settings.stalledCheckMs,
+      maxStalledCount: this.settings.maxStalled,
+    });
+    worker.on('error', (error) => this.logger.warn(`worker: ${error.message}`));
+    worker.on('stalled', (jobId) =>
+      this.logger.warn(`job ${jobId} was taken by a replica that stopped; it runs again`),
+    );
+    worker.on('failed', (job, error) =>
+      this.logger.warn(
+        `job ${job?.name ?? '?'} failed (attempt ${job?.attemptsMade ?? '?'}): ${error.message}`,
+      ),
+    );
+    this.workers.push(worker);
   }
 
   private async process(job: Job): Promise<void> {

@@ -6,7 +6,8 @@ export interface JobRetry {
   backoffMs?: number;
   /**
    * At most this many jobs of the kind run at once in a process (default unbounded); the others
-   * wait their turn. BullMQ's worker bounds every kind together with JOBS_CONCURRENCY.
+   * wait their turn, without holding a slot of the other kinds. Unbounded kinds share BullMQ's
+   * worker, which bounds them together with JOBS_CONCURRENCY.
    */
   concurrency?: number;
 }

@@ -1,14 +1,14 @@
-import { randomUUID } from 'node:crypto';
-import { open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { open } from 'node:fs/promises';
 import sharp from 'sharp';
 import { Media } from '../entities/media.entity';
 import { probeImage } from '../images/image-probe';
 import { MediaFacts } from '../media-rows';
+import { bytesMatch } from '../media-types';
 import { MediaStorage } from '../storage/media-storage';
-import { FfmpegTools, ProbedFile, ProbedStream, ToolFailed } from './ffmpeg-tools';
+import { SNIFF_SAMPLE_BYTES, sniffedType } from '../upload/sniffed-type';
+import { demuxerOf } from './demuxers';
+import { FfmpegTools, ProbedFile, ProbedStream, ToolFailed, ToolInput } from './ffmpeg-tools';
+import { ProcessingInput } from './processing-input';
 import { waveformPeaks } from './waveform';
 
 /** Samples per second the waveform is computed from: plenty for 200 peaks of any length. */
@@ -17,8 +17,8 @@ const WAVEFORM_SAMPLE_RATE = 8000;
 const POSTER_SIDE = 1280;
 
 /**
- * Audio and video facts (design.md §11 "Probing"), with ffprobe and ffmpeg on a local copy of the
- * bytes (containers such as MP4 may keep their index at the end, which a stream cannot reach):
+ * Audio and video facts (design.md §11 "Probing"), with ffprobe and ffmpeg on a local file of the
+ * bytes (ProcessingInput), read as the container they sniff as and nothing else (demuxers.ts):
  * duration; for audio the waveform peaks and the embedded cover art as poster; for video the
  * displayed size and a frame as poster, with the poster's BlurHash. Throws ToolMissing without
  * ffprobe, ToolFailed for bytes the tools refuse.
@@ -27,26 +27,49 @@ export class AvProbe {
   constructor(
     private readonly tools: FfmpegTools,
     private readonly storage: MediaStorage,
+    private readonly input: ProcessingInput,
     private readonly maxImagePixels: number,
   ) {}
 
   async probe(media: Media): Promise<MediaFacts> {
-    const file = join(tmpdir(), `plat-media-${randomUUID()}`);
-    // Opened before copying, so a failed copy cannot create the file after the cleanup below ran.
-    const handle = await open(file, 'wx');
-    try {
-      await pipeline(await this.storage.get(media.storageKey!), handle.createWriteStream());
+    return this.input.withFile(media.storageKey!, media.contentLength ?? 0, async (path) => {
+      const file = { path, demuxer: await this.demuxerFor(media, path) };
       const probed = await this.tools.probe(file);
       return media.kind === 'audio'
         ? await this.audio(media, file, probed)
         : await this.video(media, file, probed);
-    } finally {
-      await handle.close().catch(() => undefined);
-      await rm(file, { force: true });
-    }
+    });
   }
 
-  private async audio(media: Media, file: string, probed: ProbedFile): Promise<MediaFacts> {
+  /**
+   * The container the file's first bytes show (sniffed again, as at upload), which must still be
+   * one of the declared type's: the tools read it as that demuxer, never as their own guess.
+   */
+  private async demuxerFor(media: Media, path: string): Promise<string> {
+    const handle = await open(path, 'r');
+    let sample: Buffer;
+    try {
+      const { buffer, bytesRead } = await handle.read(
+        Buffer.alloc(SNIFF_SAMPLE_BYTES),
+        0,
+        SNIFF_SAMPLE_BYTES,
+        0,
+      );
+      sample = buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
+    const sniffed = await sniffedType(sample);
+    const demuxer = demuxerOf(sniffed);
+    if (!demuxer || !bytesMatch(media.contentType, sniffed)) {
+      throw new ToolFailed(
+        `the bytes (${sniffed ?? 'unrecognised'}) are not a container processed as ${media.contentType}`,
+      );
+    }
+    return demuxer;
+  }
+
+  private async audio(media: Media, file: ToolInput, probed: ProbedFile): Promise<MediaFacts> {
     const streams = probed.streams ?? [];
     if (!streams.some((stream) => stream.codec_type === 'audio')) throw new ToolFailed('no audio stream');
     const durationMs = durationOf(probed);
@@ -64,7 +87,7 @@ export class AvProbe {
     return { durationMs, waveformPeaks: peaks, posterKey: poster.posterKey ?? null };
   }
 
-  private async video(media: Media, file: string, probed: ProbedFile): Promise<MediaFacts> {
+  private async video(media: Media, file: ToolInput, probed: ProbedFile): Promise<MediaFacts> {
     const durationMs = durationOf(probed);
     const picture = (probed.streams ?? []).find(
       (stream) => stream.codec_type === 'video' && stream.disposition?.attached_pic !== 1,

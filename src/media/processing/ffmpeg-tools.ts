@@ -29,6 +29,22 @@ export interface ProbedStream {
 
 const MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
+/** A local file and the demuxer (demuxers.ts) it is read with. */
+export interface ToolInput {
+  path: string;
+  demuxer: string;
+}
+
+/**
+ * The input options of every run: only the `file` protocol (nothing the file names, such as a
+ * playlist's or a concat list's entries over http, data or another file's protocol, is opened by
+ * another one), and the demuxer pinned, so the bytes are read as their sniffed container and never
+ * as what ffmpeg's own probing would guess (docs/decisions/media-processing-containment.md).
+ */
+function inputOptions(input: ToolInput): string[] {
+  return ['-protocol_whitelist', 'file', '-f', input.demuxer, '-i', `file:${input.path}`];
+}
+
 /**
  * ffprobe and ffmpeg from the system (MEDIA_FFPROBE_PATH, MEDIA_FFMPEG_PATH), run on a local file
  * with a time limit each. Nothing is passed through a shell.
@@ -40,7 +56,7 @@ export class FfmpegTools {
     private readonly timeoutMs: number,
   ) {}
 
-  async probe(file: string): Promise<ProbedFile> {
+  async probe(input: ToolInput): Promise<ProbedFile> {
     const output = await this.run(this.ffprobePath, [
       '-v',
       'error',
@@ -48,7 +64,7 @@ export class FfmpegTools {
       'json',
       '-show_format',
       '-show_streams',
-      file,
+      ...inputOptions(input),
     ]);
     try {
       return JSON.parse(output.toString('utf8')) as ProbedFile;
@@ -58,13 +74,15 @@ export class FfmpegTools {
   }
 
   /** One video frame at `seconds` (or one attached picture, by stream index) as PNG. */
-  frame(file: string, at: { seconds: number } | { stream: number }): Promise<Buffer> {
-    const input =
-      'seconds' in at ? ['-ss', at.seconds.toFixed(3), '-i', file] : ['-i', file, '-map', `0:${at.stream}`];
+  frame(input: ToolInput, at: { seconds: number } | { stream: number }): Promise<Buffer> {
+    const reading =
+      'seconds' in at
+        ? ['-ss', at.seconds.toFixed(3), ...inputOptions(input)]
+        : [...inputOptions(input), '-map', `0:${at.stream}`];
     return this.run(this.ffmpegPath, [
       '-v',
       'error',
-      ...input,
+      ...reading,
       '-frames:v',
       '1',
       '-f',
@@ -76,14 +94,13 @@ export class FfmpegTools {
   }
 
   /** The audio as mono signed 16-bit PCM at `sampleRate`, streamed; `done` settles when ffmpeg exits. */
-  pcm(file: string, sampleRate: number): { samples: Readable; done: Promise<void> } {
+  pcm(input: ToolInput, sampleRate: number): { samples: Readable; done: Promise<void> } {
     const child = spawn(
       this.ffmpegPath,
       [
         '-v',
         'error',
-        '-i',
-        file,
+        ...inputOptions(input),
         '-vn',
         '-ac',
         '1',

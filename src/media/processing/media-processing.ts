@@ -6,6 +6,8 @@ import { MediaRows } from '../media-rows';
 import { MediaStorage } from '../storage/media-storage';
 import { AvProbe } from './av-probe';
 import { FfmpegTools, ToolFailed, ToolMissing } from './ffmpeg-tools';
+import { ProcessingInput } from './processing-input';
+import { ScratchBudget, ScratchTooSmall } from './scratch-budget';
 
 export const PROBE_JOB = 'media.probe';
 export const SWEEP_JOB = 'media.sweep';
@@ -26,6 +28,7 @@ interface ProbeJob {
 export class MediaProcessing implements OnModuleInit {
   private readonly logger = new Logger(MediaProcessing.name);
   private readonly probe: AvProbe;
+  private readonly scratch: ScratchBudget;
 
   constructor(
     private readonly jobs: JobQueue,
@@ -38,16 +41,26 @@ export class MediaProcessing implements OnModuleInit {
       config.MEDIA_FFMPEG_PATH,
       config.MEDIA_PROBE_TIMEOUT_MS,
     );
-    this.probe = new AvProbe(tools, storage, config.MEDIA_MAX_IMAGE_PIXELS);
+    this.scratch = new ScratchBudget(config.MEDIA_SCRATCH_MAX_BYTES);
+    const input = new ProcessingInput(storage, this.scratch);
+    this.probe = new AvProbe(tools, storage, input, config.MEDIA_MAX_IMAGE_PIXELS);
   }
 
   onModuleInit(): void {
+    // A replica runs at most MEDIA_PROCESSING_CONCURRENCY tool runs at once, whatever the queue
+    // holds (docs/decisions/media-processing-containment.md).
     this.jobs.handle<ProbeJob>(PROBE_JOB, (job) => this.process(job.mediaId), {
       attempts: 3,
       backoffMs: 2000,
+      concurrency: this.config.MEDIA_PROCESSING_CONCURRENCY,
     });
     this.jobs.handle(SWEEP_JOB, async () => void (await this.sweep()), { attempts: 1 });
     void this.jobs.every(SWEEP_JOB, this.config.MEDIA_SWEEP_MS);
+  }
+
+  /** Bytes of temporary copies held now (MEDIA_SCRATCH_MAX_BYTES bounds them). */
+  get scratchInUse(): number {
+    return this.scratch.inUse;
   }
 
   /** Queues the processing of a media whose bytes were just stored. */
@@ -64,7 +77,7 @@ export class MediaProcessing implements OnModuleInit {
       if (error instanceof ToolMissing) {
         this.logger.warn(`media ${media.id} ready without audio/video facts: ${error.message}`);
         await this.rows.processed(media.id, {});
-      } else if (error instanceof ToolFailed) {
+      } else if (error instanceof ToolFailed || error instanceof ScratchTooSmall) {
         this.logger.warn(`media ${media.id} failed: ${error.message}`);
         if (await this.rows.processingFailed(media.id, error.message)) await this.dropBytes(media);
       } else {
@@ -74,7 +87,7 @@ export class MediaProcessing implements OnModuleInit {
   }
 
   /** A failed media's bytes (and any poster already made) are not kept. */
-  private async dropBytes(media: Media): Promise<void> {
+  private async dropBytes(media: Pick<Media, 'id' | 'storageKey'>): Promise<void> {
     await this.storage.delete(media.storageKey!);
     await this.storage.delete(`${media.id}/poster.jpg`);
   }
@@ -84,7 +97,13 @@ export class MediaProcessing implements OnModuleInit {
       this.config.MEDIA_UPLOAD_TTL * 1000,
       this.config.MEDIA_PROCESSING_TTL * 1000,
     );
-    if (swept.failed > 0) this.logger.warn(`${swept.failed} media failed: processing did not finish in time`);
-    return swept;
+    if (swept.failed.length > 0) {
+      this.logger.warn(`${swept.failed.length} media failed: processing did not finish in time`);
+    }
+    // Their bytes go as a processing failure's do: nothing keeps what no one can use.
+    for (const media of swept.failed) {
+      if (media.storageKey !== null) await this.dropBytes({ id: media.id, storageKey: media.storageKey });
+    }
+    return { deleted: swept.deleted, failed: swept.failed.length };
   }
 }

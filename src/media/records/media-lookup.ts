@@ -150,6 +150,19 @@ export class MediaLookup {
     return n;
   }
 
+  /**
+   * Bytes of uploads the space holds in storage (issue 29 item 5): the original bytes of its media
+   * from upload until dropped, kept with each media write (`media_space_usage`); derived files
+   * (posters, image variants) and legacy uploads (no space) are not counted.
+   */
+  async storedBytesOfSpace(spaceId: string): Promise<number> {
+    const rows: { stored_bytes: string }[] = await this.media.query(
+      'SELECT stored_bytes FROM media_space_usage WHERE space_id = $1',
+      [spaceId],
+    );
+    return rows.length === 0 ? 0 : Number(rows[0].stored_bytes);
+  }
+
   /** The rows the references name, by wire id (malformed ids are simply missing). */
   private async rowsOf(references: MediaReference[]): Promise<Map<string, Media>> {
     const uuids = [

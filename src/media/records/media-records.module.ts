@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { Media } from '../entities/media.entity';
+import { MediaSpaceUsage } from '../entities/media-space-usage.entity';
 import { MediaPresenter } from '../media-presenter';
 import { MediaUrlSigner } from '../media-url-signer';
 import { MediaUrls } from '../media-urls';
@@ -12,7 +13,7 @@ import { MediaLookup } from './media-lookup';
  * while the media routes (which resolve spaces) sit in `MediaModule`.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Media])],
+  imports: [TypeOrmModule.forFeature([Media, MediaSpaceUsage])],
   providers: [MediaUrlSigner, MediaUrls, MediaPresenter, MediaLookup],
   exports: [MediaUrlSigner, MediaUrls, MediaPresenter, MediaLookup],
 })

@@ -76,6 +76,11 @@ export class LocalDiskStorage extends MediaStorage {
     await rm(this.pathOf(key), { force: true });
   }
 
+  /** Objects are files renamed into place once complete and never rewritten: readable in place. */
+  override localPath(key: string): string {
+    return this.pathOf(key);
+  }
+
   private pathOf(key: string): string {
     return join(this.root, checkedKey(key));
   }

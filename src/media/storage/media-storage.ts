@@ -40,6 +40,14 @@ export abstract class MediaStorage {
 
   /** Removes the object; removing an absent one is not an error. */
   abstract delete(key: string): Promise<void>;
+
+  /**
+   * The object as a file on this machine that tools may read in place (never written to), or null
+   * when the store keeps its objects elsewhere.
+   */
+  localPath(_key: string): string | null {
+    return null;
+  }
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;

@@ -8,7 +8,6 @@ import { newUuid } from '../../common/ids/entity-id';
 import { LegacyMediaInfo } from '../dto/legacy-media.dto';
 import { MediaStatusResponse } from '../dto/space-media.dto';
 import { Media } from '../entities/media.entity';
-import { MediaLimits } from '../media-limits';
 import { MediaPresenter } from '../media-presenter';
 import { MediaFacts, MediaRows } from '../media-rows';
 import { ImageUndecodable, probeImage } from '../images/image-probe';
@@ -18,6 +17,7 @@ import { MediaProcessing } from '../processing/media-processing';
 import { bytesMatch, essenceOf } from '../media-types';
 import { MediaUrlSigner } from '../media-url-signer';
 import { MediaStorage } from '../storage/media-storage';
+import { UploadQuota } from '../upload-quota';
 import { contentDisposition } from './content-disposition';
 import { SNIFF_SAMPLE_BYTES, sniffedType } from './sniffed-type';
 import { SignedUrlQuery } from './upload-query.dto';
@@ -59,7 +59,7 @@ export class UploadService {
     private readonly rows: MediaRows,
     private readonly storage: MediaStorage,
     private readonly signer: MediaUrlSigner,
-    private readonly limits: MediaLimits,
+    private readonly quota: UploadQuota,
     private readonly presenter: MediaPresenter,
     private readonly config: AppConfig,
     private readonly processing: MediaProcessing,
@@ -72,17 +72,18 @@ export class UploadService {
   ): Promise<MediaStatusResponse | LegacyMediaInfo> {
     try {
       const media = await this.awaitingBytes(mediaId, query, request);
-      const limit = Math.min(this.limits.maxBytes(media.kind), media.declaredLength ?? Infinity);
+      // Never more than the mint counted against the uploader's quota (upload-quota.ts).
+      const limit = Math.min(this.quota.uploadLimit(media.kind), media.declaredLength ?? Infinity);
       const announced = request.headers['content-length'];
       if (announced !== undefined && Number(announced) > limit) {
-        throw await this.refuse(media, new UploadTooLarge(limit));
+        throw await this.refuse(media, new UploadTooLarge(limit), 0);
       }
       writeContinueIfExpected(request, request.res);
       const stored = await this.store(media, request, limit);
-      const facts = await this.probed(media, stored.storageKey);
+      const facts = await this.probed(media, stored.storageKey, stored.contentLength);
       // Audio and video stay pending until their processing job has run.
       const processed = media.kind === 'audio' || media.kind === 'video';
-      const finalized = await this.rows.finalize(media.id, { ...stored, facts, ready: !processed });
+      const finalized = await this.rows.finalize(media, { ...stored, facts, ready: !processed });
       if (!finalized) {
         await this.storage.delete(stored.storageKey);
         throw conflict('This media already has its bytes');
@@ -139,9 +140,8 @@ export class UploadService {
         contentType: media.contentType,
       }));
     } catch (error) {
-      if (error instanceof UploadTooLarge || error instanceof UploadNotDeclaredType) {
-        throw await this.refuse(media, error);
-      }
+      if (error instanceof UploadTooLarge) throw await this.refuse(media, error, error.limit);
+      if (error instanceof UploadNotDeclaredType) throw await this.refuse(media, error, SNIFF_SAMPLE_BYTES);
       if (error instanceof UploadInterrupted) throw invalidRequest(error.message);
       throw error;
     }
@@ -150,6 +150,7 @@ export class UploadService {
       throw await this.refuse(
         media,
         new Error(`The upload has ${size} bytes; ${media.declaredLength} were declared`),
+        size,
       );
     }
     return { storageKey, contentLength: size };
@@ -159,7 +160,7 @@ export class UploadService {
    * What an image's bytes show (width, height, blurHash), read back from storage; an image that
    * does not decode is refused like any other wrong bytes.
    */
-  private async probed(media: Media, storageKey: string): Promise<MediaFacts> {
+  private async probed(media: Media, storageKey: string, size: number): Promise<MediaFacts> {
     if (media.kind !== 'image') return {};
     try {
       return await this.probeTurn(async () =>
@@ -168,7 +169,7 @@ export class UploadService {
     } catch (error) {
       if (!(error instanceof ImageUndecodable)) throw error;
       await this.storage.delete(storageKey);
-      throw await this.refuse(media, error);
+      throw await this.refuse(media, error, size);
     }
   }
 
@@ -190,9 +191,12 @@ export class UploadService {
     return pipeline(source, sizeLimit(limit), sampleGate(check, SNIFF_SAMPLE_BYTES), () => undefined);
   }
 
-  /** Fails the media for this refusal of its bytes and answers it: 413 past the limit, else 400. */
-  private async refuse(media: Media, refusal: Error): Promise<ApiError> {
-    await this.rows.fail(media.id, refusal.message);
+  /**
+   * Fails the media for this refusal of its bytes and answers it: 413 past the limit, else 400.
+   * The bytes received (at most) count against the uploader's quota all the same.
+   */
+  private async refuse(media: Media, refusal: Error, receivedBytes: number): Promise<ApiError> {
+    await this.rows.fail(media.id, refusal.message, receivedBytes);
     this.logger.log(`media ${media.id} failed: ${refusal.message}`);
     if (refusal instanceof UploadTooLarge) return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, refusal.message);
     return invalidRequest('Invalid request', [{ path: 'body', message: refusal.message }]);

@@ -1,21 +1,25 @@
 import { Readable } from 'node:stream';
 import { MediaStorage } from '../../../src/media/storage/media-storage';
 import { S3Storage } from '../../../src/media/storage/s3-storage';
+import { MediaProcessing } from '../../../src/media/processing/media-processing';
 import { S3TestServer, startS3Server } from '../../support/s3-server';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,
   expectStatus,
+  FFMPEG_PRESENT,
   MediaTestApp,
   MiB,
   mint,
   newSpace,
   person,
   png,
+  settled,
   storedFiles,
   upload,
   uploadChunked,
   uuidOf,
+  wav,
 } from './support';
 
 async function bytesOf(stream: Readable): Promise<Buffer> {
@@ -79,4 +83,16 @@ describe('media in an S3-compatible bucket (MEDIA_S3_BUCKET, design.md §11)', (
     expect(await s3.openUploads()).toEqual([]);
     expect(await objectsUnder(`media/${uuidOf(minted.media.id)}/`)).toEqual([]);
   });
+
+  (FFMPEG_PRESENT ? it : it.skip)(
+    'processes audio from the bucket through a temporary copy (issue 29 item 5: scratch within MEDIA_SCRATCH_MAX_BYTES)',
+    async () => {
+      const minted = await mint(uploader, space.id, { filename: 'tone.wav', contentType: 'audio/wav' });
+      expectStatus(await upload(t, minted.uploadUrl, wav(1), minted.uploadHeaders), 200);
+      const { media, status } = await settled(uploader, space.id, minted.media.id);
+      expect(status).toBe('ready');
+      expect(media.durationMs).toBe(1000);
+      expect(t.app.get(MediaProcessing).scratchInUse).toBe(0);
+    },
+  );
 });

@@ -31,6 +31,23 @@ describe('configuration', () => {
     expect((config as unknown as Record<string, unknown>).PATH).toBeUndefined();
   });
 
+  it('refuses a media scratch budget smaller than the largest audio or video (issue 29 item 5)', () => {
+    expect(loadConfig({}).MEDIA_SCRATCH_MAX_BYTES).toBe(1024 * 1024 * 1024);
+    expect(() => loadConfig({ MEDIA_SCRATCH_MAX_BYTES: String(500 * 1024 * 1024 - 1) })).toThrow(
+      /MEDIA_SCRATCH_MAX_BYTES: must be at least MEDIA_MAX_AUDIO_BYTES and MEDIA_MAX_VIDEO_BYTES/,
+    );
+    expect(
+      loadConfig({
+        MEDIA_SCRATCH_MAX_BYTES: '1000',
+        MEDIA_MAX_AUDIO_BYTES: '1000',
+        MEDIA_MAX_VIDEO_BYTES: '10',
+      }).MEDIA_SCRATCH_MAX_BYTES,
+    ).toBe(1000);
+    expect(loadConfig({}).MEDIA_PROCESSING_CONCURRENCY).toBe(1);
+    expect(loadConfig({}).MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY).toBe(2 * 1024 * 1024 * 1024);
+    expect(() => loadConfig({ MEDIA_PROCESSING_CONCURRENCY: '0' })).toThrow(ConfigValidationError);
+  });
+
   it('serves metrics only when METRICS_PORT is set, never on the API port (issue 11 item 11)', () => {
     expect(loadConfig({}).METRICS_PORT).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
