@@ -3,6 +3,7 @@ import { Clock } from '../../../src/common/clock/clock';
 import { DEPENDENCY_REPORT_REUSE_MS } from '../../../src/infrastructure/health/dependency-check';
 import { ShutdownState } from '../../../src/infrastructure/health/shutdown-state';
 import { MetricsServer } from '../../../src/infrastructure/metrics/metrics-server';
+import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';
 
@@ -157,7 +158,10 @@ describe('health during shared outages (issue 30 item 6, e2e)', () => {
   (REDIS_URL ? it : it.skip)(
     'Redis cut: ready stays 200, every limited request answers the JSON 503, dependencies say redis down',
     async () => {
+      // Only 'close': events.once would reject on the connection's 'error' (the reset) first.
+      const closed = new Promise((resolve) => t.app.get(SharedRedis).commands!.once('close', resolve));
       await redis!.cut();
+      await closed;
       expect((await ready()).status).toBe(200);
       expectEnvelope503(await dataRoute(), 'Rate limits cannot be checked right now; retry later');
       // The health routes are not charged, so they report the outage the limiter refuses for.
