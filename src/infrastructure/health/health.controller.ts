@@ -1,18 +1,21 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { PoolLiveness } from '../database/pool-liveness';
+import { DependencyCheck } from './dependency-check';
 import { ShutdownState } from './shutdown-state';
 
+/**
+ * The probes answer for this replica alone; the state of PostgreSQL and Redis, which every replica
+ * shares, is in `/health/dependencies` (docs/decisions/readiness-without-shared-dependencies.md).
+ */
 @ApiExcludeController()
 @Controller('health')
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
     private readonly shutdown: ShutdownState,
     private readonly pool: PoolLiveness,
+    private readonly dependencies: DependencyCheck,
   ) {}
 
   /** The process is up, its event loop answers and its connection pool is not wedged. */
@@ -23,11 +26,23 @@ export class HealthController {
     return { status: 'ok' };
   }
 
-  /** Ready for traffic: the database answers and the process is not draining. */
+  /**
+   * Ready for traffic: booted (the route exists only then), not draining, its pool not wedged.
+   * A database or Redis that is down for every replica keeps it 200: each replica then answers the
+   * JSON 503 itself, rather than the load balancer answering its own page for all of them.
+   */
   @Get('ready')
   @Anonymous()
-  ready() {
+  async ready() {
     if (this.shutdown.draining) throw new ServiceUnavailableException('draining');
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 1000 })]);
+    if (await this.pool.wedged()) throw new ServiceUnavailableException('database pool wedged');
+    return { status: 'ok' };
+  }
+
+  /** PostgreSQL and Redis as this replica reaches them; always 200, the state is in the body. */
+  @Get('dependencies')
+  @Anonymous()
+  dependencyReport() {
+    return this.dependencies.report();
   }
 }

@@ -1,12 +1,14 @@
 import { Module } from '@nestjs/common';
-import { TerminusModule } from '@nestjs/terminus';
+import { MetricsModule } from '../metrics/metrics.module';
+import { DependencyCheck } from './dependency-check';
+import { DependencyMetrics } from './dependency.metrics';
 import { HealthController } from './health.controller';
 import { ShutdownState } from './shutdown-state';
 
 @Module({
-  imports: [TerminusModule.forRoot({ logger: false })],
+  imports: [MetricsModule],
   controllers: [HealthController],
-  providers: [ShutdownState],
+  providers: [ShutdownState, DependencyCheck, DependencyMetrics],
   exports: [ShutdownState],
 })
 export class HealthModule {}

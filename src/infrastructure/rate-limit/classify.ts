@@ -42,8 +42,8 @@ const POST_ROUTES: Record<string, RegExp[]> = {
   ],
 };
 const ARTIFACT = route('(?:/v1)?/(?:openapi\\.json|openapi\\.yaml|llms\\.txt)');
-/** The two probes only: any other path under /health is an unknown route, charged like one. */
-const HEALTH = /^\/health\/(?:live|ready)\/?$/i;
+/** The health routes only: any other path under /health is an unknown route, charged like one. */
+const HEALTH = /^\/health\/(?:live|ready|dependencies)\/?$/i;
 /** Characters for which `parseurl` leaves its fast path. */
 const NEEDS_FULL_PARSE = /[\t\n\f\r #\u00a0\ufeff]/;
 

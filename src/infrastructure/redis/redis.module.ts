@@ -1,8 +1,9 @@
 import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
+import { RedisSettingsCheck } from './redis-settings-check';
 import { SharedRedis } from './shared-redis';
 
-/** The replica's Redis connections, shared by every module that keeps state in Redis. */
+/** The replica's Redis connections, shared by every module that keeps state in Redis; its settings checked at boot. */
 @Global()
 @Module({
   providers: [
@@ -15,6 +16,7 @@ import { SharedRedis } from './shared-redis';
         return redis;
       },
     },
+    RedisSettingsCheck,
   ],
   exports: [SharedRedis],
 })

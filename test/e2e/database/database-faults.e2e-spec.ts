@@ -158,7 +158,9 @@ describe('database faults (e2e)', () => {
     const [reading, writing, readiness] = await Promise.all([read(), write(), ready()]);
     expectUnavailable(reading);
     expectUnavailable(writing);
-    expectUnavailable(readiness);
+    // A database every replica shares is down: readiness stays 200 so the load balancer keeps the
+    // replicas and clients get this JSON 503 (docs/decisions/readiness-without-shared-dependencies.md).
+    expect(readiness.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(5000);
     // Still refused while it lasts (connections opened during the partition hang too).
     expectUnavailable(await read());
@@ -173,7 +175,7 @@ describe('database faults (e2e)', () => {
     const [reading, writing, readiness] = await Promise.all([read(), write(), ready()]);
     expectUnavailable(reading);
     expectUnavailable(writing);
-    expectUnavailable(readiness);
+    expect(readiness.status).toBe(200);
 
     await relay.restore();
     await expectServing();
@@ -255,7 +257,7 @@ describe('database faults (e2e)', () => {
     expect(stored[0].bio).toBe('lost answer');
   });
 
-  it('liveness fails once the pool has been wedged for DATABASE_WEDGED_AFTER_MS while the database answers', async () => {
+  it('liveness and readiness fail once the pool has been wedged for DATABASE_WEDGED_AFTER_MS while the database answers', async () => {
     // A wedged pool: every connection held (leaked) while PostgreSQL itself is fine.
     const dataSource = t.app.get(DataSource);
     const held: QueryRunner[] = [];
@@ -271,6 +273,8 @@ describe('database faults (e2e)', () => {
       expect((await live()).status).toBe(200);
       clock.offsetMs += 1000;
       expectUnavailable(await live());
+      // This replica cannot serve while the others can: out of the load balancer too.
+      expectUnavailable(await ready());
     } finally {
       await Promise.all(held.map((runner) => runner.release()));
     }
@@ -278,12 +282,14 @@ describe('database faults (e2e)', () => {
     await expectServing();
   });
 
-  it('liveness stays 200 while the database itself cannot be reached (a restart would not help)', async () => {
+  it('liveness and readiness stay 200 while the database itself cannot be reached (a restart would not help)', async () => {
     relay.blackhole();
     expectUnavailable(await read());
     expect((await live()).status).toBe(200);
     clock.offsetMs += 2 * WEDGED_AFTER_MS;
     expect((await live()).status).toBe(200);
+
+    expect((await ready()).status).toBe(200);
 
     await relay.restore();
     expect((await live()).status).toBe(200);

@@ -140,7 +140,8 @@ describe('request classes', () => {
     expect(classify('POST', path).artifact).toBe(false);
   });
 
-  it.each(['/health/live', '/health/ready', '/Health/Live', '/health/ready/'])(
+  // /health/dependencies too: it must report a Redis outage that the limiter answers 503 for.
+  it.each(['/health/live', '/health/ready', '/health/dependencies', '/Health/Live', '/health/ready/'])(
     '%s is never charged',
     (path) => {
       expect(classify('GET', path).exempt).toBe(true);
@@ -151,6 +152,7 @@ describe('request classes', () => {
     expect(classify('GET', '/healthz').exempt).toBe(false);
     expect(classify('GET', '/health').exempt).toBe(false);
     expect(classify('GET', '/health/nope').exempt).toBe(false);
+    expect(classify('GET', '/health/dependencies/postgres').exempt).toBe(false);
     expect(classify('GET', '/v1/health/live').exempt).toBe(false);
   });
 
