@@ -87,6 +87,8 @@ async function main(): Promise<void> {
         // Quiet unless told otherwise; the seed's own requests charge no budget; no second metrics server.
         LOG_LEVEL: process.env.LOG_LEVEL || 'error',
         RATE_LIMIT_DISABLED: 'true',
+        // Serves HTTP whatever role the environment names (a worker-only role would not listen).
+        PLAT_ROLE: 'all',
         METRICS_PORT: undefined,
         DATABASE_URL: url,
       });
