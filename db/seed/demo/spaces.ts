@@ -20,7 +20,7 @@ export function personOf(people: People, handle: string): SeededPerson {
 /**
  * The space as its owner sees it among their memberships (found by domain, or by name when an
  * interrupted run created it but did not claim the domain), else created; then its domain, public
- * profile and directory settings are (re)applied, all idempotent writes.
+ * profile and directory settings are written where they differ from the plan.
  */
 export async function ensureSpace(api: DemoApi, plan: DemoSpace, people: People): Promise<SeededSpace> {
   const owner = personOf(people, plan.owner).identity;
