@@ -40,6 +40,9 @@ export abstract class MediaStorage {
 
   /** Removes the object; removing an absent one is not an error. */
   abstract delete(key: string): Promise<void>;
+
+  /** The keys directly under the folder `prefix` (no trailing `/`), at most `limit` of them. */
+  abstract list(prefix: string, limit: number): Promise<string[]>;
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;
