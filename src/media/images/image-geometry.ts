@@ -19,6 +19,8 @@ const BOX_FITS: ReadonlySet<ImageFit> = new Set(['cover', 'contain', 'fill']);
 export function boundedTransform(source: FrameSize, transform: ImageTransform): ImageTransform {
   const { width, height, fit } = transform;
   if (width === undefined && height === undefined) return transform;
+  // A size never probed (not expected of a ready image): sharp's withoutEnlargement still holds.
+  if (!(source.width > 0 && source.height > 0)) return transform;
   const unresized = { ...transform, width: undefined, height: undefined, fit: 'cover' as const };
   if (width !== undefined && height !== undefined && BOX_FITS.has(fit)) {
     const shrink = Math.min(1, source.width / width, source.height / height);

@@ -47,18 +47,24 @@ export async function renderImage(original: Readable, request: RenderRequest): P
   return encoded(image, transform.format).toBuffer();
 }
 
-/** Whether every frame may be rendered: frames and output pixels summed over them within the caps. */
+/**
+ * Whether every frame may be rendered: frames, output pixels summed over them, and the frames
+ * decoded all at once, within the caps.
+ */
 async function withinAnimationCaps(
   bytes: Buffer,
   { source, transform, limits }: RenderRequest,
 ): Promise<boolean> {
-  const { pages = 1 } = await sharp(bytes, {
-    animated: true,
-    limitInputPixels: limits.maxInputPixels,
-  }).metadata();
-  if (pages <= 1) return false;
+  // The header alone (no pixel is decoded): the frames' pixels are held to the cap below.
+  const { pages = 1 } = await sharp(bytes, { animated: true, limitInputPixels: false }).metadata();
+  if (pages <= 1 || !(source.width > 0 && source.height > 0)) return false;
   const frame = outputFrameSize(source, transform);
-  return pages <= limits.maxFrames && pages * frame.width * frame.height <= limits.maxOutputPixels;
+  return (
+    pages <= limits.maxFrames &&
+    pages * frame.width * frame.height <= limits.maxOutputPixels &&
+    // The upload probe decoded one frame; every frame must fit MEDIA_MAX_IMAGE_PIXELS to be decoded.
+    pages * source.width * source.height <= limits.maxInputPixels
+  );
 }
 
 function encoded(image: Sharp, format: ImageFormat): Sharp {

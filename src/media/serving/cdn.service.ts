@@ -47,7 +47,7 @@ export class CdnService {
       throw notFound();
     }
     const negotiated = query.auto === 'format';
-    const source = { width: media.width!, height: media.height! };
+    const source = { width: media.width ?? 0, height: media.height ?? 0 };
     const transform = boundedTransform(
       source,
       this.transformOf(media, query, negotiated ? request.headers.accept : undefined),

@@ -66,6 +66,7 @@ describe('bounded image transforms under small caps (issue 29 item 1)', () => {
         MEDIA_RENDER_MAX_FRAMES: '50',
         MEDIA_RENDER_MAX_PIXELS: '100000',
         MEDIA_VARIANTS_PER_MEDIA: '4',
+        MEDIA_MAX_IMAGE_PIXELS: '6000000',
       },
     });
     uploader = await person(t);
@@ -135,6 +136,14 @@ describe('bounded image transforms under small caps (issue 29 item 1)', () => {
     expect(await decoded(webp.body)).toEqual({ format: 'webp', width: 50, height: 50, pages: 20 });
     const overWebp = await get(t, `${media.url}?auto=format`, 'image/webp');
     expect(await decoded(overWebp.body)).toEqual({ format: 'webp', width: 100, height: 100, pages: 1 });
+  });
+
+  it('renders the first frame of an animation whose frames together decode past MEDIA_MAX_IMAGE_PIXELS (not a 500)', async () => {
+    // The upload probe decodes one frame (400×400); all 40 are 6.4 M pixels, past the 6 M allowed.
+    const media = await image('long.gif', 'image/gif', await manyFrameGif(40, 400));
+    const small = await get(t, `${media.url}?w=20`);
+    expectStatus(small, 200);
+    expect(await decoded(small.body)).toEqual({ format: 'gif', width: 20, height: 20, pages: 1 });
   });
 
   it('attack: 40 distinct sizes of one image keep at most MEDIA_VARIANTS_PER_MEDIA variants, each answer still exact', async () => {
