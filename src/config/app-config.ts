@@ -467,6 +467,45 @@ export class AppConfig {
   @Min(1)
   MEDIA_MAX_IMAGE_PIXELS = 100_000_000;
 
+  /**
+   * Image transforms rendered at once by this replica (docs/decisions/image-render-slots.md); at
+   * most half of libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file reads and DNS share.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_RENDER_CONCURRENCY = 2;
+
+  /** Image transforms that may wait for a render slot; past them the answer is 503 with Retry-After. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  MEDIA_RENDER_QUEUE = 8;
+
+  /**
+   * Most output pixels of an animated transform, summed over its frames; past it (or past
+   * MEDIA_RENDER_MAX_FRAMES) only the first frame is rendered (docs/decisions/image-transform-bounds.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_RENDER_MAX_PIXELS = 20_000_000;
+
+  /** Most frames an animated transform renders; an animation with more is rendered as its first frame. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  MEDIA_RENDER_MAX_FRAMES = 300;
+
+  /**
+   * Transformed variants kept in storage per image (docs/decisions/image-variant-bound.md); further
+   * ones are rendered for each request and not kept.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  MEDIA_VARIANTS_PER_MEDIA = 32;
+
   /** ffprobe of the system, for audio and video facts; not installed: media are ready without them. */
   @IsString()
   @MinLength(1)
@@ -574,6 +613,9 @@ function messagesWorthShowing(constraints: Record<string, string>): string[] {
   return typeRule ? [constraints[typeRule]] : Object.values(constraints);
 }
 
+/** libuv's thread pool when UV_THREADPOOL_SIZE is not set. */
+const DEFAULT_UV_THREADPOOL_SIZE = 4;
+
 /** The embedded database and per-process secrets are development defaults only. */
 const PRODUCTION_REQUIRED = ['DATABASE_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET'] as const;
 
@@ -605,6 +647,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     // A file larger than the whole scratch budget could never be processed from S3.
     throw new ConfigValidationError(
       'Invalid configuration:\n  - MEDIA_SCRATCH_MAX_BYTES: must be at least MEDIA_MAX_AUDIO_BYTES and MEDIA_MAX_VIDEO_BYTES',
+    );
+  }
+  const threadPool = Number(env.UV_THREADPOOL_SIZE) || DEFAULT_UV_THREADPOOL_SIZE;
+  if (config.MEDIA_RENDER_CONCURRENCY > Math.floor(threadPool / 2)) {
+    throw new ConfigValidationError(
+      `Invalid configuration:\n  - MEDIA_RENDER_CONCURRENCY: must be at most half of UV_THREADPOOL_SIZE (${threadPool}): renders must leave libuv's threads to file reads and DNS`,
     );
   }
   const missing = config.NODE_ENV === 'production' ? PRODUCTION_REQUIRED.filter((key) => !config[key]) : [];

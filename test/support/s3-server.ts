@@ -25,7 +25,7 @@ export interface S3TestServer {
  * service do, and the storage calls it when a body fails, so this adds it: the upload's parts
  * (s3rver keeps them in `<bucket>/._S3rver_uploads/<uploadId>/`) are removed. And s3rver takes the
  * end of `Range: bytes=0-0` (0) for no end and answers the whole object; S3 answers the first byte,
- * and so does this.
+ * and so does this. Its signature of a listing is wrong (below): listings are not signed.
  */
 export async function startS3Server(bucket = 'plat-media-test'): Promise<S3TestServer> {
   const directory = await mkdtemp(join(tmpdir(), 'plat-s3-'));
@@ -42,6 +42,14 @@ export async function startS3Server(bucket = 'plat-media-test'): Promise<S3TestS
     if (context.method !== 'DELETE' || typeof uploadId !== 'string') return next();
     await rm(join(uploads, basename(uploadId)), { recursive: true, force: true });
     context.status = 204;
+  });
+  // s3rver signs a bucket's path without the trailing slash the SDK puts on a listing
+  // (`GET /<bucket>/?list-type=2`), so it would refuse every listing: a listing goes unsigned.
+  server.middleware.unshift(async (context, next) => {
+    if (context.method === 'GET' && context.path === `/${bucket}/` && 'list-type' in context.query) {
+      delete context.headers.authorization;
+    }
+    return next();
   });
   answerFirstByteRanges(server);
   const address = await server.run();

@@ -16,6 +16,7 @@ declare module '@20minutes/s3rver' {
     path: string;
     query: Record<string, string | string[] | undefined>;
     status: number;
+    headers: Record<string, string | string[] | undefined>;
   }
 
   /** A stored object as s3rver's filesystem store reads it. */

@@ -12,7 +12,8 @@ import {
   negotiatedFormat,
   originalFormatOf,
 } from '../images/image-transform';
-import { ImageVariants, MAYBE_ANIMATED } from '../images/image-variants';
+import { boundedTransform } from '../images/image-geometry';
+import { ImageVariants, MAYBE_ANIMATED, ServedVariant } from '../images/image-variants';
 import { MediaRows } from '../media-rows';
 import { MediaStorage } from '../storage/media-storage';
 import { contentDisposition } from '../upload/content-disposition';
@@ -22,8 +23,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * GET /cdn/{mediaId}/{filename} (design.md §11 "URLs"): a ready image, anonymously, under its own
- * file name, as it was uploaded or transformed (`w`, `h`, `fit`, `auto=format`). The bytes never
- * change for a URL (and Accept, with `auto=format`), so they are cacheable for a year.
+ * file name, as it was uploaded or transformed (`w`, `h`, `fit`, `auto=format`), never larger than
+ * the original (docs/decisions/image-transform-bounds.md). The bytes never change for a URL (and
+ * Accept, with `auto=format`), so they are cacheable for a year.
  */
 @Injectable()
 export class CdnService {
@@ -45,10 +47,14 @@ export class CdnService {
       throw notFound();
     }
     const negotiated = query.auto === 'format';
-    const transform = this.transformOf(media, query, negotiated ? request.headers.accept : undefined);
-    const served = isOriginal(media, transform)
+    const source = { width: media.width ?? 0, height: media.height ?? 0 };
+    const transform = boundedTransform(
+      source,
+      this.transformOf(media, query, negotiated ? request.headers.accept : undefined),
+    );
+    const served: ServedVariant & { type: string } = isOriginal(media, transform)
       ? { key: media.storageKey!, size: media.contentLength!, type: media.contentType }
-      : { ...(await this.variants.ensure(media, transform)), type: FORMAT_TYPES[transform.format] };
+      : { ...(await this.variants.ensure(media, source, transform)), type: FORMAT_TYPES[transform.format] };
     const etag = etagOf(served.key);
     response.setHeader('Cache-Control', IMMUTABLE);
     response.setHeader('ETag', etag);
@@ -66,6 +72,7 @@ export class CdnService {
         query.download ? 'attachment' : 'inline',
       ),
     );
+    if (served.bytes) return new StreamableFile(served.bytes);
     return new StreamableFile(await this.storage.get(served.key));
   }
 

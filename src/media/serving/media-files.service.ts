@@ -1,6 +1,5 @@
 import { HttpStatus, Injectable, StreamableFile } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Clock } from '../../common/clock/clock';
 import { ApiError, notFound } from '../../common/errors/api-error';
 import { etagOf } from '../images/image-transform';
 import { MediaRows } from '../media-rows';
@@ -13,7 +12,8 @@ import { etagMatches, rangeOf } from './byte-range';
 /**
  * GET /media-files/{mediaId}/{filename}?exp&sig (design.md §11 "URLs"): audio, video and files by
  * a signed URL, with `Range` for streaming (206; 416 past the end). Audio and video play inline;
- * other files download. The browser may keep a file until its URL expires, never shared caches.
+ * other files download. Like every data response they are `Cache-Control: no-store` (api-spec.md
+ * "Data responses always carry `Cache-Control: no-store`"; docs/decisions/media-status-and-no-store.md).
  */
 @Injectable()
 export class MediaFilesService {
@@ -21,7 +21,6 @@ export class MediaFilesService {
     private readonly rows: MediaRows,
     private readonly storage: MediaStorage,
     private readonly signer: MediaUrlSigner,
-    private readonly clock: Clock,
   ) {}
 
   async serve(
@@ -38,7 +37,7 @@ export class MediaFilesService {
     }
     const size = media.contentLength!;
     const etag = etagOf(media.storageKey!);
-    response.setHeader('Cache-Control', this.privateUntil(query));
+    response.setHeader('Cache-Control', 'no-store');
     response.setHeader('Accept-Ranges', 'bytes');
     response.setHeader('ETag', etag);
     if (etagMatches(request.headers['if-none-match'], etag)) {
@@ -89,7 +88,7 @@ export class MediaFilesService {
     const stored = await this.storage.stat(media.posterKey);
     if (!stored) throw notFound();
     const etag = etagOf(media.posterKey);
-    response.setHeader('Cache-Control', this.privateUntil(query));
+    response.setHeader('Cache-Control', 'no-store');
     response.setHeader('ETag', etag);
     if (etagMatches(request.headers['if-none-match'], etag)) {
       response.status(304);
@@ -98,11 +97,5 @@ export class MediaFilesService {
     response.setHeader('Content-Type', 'image/jpeg');
     response.setHeader('Content-Length', stored.size);
     return new StreamableFile(await this.storage.get(media.posterKey));
-  }
-
-  /** Browsers may keep a signed file while its URL is valid; shared caches never. */
-  private privateUntil(query: SignedUrlQuery): string {
-    const secondsLeft = Math.max(0, Number(query.exp) - Math.ceil(this.clock.now().getTime() / 1000));
-    return `private, max-age=${secondsLeft}`;
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createReadStream, open as openDescriptor } from 'node:fs';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -79,6 +79,19 @@ export class LocalDiskStorage extends MediaStorage {
   /** Objects are files renamed into place once complete and never rewritten: readable in place. */
   override localPath(key: string): string {
     return this.pathOf(key);
+  }
+
+  async list(prefix: string, limit: number): Promise<string[]> {
+    try {
+      const entries = await readdir(this.pathOf(prefix), { withFileTypes: true });
+      return entries
+        .filter((entry) => entry.isFile())
+        .slice(0, limit)
+        .map((entry) => `${prefix}/${entry.name}`);
+    } catch (error) {
+      if (isMissing(error)) return [];
+      throw error;
+    }
   }
 
   private pathOf(key: string): string {

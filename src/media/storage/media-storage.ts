@@ -48,6 +48,9 @@ export abstract class MediaStorage {
   localPath(_key: string): string | null {
     return null;
   }
+
+  /** The keys directly under the folder `prefix` (no trailing `/`), at most `limit` of them. */
+  abstract list(prefix: string, limit: number): Promise<string[]>;
 }
 
 const KEY = /^[A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*$/;

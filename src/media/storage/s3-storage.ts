@@ -2,6 +2,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
@@ -90,6 +91,20 @@ export class S3Storage extends MediaStorage {
 
   async delete(key: string): Promise<void> {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: this.keyOf(key) }));
+  }
+
+  async list(prefix: string, limit: number): Promise<string[]> {
+    const folder = `${this.keyOf(prefix)}/`;
+    const answer = await this.client.send(
+      new ListObjectsV2Command({ Bucket: this.bucket, Prefix: folder, MaxKeys: 1000 }),
+    );
+    // Keys deeper than the folder are dropped here (no Delimiter: not every S3-compatible server
+    // honours it); media folders hold few keys, so one page is enough.
+    return (answer.Contents ?? [])
+      .map((object) => object.Key!.slice(folder.length))
+      .filter((name) => name.length > 0 && !name.includes('/'))
+      .slice(0, limit)
+      .map((name) => `${prefix}/${name}`);
   }
 
   private keyOf(key: string): string {

@@ -124,6 +124,7 @@ function expectPeaks(peaks: unknown): void {
       .responseType('blob');
     expectStatus(poster, 200);
     expect(poster.headers['content-type']).toBe('image/jpeg');
+    expect(poster.headers['cache-control']).toBe('no-store');
     const decoded = await sharp(poster.body).metadata();
     expect([decoded.format, decoded.width, decoded.height]).toEqual(['jpeg', 64, 64]);
     const url = media.posterUrl as string;

@@ -64,7 +64,7 @@ describe('media files by signed URL, with Range (design.md §11 "URLs")', () => 
     expect(Number(exp) - now).toBeLessThanOrEqual(3600);
   });
 
-  it('serves the whole file: 200, its type, length, Accept-Ranges, an ETag, cacheable privately until expiry', async () => {
+  it('serves the whole file: 200, its type, length, Accept-Ranges, an ETag, no-store like every data response', async () => {
     const response = await get(file.url);
     expectStatus(response, 200);
     expect(response.body).toEqual(text);
@@ -75,14 +75,16 @@ describe('media files by signed URL, with Range (design.md §11 "URLs")', () => 
         'accept-ranges': 'bytes',
         'content-disposition': 'attachment; filename="notes one.txt"',
         etag: expect.stringMatching(/^"[A-Za-z0-9_-]{27}"$/),
-        'cache-control': expect.stringMatching(/^private, max-age=(3599|3600)$/),
+        // api-spec.md: "Data responses always carry `Cache-Control: no-store`" (it was private, max-age).
+        'cache-control': 'no-store',
       }),
     );
     const again = await get(file.url, { 'If-None-Match': response.headers.etag });
     expectStatus(again, 304);
+    expect(again.headers['cache-control']).toBe('no-store');
   });
 
-  it('answers ranges with 206 and exactly those bytes', async () => {
+  it('answers ranges with 206 and exactly those bytes, still no-store', async () => {
     const cases: [string, number, number][] = [
       ['bytes=0-4', 0, 4],
       ['bytes=0-0', 0, 0],
@@ -97,6 +99,7 @@ describe('media files by signed URL, with Range (design.md §11 "URLs")', () => 
       expect({ range, body: response.body }).toEqual({ range, body: text.subarray(start, end + 1) });
       expect(response.headers['content-range']).toBe(`bytes ${start}-${end}/${text.length}`);
       expect(response.headers['content-length']).toBe(String(end - start + 1));
+      expect(response.headers['cache-control']).toBe('no-store');
     }
   });
 

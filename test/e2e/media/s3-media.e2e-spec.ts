@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import request from 'supertest';
 import { MediaStorage } from '../../../src/media/storage/media-storage';
 import { S3Storage } from '../../../src/media/storage/s3-storage';
 import { MediaProcessing } from '../../../src/media/processing/media-processing';
@@ -6,6 +7,7 @@ import { S3TestServer, startS3Server } from '../../support/s3-server';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,
+  decoded,
   expectStatus,
   FFMPEG_PRESENT,
   MediaTestApp,
@@ -37,7 +39,7 @@ describe('media in an S3-compatible bucket (MEDIA_S3_BUCKET, design.md §11)', (
 
   beforeAll(async () => {
     s3 = await startS3Server();
-    t = await bootMedia({ env: { ...s3.env, MEDIA_S3_PREFIX: 'media/' } });
+    t = await bootMedia({ env: { ...s3.env, MEDIA_S3_PREFIX: 'media/', MEDIA_VARIANTS_PER_MEDIA: '2' } });
     uploader = await person(t);
     space = await newSpace(uploader, 'Bucket');
     storage = t.app.get(MediaStorage);
@@ -95,4 +97,20 @@ describe('media in an S3-compatible bucket (MEDIA_S3_BUCKET, design.md §11)', (
       expect(t.app.get(MediaProcessing).scratchInUse).toBe(0);
     },
   );
+
+  it('keeps at most MEDIA_VARIANTS_PER_MEDIA variants of an image in the bucket, serving the rest (issue 29 item 1)', async () => {
+    const bytes = await png(60, 40);
+    const minted = await mint(uploader, space.id, { filename: 'sizes.png', contentType: 'image/png' });
+    expectStatus(await upload(t, minted.uploadUrl, bytes, minted.uploadHeaders), 200);
+    const path = new URL(minted.media.url as string).pathname;
+    for (const width of [10, 20, 30, 40]) {
+      const response = await request(t.http).get(`${path}?w=${width}`).responseType('blob');
+      expectStatus(response, 200);
+      expect((await decoded(response.body)).width).toBe(width);
+    }
+    const variants = (await objectsUnder(`media/${uuidOf(minted.media.id)}/`)).filter((key) =>
+      key.includes('/variants/'),
+    );
+    expect(variants).toHaveLength(2);
+  });
 });

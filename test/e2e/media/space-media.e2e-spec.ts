@@ -278,6 +278,15 @@ describe('v1 media: mint, upload, status (design.md §11)', () => {
     );
   });
 
+  it('answers a non-member the constant 404 for a media of a public space, not the 403 of a write (issue 29 item 9)', async () => {
+    // design.md §11: "only the uploader sees it (404 otherwise)"; a stranger used to get 403.
+    const minted = await mint(member, space.id, { filename: 'seen.png', contentType: 'image/png' });
+    expectNotFound(await outsider.get(`/v1/spaces/${space.id}/media/${minted.media.id}`));
+    expectNotFound(await outsider.get(`/v1/spaces/${space.id}/media/media_0190f1a2b3c4d5e6f708192a3b4c5d6e`));
+    expectNotFound(await outsider.get(`/v1/spaces/${otherSpace.id}/media/${minted.media.id}`));
+    expectStatus(await member.get(`/v1/spaces/${space.id}/media/${minted.media.id}`), 200);
+  });
+
   it('lets only members mint: 403 on a public space, the 404 on a private one', async () => {
     const body = { filename: 'x.png', contentType: 'image/png' };
     const refused = await outsider.post(`/v1/spaces/${space.id}/media`, body);

@@ -105,6 +105,24 @@ describe('configuration', () => {
     expect(() => loadConfig({ MEDIA_UPLOAD_TTL: '0' })).toThrow(/MEDIA_UPLOAD_TTL/);
   });
 
+  it("keeps image renders to at most half of libuv's thread pool (docs/decisions/image-render-slots.md)", () => {
+    const defaults = loadConfig({});
+    expect([
+      defaults.MEDIA_RENDER_CONCURRENCY,
+      defaults.MEDIA_RENDER_QUEUE,
+      defaults.MEDIA_RENDER_MAX_PIXELS,
+      defaults.MEDIA_RENDER_MAX_FRAMES,
+      defaults.MEDIA_VARIANTS_PER_MEDIA,
+    ]).toEqual([2, 8, 20_000_000, 300, 32]);
+    expect(() => loadConfig({ MEDIA_RENDER_CONCURRENCY: '3' })).toThrow(
+      /MEDIA_RENDER_CONCURRENCY: must be at most half of UV_THREADPOOL_SIZE \(4\)/,
+    );
+    expect(
+      loadConfig({ MEDIA_RENDER_CONCURRENCY: '8', UV_THREADPOOL_SIZE: '16' }).MEDIA_RENDER_CONCURRENCY,
+    ).toBe(8);
+    expect(() => loadConfig({ MEDIA_RENDER_CONCURRENCY: '0' })).toThrow(/MEDIA_RENDER_CONCURRENCY/);
+  });
+
   it('requires DATABASE_URL, CURSOR_SECRET and MEDIA_URL_SECRET in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/CURSOR_SECRET: required in production/);
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/MEDIA_URL_SECRET: required in production/);

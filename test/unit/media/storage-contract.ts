@@ -126,6 +126,27 @@ export function describeStorageContract(name: string, setUp: () => Promise<Stora
       await expect(storage.delete('a6/gone')).resolves.toBeUndefined();
     });
 
+    it('lists the keys directly under a folder, at most the limit, none for an absent folder', async () => {
+      for (const name of ['one.png', 'two.png', 'three.png']) {
+        await storage.put(`a7/variants/${name}`, Readable.from([Buffer.from(name)]), {
+          contentType: 'image/png',
+        });
+      }
+      await storage.put('a7/variants/deeper/four.png', Readable.from([Buffer.from('4')]), {
+        contentType: 'image/png',
+      });
+      await storage.put('a7/variants-not/five.png', Readable.from([Buffer.from('5')]), {
+        contentType: 'image/png',
+      });
+      expect((await storage.list('a7/variants', 10)).sort()).toEqual([
+        'a7/variants/one.png',
+        'a7/variants/three.png',
+        'a7/variants/two.png',
+      ]);
+      expect(await storage.list('a7/variants', 2)).toHaveLength(2);
+      expect(await storage.list('a7/nothing', 10)).toEqual([]);
+    });
+
     it('keeps nothing of a body that fails, and leaves an object already at the key as it was', async () => {
       const refusal = new Error('too large');
       await expect(
