@@ -27,6 +27,11 @@ class RemoteStore extends MediaStorage {
     this.objects.delete(key);
     return Promise.resolve();
   }
+  list(prefix: string, limit: number): Promise<string[]> {
+    return Promise.resolve(
+      [...this.objects.keys()].filter((key) => key.startsWith(`${prefix}/`)).slice(0, limit),
+    );
+  }
 }
 
 /** Waits (file I/O, not a clock) until `holds`, at most two seconds. */
