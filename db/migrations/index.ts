@@ -22,6 +22,7 @@ import { MediaSpaceIndex1796300000000 } from './1796300000000-MediaSpaceIndex';
 import { MediaReferenceViews1796200000000 } from './1796200000000-MediaReferenceViews';
 import { AuthorRecordsView1796100000000 } from './1796100000000-AuthorRecordsView';
 import { ContentNotifications1796400000000 } from './1796400000000-ContentNotifications';
+import { BoundedNotificationPeople1796530000000 } from './1796530000000-BoundedNotificationPeople';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -48,4 +49,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   MediaReferenceViews1796200000000,
   MediaSpaceIndex1796300000000,
   ContentNotifications1796400000000,
+  BoundedNotificationPeople1796530000000,
 ];

@@ -15,6 +15,7 @@ import {
   SpacesTestApp,
 } from '../posts/support';
 import { expectNotFound } from '../spaces/support';
+import { followJoins, settleJoinsBeforeNotificationReads } from './join-announcements';
 
 interface Person {
   did: string;
@@ -91,8 +92,12 @@ describe('content notifications (e2e)', () => {
     return created.id;
   };
 
+  let restoreSend: () => void;
+
   beforeAll(async () => {
     t = await bootSpaces();
+    // Joins are told by a background job: reads of notifications wait until every join is told.
+    restoreSend = settleJoinsBeforeNotificationReads(followJoins(t.app, t.dataSource));
     [owner, admin, member, other, outsider] = await Promise.all([
       person(t),
       person(t),
@@ -111,6 +116,7 @@ describe('content notifications (e2e)', () => {
   });
 
   afterAll(async () => {
+    restoreSend();
     await t.close();
   });
 
