@@ -9,6 +9,7 @@ import { failures, ratioOf, sideResult, spreadOf, type RunSummary, type Scenario
 import type { RequestPlan } from './request-plan';
 import { TWIN_HEADER, type Scenario } from './scenario-kit';
 import { describeEnv } from './service-env';
+import { beforePhase } from './before-phase';
 
 /**
  * BENCH_ROUNDS rounds of each scenario of a group (bench/measure-order.ts: a scenario and those read
@@ -94,6 +95,7 @@ async function measureSide(
   problems: string[],
 ): Promise<RunSummary> {
   const { scenario } = entry;
+  if (scenario.beforePhase) await beforePhase(scenario.beforePhase, databaseUrl);
   const target = await startSide(entry, side, config, databaseUrl, `${round}`);
   try {
     const request = entry.request!;

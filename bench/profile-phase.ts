@@ -10,6 +10,7 @@ import { updateProfiles } from './readme';
 import { failures, type ScenarioResult } from './report';
 import { TWIN_HEADER, type Scenario } from './scenario-kit';
 import { selectScenarios } from './scenarios';
+import { beforePhase } from './before-phase';
 
 /** The `count` twin scenarios with the lowest app/twin ratio in bench/results/latest.json. */
 export function slowestOfLastRun(count: number): Scenario[] {
@@ -57,6 +58,7 @@ export async function profileAll(
     const slug = entry.scenario.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase();
     const file = join(dir, `${slug}.cpuprofile`);
     rmSync(file, { force: true });
+    if (entry.scenario.beforePhase) await beforePhase(entry.scenario.beforePhase, databaseUrl);
     const target = await startService({
       name: 'app (profiled)',
       root: appRoot,

@@ -41,6 +41,12 @@ export interface Scenario {
    * peak by the end: /proc/<pid>/status) and the bytes per second its request bodies carried.
    */
   reports?: { memory?: boolean; throughput?: boolean };
+  /**
+   * Puts back what the scenario's writes use up, before every phase that sends its requests
+   * (verify, each measured side, profile): e.g. the joiners of a join scenario back to having left,
+   * so every join of the phase is a real one. Runs while no load does.
+   */
+  beforePhase?: (pool: Pool) => Promise<void>;
 }
 
 export type Counterpart =

@@ -138,6 +138,7 @@ export async function verifyAll(
               ? await appFor(entry.counterpartEnv!)
               : null;
       }
+      if (scenario.beforePhase) await scenario.beforePhase(context.pool);
       entry.verified = await verifyScenario(scenario, entry.request, {
         app,
         twin: other,

@@ -77,6 +77,11 @@ export async function verifyScenario(
   // Request k of the app is index 2k of the plan, of the twin 2k + 1 when writes must not repeat.
   const twinIndex = (k: number) => (scenario.compare?.twinTakesNextRequest ? 2 * k + 1 : 2 * k);
 
+  // Building a plan's requests may take seconds (thousands of signing identities): the server may
+  // have closed the idle keep-alive socket meanwhile, and a write sent on it fails ("other side
+  // closed") where a GET is simply sent again. A GET first takes that socket out of the pool.
+  await Promise.all([context.app, context.twin].map((target) => target && wake(target.url)));
+
   const appRuns: number[] = [];
   const twinRuns: number[] = [];
   let appAnswer: Answer | undefined;
@@ -214,6 +219,12 @@ export async function fetchAnswer(
   response.headers.forEach((value, name) => (headers[name] = value));
   return { status: response.status, headers, body };
 }
+
+/** A request that leaves the pool's sockets to `base` fresh (its own failure is of no interest). */
+const wake = (base: string) =>
+  fetch(`${base}/health/live`, { signal: AbortSignal.timeout(30_000) })
+    .then((response) => response.arrayBuffer())
+    .catch(() => undefined);
 
 /** Lets statements issued right after the answer (after-commit work) land in this request's count. */
 const settle = () => new Promise((resolve) => setTimeout(resolve, 30));

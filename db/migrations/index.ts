@@ -25,6 +25,7 @@ import { ContentNotifications1796400000000 } from './1796400000000-ContentNotifi
 import { RelayDocumentsPerChain1796510000000 } from './1796510000000-RelayDocumentsPerChain';
 import { RelayIdentityCacheEpoch1796510000001 } from './1796510000001-RelayIdentityCacheEpoch';
 import { GroupRowsEndWithMembership1796520000000 } from './1796520000000-GroupRowsEndWithMembership';
+import { BoundedNotificationPeople1796530000000 } from './1796530000000-BoundedNotificationPeople';
 import { MediaSpaceUsage1796540000000 } from './1796540000000-MediaSpaceUsage';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
@@ -55,5 +56,6 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   RelayDocumentsPerChain1796510000000,
   RelayIdentityCacheEpoch1796510000001,
   GroupRowsEndWithMembership1796520000000,
+  BoundedNotificationPeople1796530000000,
   MediaSpaceUsage1796540000000,
 ];

@@ -329,8 +329,9 @@ export class AppConfig {
   CHAIN_OUTBOX_SWEEP_MS = 5000;
 
   /**
-   * How long after its publication a post is announced to its space's members (the
-   * `notifications.announce-post` job); 0 queues it at once.
+   * How long after its publication a post, or after it happened a join, is announced to the
+   * space's members (the `notifications.announce-post` and `notifications.announce-join` jobs);
+   * 0 queues it at once.
    */
   @Type(() => Number)
   @IsInt()

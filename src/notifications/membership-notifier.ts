@@ -11,22 +11,26 @@ import {
   MemberKicked,
   MemberRoleChanged,
 } from '../spaces/events/membership-events';
+import { JoinAnnouncements } from './join-announcements';
 import { NotificationsService } from './notifications.service';
 
 /**
- * Turns committed membership and application events into notifications (never on rollback). A
- * delivery failure is logged by the event bus, never a failure of the committed write.
+ * Turns committed membership and application events into notifications (never on rollback): a join
+ * is queued for JoinAnnouncements, the other kinds tell their few recipients at once. A delivery
+ * failure is logged by the event bus, never a failure of the committed write.
  */
 @Injectable()
 export class MembershipNotifier implements OnModuleInit {
   constructor(
     private readonly events: DomainEvents,
     private readonly notifications: NotificationsService,
+    private readonly joins: JoinAnnouncements,
   ) {}
 
   onModuleInit(): void {
     const record = this.notifications.record.bind(this.notifications);
-    this.events.afterCommit(MemberJoined, (event) => record({ kind: 'notify.member.joined', ...event }));
+    // Every other member is told: a background job, so the join's cost does not grow with the space.
+    this.events.afterCommit(MemberJoined, (event) => this.joins.enqueue(event.spaceId, event.memberDid));
     this.events.afterCommit(MemberRoleChanged, (event) =>
       record({ kind: 'notify.member.role_changed', ...event }),
     );

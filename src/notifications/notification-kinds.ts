@@ -1,9 +1,10 @@
 import { formatEntityId } from '../common/ids/entity-id';
 import { NotificationAudience } from './entities/notification.entity';
 
-/** A committed membership or application event, as notifications read it. */
+/**
+ * A committed membership or application event, as notifications read it (joins: JoinAnnouncements).
+ */
 export type SpaceEvent =
-  | { kind: 'notify.member.joined'; spaceId: string; memberDid: string }
   | { kind: 'notify.member.role_changed'; spaceId: string; memberDid: string; role: string; byDid: string }
   | {
       kind: 'notify.member.kicked' | 'notify.member.banned';
@@ -43,16 +44,6 @@ export interface NotificationPlan {
 
 export function planOf(event: SpaceEvent): NotificationPlan {
   switch (event.kind) {
-    case 'notify.member.joined':
-      return {
-        audience: 'members',
-        recipientDid: null,
-        person: event.memberDid,
-        actor: event.memberDid,
-        scopeType: 'member',
-        previewId: event.memberDid,
-        title: (name) => `${name(event.memberDid)} joined`,
-      };
     case 'notify.member.role_changed':
       return {
         audience: 'member',

@@ -11,8 +11,17 @@ const ITEM_KEY = `COALESCE(EXCLUDED.people->0->>'id', EXCLUDED.people->0->>'did'
 export const POST_SAMPLE = 5;
 
 /**
+ * People an `identity` group keeps (the most recent; the record shows 5 of them, `item_count`
+ * counts them all): bounded, so join/leave loops of fresh identities cannot grow a row without end
+ * (issue 29 item 4). A person is counted once while among them (docs/decisions/
+ * bounded-notification-people.md).
+ */
+export const PEOPLE_KEPT = 20;
+
+/**
  * A new row per recipient, or, while the recipient's notification of the same group is unread,
- * an update of it (see NotificationWriter).
+ * an update of it (see NotificationWriter): the item goes to the front, the same item further back
+ * is dropped, and the group keeps its POST_SAMPLE posts or PEOPLE_KEPT people.
  */
 export const WRITE_NOTIFICATIONS = `INSERT INTO notifications AS n (id, recipient_did, type, space_id, audience, group_key, scope,
          aggregation_type, people, item_count, post_id, read_state, first_activity_at, last_activity_at,
@@ -24,10 +33,11 @@ export const WRITE_NOTIFICATIONS = `INSERT INTO notifications AS n (id, recipien
          scope = EXCLUDED.scope,
          post_id = EXCLUDED.post_id,
          people = EXCLUDED.people || COALESCE(
-           (SELECT jsonb_agg(p.value ORDER BY p.ord)
-              FROM jsonb_array_elements(n.people) WITH ORDINALITY AS p(value, ord)
-             WHERE COALESCE(p.value->>'id', p.value->>'did') <> ${ITEM_KEY}
-               AND (n.aggregation_type <> 'post' OR p.ord < ${POST_SAMPLE})),
+           (SELECT jsonb_agg(kept.value ORDER BY kept.ord)
+              FROM (SELECT p.value, row_number() OVER (ORDER BY p.ord) AS ord
+                      FROM jsonb_array_elements(n.people) WITH ORDINALITY AS p(value, ord)
+                     WHERE COALESCE(p.value->>'id', p.value->>'did') <> ${ITEM_KEY}) AS kept
+             WHERE kept.ord < CASE WHEN n.aggregation_type = 'post' THEN ${POST_SAMPLE} ELSE ${PEOPLE_KEPT} END),
            '[]'::jsonb),
          item_count = n.item_count + CASE WHEN EXISTS (
              SELECT 1 FROM jsonb_array_elements(n.people) AS p(value)

@@ -24,8 +24,10 @@ export interface NotificationDraft {
 /**
  * Writes one activity for many recipients in one statement: a new row each, or, while the
  * recipient's notification of the same group is unread, an update of it (the item moves to the
- * front of the group, counted once by its post id or DID in `item_count`; a `post` group keeps
- * only its most recent posts; the preview becomes this activity; lastActivityAt moves forward). Concurrency-safe (`ON CONFLICT` on the unread group index).
+ * front of the group, counted once by its post id or DID in `item_count` while the group keeps it;
+ * a group keeps only its most recent posts or people (notification-sql.ts); the preview becomes
+ * this activity; lastActivityAt moves forward). Concurrency-safe (`ON CONFLICT` on the unread
+ * group index).
  */
 @Injectable()
 export class NotificationWriter {

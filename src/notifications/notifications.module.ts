@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { PostsModule } from '../posts/posts.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { UsersModule } from '../users/users.module';
 import { MembershipNotifier } from './membership-notifier';
@@ -11,6 +12,8 @@ import { NotificationFanout } from './entities/notification-fanout.entity';
 import { NotificationWriter } from './notification-writer';
 import { PeopleNames } from './people-names';
 import { PostAnnouncements } from './post-announcements';
+import { JoinAnnouncements } from './join-announcements';
+import { NotificationFanouts } from './notification-fanouts';
 import { Notification } from './entities/notification.entity';
 import { NotificationsController } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
@@ -18,7 +21,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
 
 /**
  * Pull-based notifications (legacy namespace), fed by the spaces module's membership events and
- * the posts and comments modules' content events (post announcements on the job queue).
+ * the posts and comments modules' content events (post and join announcements on the job queue).
  * Recipients and names come from the spaces and users services. Import it before SpacesModule so
  * `GET /spaces/notifications` is matched before `GET /spaces/:id`.
  */
@@ -30,6 +33,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     PaginationModule,
     SpacesModule,
     UsersModule,
+    PostsModule,
   ],
   controllers: [NotificationsController],
   providers: [
@@ -37,7 +41,9 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     NotificationWriter,
     PeopleNames,
     ContentAudience,
+    NotificationFanouts,
     PostAnnouncements,
+    JoinAnnouncements,
     MembershipNotifier,
     ContentNotifier,
   ],

@@ -14,8 +14,10 @@ import {
   NotificationStatusRecord,
   SpaceNotificationCounts,
 } from './dto/notification-records.dto';
+import { PostReadability } from '../posts/post-readability';
 import { SpaceDirectory } from '../spaces/space-directory';
 import { nameOf, PeopleNames } from './people-names';
+import { namedPosts, shownItems } from './notification-titles';
 import { NotificationWriter } from './notification-writer';
 import { readsPost } from './content-audience';
 import { Notification } from './entities/notification.entity';
@@ -60,6 +62,7 @@ export class NotificationsService {
     private readonly spaces: SpaceDirectory,
     private readonly names: PeopleNames,
     private readonly writer: NotificationWriter,
+    private readonly posts: PostReadability,
   ) {}
 
   /**
@@ -115,8 +118,9 @@ export class NotificationsService {
       },
       readVisible,
     );
+    const readable = await this.readablePosts(did, page.rows);
     return {
-      items: page.rows.map(toNotificationRecord),
+      items: page.rows.map((row) => toNotificationRecord(row, readable)),
       totalCount,
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
@@ -152,7 +156,7 @@ export class NotificationsService {
       notification.readState = 'read';
       notification.lastReadAt = now;
     }
-    return toNotificationRecord(found);
+    return toNotificationRecord(found, await this.readablePosts(did, [found]));
   }
 
   /** Marks every unread visible notification of the caller read, or only those of one space. */
@@ -186,6 +190,11 @@ export class NotificationsService {
       })),
       totalUnreadCount: rows.reduce((sum, row) => sum + row.unread, 0),
     };
+  }
+
+  /** The posts named by these notifications' aggregations that `did` reads now (one statement). */
+  private readablePosts(did: string, rows: VisibleNotification[]): Promise<Set<string>> {
+    return this.posts.readableByMember(did, namedPosts(rows.map((row) => row.notification)));
   }
 
   private visible(did: string): SelectQueryBuilder<Notification> {
@@ -225,7 +234,11 @@ async function readVisible(query: SelectQueryBuilder<Notification>): Promise<Vis
   }));
 }
 
-export function toNotificationRecord({ notification: row, space }: VisibleNotification): NotificationRecord {
+/** The record of a visible notification; `readable`: the posts its recipient reads now. */
+export function toNotificationRecord(
+  { notification: row, space }: VisibleNotification,
+  readable: ReadonlySet<string>,
+): NotificationRecord {
   return {
     id: formatEntityId('notification', row.id),
     type: row.type,
@@ -236,7 +249,7 @@ export function toNotificationRecord({ notification: row, space }: VisibleNotifi
       Math.max(row.itemCount, row.people.length) > 1
         ? {
             type: row.aggregationType,
-            items: row.people.slice(0, AGGREGATION_SAMPLE),
+            items: shownItems(row, readable).slice(0, AGGREGATION_SAMPLE),
             totalCount: Math.max(row.itemCount, row.people.length),
           }
         : null,

@@ -1,27 +1,15 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { AppConfig } from '../config/app-config';
 import { formatEntityId } from '../common/ids/entity-id';
 import { JobQueue } from '../infrastructure/jobs/job-queue';
 import { ContentAudience } from './content-audience';
+import { FANOUT_BATCH, NotificationFanouts } from './notification-fanouts';
 import { NotificationWriter } from './notification-writer';
 import { nameOf, PeopleNames } from './people-names';
 import { withTitle } from './notification-titles';
 
 export const ANNOUNCE_POST = 'notifications.announce-post';
-
-/** Recipients written per transaction. */
-export const ANNOUNCE_BATCH = 1000;
-
-/**
- * Between two batches the job rests nine times as long as the last batch took, so a large
- * announcement uses at most about a tenth of one database connection and requests keep the rest
- * of the machine. 50,000 members are 50 batches; a batch that updates unread notifications takes
- * about 50 ms on the 1M-post bench database, so they are all told within about 25 s.
- */
-const REST_PER_BATCH = 9;
 
 interface AnnounceJob {
   postId: string;
@@ -32,16 +20,15 @@ interface AnnounceJob {
 /**
  * `notify.post.created` (design.md §14): a published post is announced to the active members who
  * read it, except its author, by a background job, so the author's POST does not grow with the
- * space. The job walks recipients in DID order, `ANNOUNCE_BATCH` per transaction, recording how far
- * it came in `notification_fanouts` in the same transaction: a retried job resumes after the last
- * recipient written and a finished one does nothing (idempotent). Unread announcements of one
+ * space. The job is a NotificationFanouts run (key `notify.post.created:<post>`: batches in DID
+ * order, progress in `notification_fanouts`, idempotent on retry). Unread announcements of one
  * space aggregate by post (`post`); a post deleted before the job runs is announced to no one.
  */
 @Injectable()
 export class PostAnnouncements implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly fanouts: NotificationFanouts,
     private readonly audience: ContentAudience,
     private readonly writer: NotificationWriter,
     private readonly names: PeopleNames,
@@ -65,67 +52,42 @@ export class PostAnnouncements implements OnModuleInit {
     });
   }
 
-  async announce(postId: string, at: Date): Promise<void> {
-    const key = `notify.post.created:${postId}`;
-    await this.dataSource.query(
-      'INSERT INTO notification_fanouts (key) VALUES ($1) ON CONFLICT (key) DO NOTHING',
-      [key],
-    );
-    let finished = false;
-    while (!finished) {
-      const started = Date.now();
-      finished = await this.dataSource.transaction(async (manager) => {
-        const [progress] = (await manager.query(
-          'SELECT after_did, done_at FROM notification_fanouts WHERE key = $1 FOR UPDATE',
-          [key],
-        )) as { after_did: string | null; done_at: Date | null }[];
-        if (!progress || progress.done_at) return true;
-        const post = await this.audience.post(postId, manager);
-        const batch = post
-          ? await this.audience.readers(
-              post,
-              { except: post.authorDid, after: progress.after_did, limit: ANNOUNCE_BATCH },
-              manager,
-            )
-          : [];
-        if (post && batch.length > 0) {
-          const author = (await this.names.of([post.authorDid]))(post.authorDid);
-          const id = formatEntityId('post', post.id);
-          await this.writer.write(
-            batch,
-            {
-              kind: 'notify.post.created',
-              spaceId: post.spaceId,
-              audience: 'members',
-              groupKey: `notify.post.created:${post.spaceId}`,
-              scope: {
-                type: 'post',
-                preview: {
-                  id,
-                  title: withTitle(`${nameOf(author)} posted`, post.displayTitle),
-                  createdBy: author,
-                  createdAt: at.toISOString(),
-                },
-              },
-              aggregationType: 'post',
-              item: { id, title: post.displayTitle, createdBy: author },
-              postId: post.id,
-              at,
+  announce(postId: string, at: Date): Promise<void> {
+    return this.fanouts.run(`notify.post.created:${postId}`, async (manager, afterDid) => {
+      const post = await this.audience.post(postId, manager);
+      if (!post) return [];
+      const batch = await this.audience.readers(
+        post,
+        { except: post.authorDid, after: afterDid, limit: FANOUT_BATCH },
+        manager,
+      );
+      if (batch.length === 0) return batch;
+      const author = (await this.names.of([post.authorDid]))(post.authorDid);
+      const id = formatEntityId('post', post.id);
+      await this.writer.write(
+        batch,
+        {
+          kind: 'notify.post.created',
+          spaceId: post.spaceId,
+          audience: 'members',
+          groupKey: `notify.post.created:${post.spaceId}`,
+          scope: {
+            type: 'post',
+            preview: {
+              id,
+              title: withTitle(`${nameOf(author)} posted`, post.displayTitle),
+              createdBy: author,
+              createdAt: at.toISOString(),
             },
-            manager,
-          );
-        }
-        const done = batch.length < ANNOUNCE_BATCH;
-        await manager.query('UPDATE notification_fanouts SET after_did = $2, done_at = $3 WHERE key = $1', [
-          key,
-          batch.at(-1) ?? progress.after_did,
-          done ? this.clock.now() : null,
-        ]);
-        return done;
-      });
-      if (!finished) await rest((Date.now() - started) * REST_PER_BATCH);
-    }
+          },
+          aggregationType: 'post',
+          item: { id, title: post.displayTitle, createdBy: author },
+          postId: post.id,
+          at,
+        },
+        manager,
+      );
+      return batch;
+    });
   }
 }
-
-const rest = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

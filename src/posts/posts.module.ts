@@ -15,6 +15,7 @@ import { EntityLinkResolver } from './entity-links';
 import { FeedService } from './feed.service';
 import { PostAccess } from './post-access.service';
 import { PostPresenter } from './post-presenter';
+import { PostReadability } from './post-readability';
 import { PostContentChain } from './post-content-chain';
 import { PostVisibilityFollower } from './post-visibility-follower';
 import { PostUpvotesService } from './post-upvotes.service';
@@ -30,7 +31,8 @@ import { RelayModule } from '../protocol/relay/relay.module';
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
  * and upvotes (api-spec.md "Optional-auth reads", "Credential-gated reads", "Writes").
- * `PostAccess` is exported: comments read and write through it.
+ * `PostAccess` is exported: comments read and write through it; `PostReadability` tells other
+ * modules which of many posts a member reads now (notifications' post titles).
  */
 @Module({
   imports: [
@@ -53,12 +55,13 @@ import { RelayModule } from '../protocol/relay/relay.module';
     PostVisibilityFollower,
     PostAccess,
     PostPresenter,
+    PostReadability,
     EntityLinkResolver,
     PostsService,
     PostUpvotesService,
     PostPinsService,
     FeedService,
   ],
-  exports: [PostAccess, PostPresenter],
+  exports: [PostAccess, PostPresenter, PostReadability],
 })
 export class PostsModule {}

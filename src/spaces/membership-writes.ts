@@ -33,7 +33,7 @@ export class MembershipWrites {
       repository.create({ spaceId, memberDid: did, bannedAt: null, bannedByDid: null, statusMessage: null });
     Object.assign(membership, { role: 'member', status: 'active', joinedAt: now, statusMessage: null });
     await repository.save(membership);
-    await this.refreshCount(manager, spaceId, now);
+    await this.countJoin(manager, spaceId, now);
     await this.events.emit(manager, new MemberJoined(spaceId, did));
     return membership;
   }
@@ -62,6 +62,24 @@ export class MembershipWrites {
     await this.refreshCount(manager, spaceId);
     await this.events.emit(manager, new MemberBanned(spaceId, did, byDid));
     return membership;
+  }
+
+  /**
+   * One more active member, and the join's activity: counted up under the row lock rather than
+   * recounted, so a join costs the same in a space of any size (issue 29 item 4).
+   */
+  private async countJoin(manager: EntityManager, spaceId: string, activityAt: Date): Promise<void> {
+    await manager
+      .createQueryBuilder()
+      .update(Space)
+      .set({
+        memberCount: () => '"member_count" + 1',
+        lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :activityAt), :activityAt)',
+      })
+      .where('id = :spaceId', { spaceId })
+      .setParameter('activityAt', activityAt)
+      .updateEntity(false)
+      .execute();
   }
 
   /** Recounts active members (exact under the row lock) and, for a join, records the activity. */

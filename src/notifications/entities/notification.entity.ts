@@ -28,7 +28,7 @@ export interface StoredScope {
 /**
  * One notification of one recipient. While unread, later activity of the same group (recipient,
  * group key: type and space, plus the post for post kinds) updates this row instead of adding one:
- * `people` gathers the distinct people involved (most recent first), `scope` shows the latest
+ * `people` gathers the most recent distinct people or posts, `scope` shows the latest
  * activity. Once read, the next activity starts a new row.
  */
 @Entity({ name: 'notifications' })
@@ -67,8 +67,8 @@ export class Notification {
   aggregationType: 'identity' | 'post';
 
   /**
-   * Distinct items of the group, most recent first: people (`identity`, all of them, so a person
-   * is counted once) or posts (`post`, the most recent few: each post is announced once). The
+   * Distinct items of the group, most recent first, bounded: people (`identity`, the most recent
+   * PEOPLE_KEPT) or posts (`post`, the most recent POST_SAMPLE: each post is announced once). The
    * column keeps its first name; the record calls them `aggregation.items`.
    */
   @Column({ type: 'jsonb', default: () => "'[]'" })

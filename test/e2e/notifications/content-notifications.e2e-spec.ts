@@ -15,6 +15,7 @@ import {
   SpacesTestApp,
 } from '../posts/support';
 import { expectNotFound } from '../spaces/support';
+import { followJoins, settleJoinsBeforeNotificationReads } from './join-announcements';
 
 interface Person {
   did: string;
@@ -91,8 +92,12 @@ describe('content notifications (e2e)', () => {
     return created.id;
   };
 
+  let restoreSend: () => void;
+
   beforeAll(async () => {
     t = await bootSpaces();
+    // Joins are told by a background job: reads of notifications wait until every join is told.
+    restoreSend = settleJoinsBeforeNotificationReads(followJoins(t.app, t.dataSource));
     [owner, admin, member, other, outsider] = await Promise.all([
       person(t),
       person(t),
@@ -111,6 +116,7 @@ describe('content notifications (e2e)', () => {
   });
 
   afterAll(async () => {
+    restoreSend();
     await t.close();
   });
 
@@ -196,6 +202,51 @@ describe('content notifications (e2e)', () => {
       expect(await kinds(member)).toEqual(['notify.post.created']);
       expectStatus(await admin.delete(`/v1/spaces/${space}/posts/${id}`), 200);
       expect(await kinds(member)).toEqual([]);
+    });
+
+    it('attack (issue 29 item 7): an aggregated announcement stops naming posts deleted or moved where the recipient cannot read them', async () => {
+      const group = await newGroup(owner, space, { name: 'Hidden' });
+      const groupTopic = await newTopic(owner, space, 'Hidden room', { groups: [group.id] });
+      const moved = await post(admin, { topic: publicTopic, title: 'Soon secret', body: 'one' });
+      tick();
+      const deleted = await post(admin, { topic: publicTopic, title: 'Soon gone', body: 'two' });
+      tick();
+      const kept = await post(admin, { topic: publicTopic, title: 'Still here', body: 'three' });
+      // (The group may hold an earlier post deleted since: unread, it was never marked read.)
+      const before = (await unread(member))[0].aggregation!;
+      expect(before.items.map((entry) => entry.id)).toEqual([kept, deleted, moved]);
+
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${moved}`, { topic: groupTopic }), 200);
+      expectStatus(await admin.delete(`/v1/spaces/${space}/posts/${deleted}`), 200);
+      let listing = await member.get('/notifications'); // replaced below, counted
+      const statements = await statementsDuring(async () => {
+        listing = await member.get('/notifications');
+      });
+      expect(listing.text).not.toContain('Soon secret');
+      expect(listing.text).not.toContain('Soon gone');
+      const [item] = (listing.body.items as Item[]).filter((entry) => entry.readState === 'unread');
+      const adminPerson = { did: admin.did, displayName: 'adam-admin' };
+      // The count is of the posts announced; only the names follow what the recipient reads now.
+      expect(item.aggregation).toEqual({
+        type: 'post',
+        totalCount: before.totalCount,
+        items: [{ id: kept, title: 'Still here', createdBy: adminPerson }],
+      });
+      // One statement asks the posts module about every post the page names (no N+1).
+      expect(statements.filter((statement) => /\bposts\b/.test(statement))).toHaveLength(1);
+      // mark-read answers the same record.
+      const read = await member.post(`/notifications/${item.id}/mark-read`);
+      expectStatus(read, 200);
+      expect(read.body.aggregation).toEqual(item.aggregation);
+      // The owner reads the group's topic: the moved post is still named there.
+      const [ownerItem] = await unread(owner);
+      expect(ownerItem.aggregation!.items.map((entry) => entry.id)).toEqual([kept, moved]);
+      // Moved back where the member reads it, its title shows again.
+      expectStatus(await admin.patch(`/v1/spaces/${space}/posts/${moved}`, { topic: publicTopic }), 200);
+      const again = (await member.get('/notifications')).body.items as Item[];
+      expect(
+        again.find((entry) => entry.id === item.id)!.aggregation!.items.map((entry) => entry.title),
+      ).toEqual(['Still here', 'Soon secret']);
     });
 
     it('is idempotent when the job runs again, even after the recipient read it', async () => {

@@ -10,6 +10,7 @@ import {
   expectStatus,
   SpacesTestApp,
 } from '../spaces/support';
+import { followJoins, settleJoinsBeforeNotificationReads } from './join-announcements';
 
 interface NotificationBody {
   id: string;
@@ -43,11 +44,16 @@ interface NotificationBody {
 describe('notifications (e2e)', () => {
   let t: SpacesTestApp;
 
+  let restoreSend: () => void;
+
   beforeAll(async () => {
     t = await bootSpaces();
+    // Joins are told by a background job: reads of notifications wait until every join is told.
+    restoreSend = settleJoinsBeforeNotificationReads(followJoins(t.app, t.dataSource));
   });
 
   afterAll(async () => {
+    restoreSend();
     await t.close();
   });
 

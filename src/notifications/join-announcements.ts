@@ -1,0 +1,94 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../common/clock/clock';
+import { AppConfig } from '../config/app-config';
+import { JobQueue } from '../infrastructure/jobs/job-queue';
+import { FANOUT_BATCH, NotificationFanouts } from './notification-fanouts';
+import { NotificationWriter } from './notification-writer';
+import { nameOf, PeopleNames } from './people-names';
+
+export const ANNOUNCE_JOIN = 'notifications.announce-join';
+
+/**
+ * The active members of a space but one, in DID order, after a DID ($1 space, $2 the joiner,
+ * $3 keyset DID or null, $4 limit): on the view the spaces module publishes.
+ */
+export const MEMBERS_AFTER = `SELECT member_did AS did FROM active_space_members
+  WHERE space_id = $1 AND member_did <> $2 AND ($3::varchar IS NULL OR member_did > $3)
+  ORDER BY member_did LIMIT $4`;
+
+interface JoinJob {
+  spaceId: string;
+  memberDid: string;
+  /** When they joined (the activity's time), ISO. */
+  at: string;
+}
+
+/**
+ * `notify.member.joined` (design.md §14: every other active member) by a background job, as post
+ * announcements are, so a join answers at the same cost whatever the space's size. The job is a
+ * NotificationFanouts run keyed by the join itself (space, person, time: a later join of the same
+ * person is another activity): batches in DID order with their progress in `notification_fanouts`,
+ * so a retried job neither tells anyone twice nor counts the joiner twice. Unread joins of one
+ * space aggregate by person (`identity`).
+ */
+@Injectable()
+export class JoinAnnouncements implements OnModuleInit {
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly fanouts: NotificationFanouts,
+    private readonly writer: NotificationWriter,
+    private readonly names: PeopleNames,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    // One at a time per process, as post announcements: a burst of joins queues up behind it.
+    this.jobs.handle<JoinJob>(
+      ANNOUNCE_JOIN,
+      (job) => this.announce(job.spaceId, job.memberDid, new Date(job.at)),
+      { concurrency: 1 },
+    );
+  }
+
+  /** Queues the announcement of a committed join (one queue add: no statement). */
+  enqueue(spaceId: string, memberDid: string): Promise<void> {
+    const job: JoinJob = { spaceId, memberDid, at: this.clock.now().toISOString() };
+    return this.jobs.add(ANNOUNCE_JOIN, job, { delayMs: this.config.NOTIFY_ANNOUNCE_DELAY_MS });
+  }
+
+  async announce(spaceId: string, memberDid: string, at: Date): Promise<void> {
+    const joiner = (await this.names.of([memberDid]))(memberDid);
+    const key = `notify.member.joined:${spaceId}:${memberDid}:${at.toISOString()}`;
+    await this.fanouts.run(key, async (manager, afterDid) => {
+      const rows = (await manager.query(MEMBERS_AFTER, [spaceId, memberDid, afterDid, FANOUT_BATCH])) as {
+        did: string;
+      }[];
+      const batch = rows.map((row) => row.did);
+      await this.writer.write(
+        batch,
+        {
+          kind: 'notify.member.joined',
+          spaceId,
+          audience: 'members',
+          groupKey: `notify.member.joined:${spaceId}`,
+          scope: {
+            type: 'member',
+            preview: {
+              id: memberDid,
+              title: `${nameOf(joiner)} joined`,
+              createdBy: joiner,
+              createdAt: at.toISOString(),
+            },
+          },
+          aggregationType: 'identity',
+          item: joiner,
+          postId: null,
+          at,
+        },
+        manager,
+      );
+      return batch;
+    });
+  }
+}
