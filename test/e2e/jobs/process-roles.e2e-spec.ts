@@ -17,6 +17,17 @@ import {
   SpacesTestApp,
 } from '../posts/support';
 import { expectNotFound } from '../spaces/support';
+import {
+  bootMedia,
+  FFMPEG_PRESENT,
+  MediaTestApp,
+  mint,
+  newSpace as mediaSpace,
+  person as mediaPerson,
+  upload,
+  uuidOf,
+  wav,
+} from '../media/support';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -144,6 +155,48 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
       );
       // The api process serves the same route.
       expectStatus(await request(api.http).get('/v1/protocol'), 200);
+    });
+  },
+);
+
+/** The same split for media: an upload through the api is probed by the worker (issue 30 item 2). */
+(REDIS_URL ? describe : describe.skip)(
+  `PLAT_ROLE api and worker: media${REDIS_URL ? '' : ' [skipped: needs REDIS_URL, a real Redis]'}`,
+  () => {
+    const JOBS_REDIS_PREFIX = `plat:test:${randomUUID()}:jobs`;
+    let api: MediaTestApp;
+    let worker: MediaTestApp | undefined;
+
+    beforeAll(async () => {
+      api = await bootMedia({ env: { PLAT_ROLE: 'api', JOBS_REDIS_PREFIX } });
+    });
+
+    afterAll(async () => {
+      await worker?.close();
+      await api?.close();
+    });
+
+    it('an audio uploaded through the api stays pending until a worker probes it', async () => {
+      const uploader = await mediaPerson(api);
+      const space = await mediaSpace(uploader, 'Tones');
+      const minted = await mint(uploader, space.id, { filename: 'tone.wav', contentType: 'audio/wav' });
+      const uploaded = await upload(api, minted.uploadUrl, wav(1), minted.uploadHeaders);
+      expectStatus(uploaded, 200);
+      expect(uploaded.body.status).toBe('pending');
+      const state = async () =>
+        (
+          (await api.dataSource.query('SELECT state, duration_ms FROM media WHERE id = $1', [
+            uuidOf(minted.media.id),
+          ])) as { state: string; duration_ms: number | null }[]
+        )[0];
+      expect((await state()).state).toBe('pending');
+
+      worker = await bootMedia({ replicaOf: api, env: { PLAT_ROLE: 'worker', JOBS_REDIS_PREFIX } });
+      // The worker takes no upload: its bytes go to the api tier.
+      expectNotFound(await upload(worker, minted.uploadUrl, wav(1), minted.uploadHeaders));
+      const settled = await eventually(state, (row) => row.state !== 'pending');
+      expect(settled.state).toBe('ready');
+      if (FFMPEG_PRESENT) expect(settled.duration_ms).toBe(1000);
     });
   },
 );
