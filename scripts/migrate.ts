@@ -8,7 +8,8 @@ import { migrateDatabase } from '../src/infrastructure/database/migrate';
  * beside replicas that migrate themselves is safe.
  */
 async function main(): Promise<void> {
-  const { DATABASE_URL } = loadConfig();
+  // The migrate Job has the database and nothing else: the serving process's requirements do not apply.
+  const { DATABASE_URL } = loadConfig(process.env, { checkServiceSettings: false });
   if (!DATABASE_URL) throw new Error('DATABASE_URL is not set');
   const applied = await migrateDatabase(DATABASE_URL);
   process.stdout.write(`migrate: ${applied ? 'pending migrations applied' : 'nothing to apply'}\n`);

@@ -15,6 +15,7 @@ import { AppConfig } from './config/app-config';
 import { bodyBytesInspector, refusedBodyHandler } from './infrastructure/http/body-bytes';
 import { answerClientErrorsWithEnvelope } from './infrastructure/http/client-errors';
 import { allowBrowserOrigins } from './infrastructure/http/cors';
+import { healthOnly } from './infrastructure/http/health-only';
 import { requestPreamble } from './infrastructure/http/request-preamble';
 import { runInRequestScope } from './infrastructure/http/request-scope';
 import { deferContinue } from './infrastructure/http/expect-continue';
@@ -75,6 +76,7 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
     (app.getHttpAdapter().getInstance() as Express).response,
     app.get(ShutdownState),
   );
+  if (!app.get(AppConfig).servesApi) app.use(healthOnly);
   // Before the rate limit: an allowed origin's preflight is neither charged nor authenticated.
   allowBrowserOrigins(app, app.get(AppConfig).corsAllowedOrigins);
   // Every request is charged per IP before its body is parsed; refusals reach the global filter.

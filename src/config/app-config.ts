@@ -13,8 +13,12 @@ import {
   Validate,
   validateSync,
 } from 'class-validator';
+import { isAbsolute } from 'node:path';
 import { IsOriginList, originListEntries } from './origin-list';
 import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
+
+export const PROCESS_ROLES = ['api', 'worker', 'all'] as const;
+export type ProcessRole = (typeof PROCESS_ROLES)[number];
 
 const toBoolean = ({ value }: { value: unknown }) =>
   typeof value === 'string' ? ['1', 'true', 'yes', 'on'].includes(value.trim().toLowerCase()) : value;
@@ -26,6 +30,14 @@ const toBoolean = ({ value }: { value: unknown }) =>
 export class AppConfig {
   @IsIn(['development', 'production', 'test'])
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
+
+  /**
+   * What this process does (docs/decisions/process-roles.md): `api` serves HTTP and queues jobs,
+   * `worker` runs every job and serves only /health/* (and metrics), `all` both. `api` and
+   * `worker` need REDIS_URL: the in-process queue cannot cross processes.
+   */
+  @IsIn(PROCESS_ROLES, { message: `PLAT_ROLE must be one of: ${PROCESS_ROLES.join(', ')}` })
+  PLAT_ROLE: ProcessRole = 'all';
 
   @Type(() => Number)
   @IsInt()
@@ -395,7 +407,11 @@ export class AppConfig {
   @Min(0)
   SHUTDOWN_TIMEOUT_MS = 25000;
 
-  /** Directory of the local media store (design.md §11), used unless MEDIA_S3_BUCKET is set. */
+  /**
+   * Directory of the local media store (design.md §11), used unless MEDIA_S3_BUCKET is set. In
+   * production it must be set explicitly to an absolute path: the operator's declaration that a
+   * volume every replica shares is mounted there (docs/decisions/production-config-refusals.md).
+   */
   @IsString()
   @MinLength(1)
   MEDIA_DIR = '.data/media';
@@ -581,6 +597,16 @@ export class AppConfig {
   @Min(1)
   MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY = 2 * 1024 * 1024 * 1024;
 
+  /** Whether this process serves the API (every route, not only health). */
+  get servesApi(): boolean {
+    return this.PLAT_ROLE !== 'worker';
+  }
+
+  /** Whether this process takes and runs jobs and schedules the repeating ones. */
+  get runsJobs(): boolean {
+    return this.PLAT_ROLE !== 'api';
+  }
+
   get migrateOnBoot(): boolean {
     return this.MIGRATE_ON_BOOT ?? this.NODE_ENV !== 'production';
   }
@@ -617,11 +643,29 @@ function messagesWorthShowing(constraints: Record<string, string>): string[] {
 /** libuv's thread pool when UV_THREADPOOL_SIZE is not set. */
 const DEFAULT_UV_THREADPOOL_SIZE = 4;
 
-/** The embedded database and per-process secrets are development defaults only. */
-const PRODUCTION_REQUIRED = ['DATABASE_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET'] as const;
+/** The embedded database, per-process secrets and per-process state are development defaults only. */
+const PRODUCTION_REQUIRED = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'CURSOR_SECRET',
+  'MEDIA_URL_SECRET',
+  'ORIGIN_KEY',
+] as const;
+
+export interface LoadOptions {
+  /**
+   * Refuse settings a serving process could not run with: production without its shared state,
+   * secrets or lasting media store, a role without a queue it shares. Off only for one-off steps
+   * that use nothing but the database (`npm run migrate`).
+   */
+  checkServiceSettings?: boolean;
+}
 
 /** Builds the typed config from an environment, throwing one readable error that lists every bad value. */
-export function loadConfig(env: Record<string, string | undefined> = process.env): AppConfig {
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  { checkServiceSettings = true }: LoadOptions = {},
+): AppConfig {
   const present = Object.fromEntries(
     Object.entries(env).filter(([, value]) => value !== undefined && value !== ''),
   );
@@ -656,11 +700,44 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       `Invalid configuration:\n  - MEDIA_RENDER_CONCURRENCY: must be at most half of UV_THREADPOOL_SIZE (${threadPool}): renders must leave libuv's threads to file reads and DNS`,
     );
   }
-  const missing = config.NODE_ENV === 'production' ? PRODUCTION_REQUIRED.filter((key) => !config[key]) : [];
-  if (missing.length > 0) {
+  const refusals = !checkServiceSettings
+    ? []
+    : config.NODE_ENV === 'production'
+      ? productionRefusals(config, present)
+      : roleRefusals(config);
+  if (refusals.length > 0) {
     throw new ConfigValidationError(
-      `Invalid configuration:\n${missing.map((key) => `  - ${key}: required in production`).join('\n')}`,
+      `Invalid configuration:\n${refusals.map((line) => `  - ${line}`).join('\n')}`,
     );
   }
   return config;
+}
+
+/**
+ * What production cannot run without (docs/decisions/production-config-refusals.md): shared state
+ * (the database, Redis for jobs, limits and caches), secrets every replica shares, and a media
+ * store that outlives the pod.
+ */
+function productionRefusals(config: AppConfig, present: Record<string, string | undefined>): string[] {
+  const refusals: string[] = PRODUCTION_REQUIRED.filter((key) => !config[key]).map(
+    (key) => `${key}: required in production`,
+  );
+  if (!config.MEDIA_S3_BUCKET && present.MEDIA_DIR === undefined) {
+    refusals.push(
+      'MEDIA_S3_BUCKET: required in production unless MEDIA_DIR is set to the absolute path of a mounted volume (the default directory does not survive the pod)',
+    );
+  } else if (!config.MEDIA_S3_BUCKET && !isAbsolute(config.MEDIA_DIR)) {
+    refusals.push(
+      'MEDIA_DIR: must be the absolute path of a mounted volume in production (or set MEDIA_S3_BUCKET)',
+    );
+  }
+  return refusals;
+}
+
+/** A process that runs only one side of the queue needs a queue both sides reach (production requires Redis anyway). */
+function roleRefusals(config: AppConfig): string[] {
+  if (config.PLAT_ROLE === 'all' || config.REDIS_URL) return [];
+  return [
+    `REDIS_URL: required with PLAT_ROLE=${config.PLAT_ROLE} (the in-process job queue cannot cross processes)`,
+  ];
 }

@@ -1,6 +1,7 @@
 import { Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { BullMqJobQueue } from './bullmq-job-queue';
+import { EnqueueOnlyJobQueue } from './enqueue-only-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobQueue } from './job-queue';
 import { JobQueueMetrics } from './job-queue.metrics';
@@ -14,15 +15,18 @@ import { MetricsModule } from '../metrics/metrics.module';
     {
       provide: JobQueue,
       inject: [AppConfig],
-      useFactory: (config: AppConfig): JobQueue =>
-        config.REDIS_URL
+      useFactory: (config: AppConfig): JobQueue => {
+        const queue = config.REDIS_URL
           ? new BullMqJobQueue(config.REDIS_URL, config.JOBS_REDIS_PREFIX, {
               concurrency: config.JOBS_CONCURRENCY,
               lockMs: config.JOBS_LOCK_MS,
               stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
               maxStalled: config.JOBS_MAX_STALLED,
             })
-          : new InProcessJobQueue(),
+          : new InProcessJobQueue();
+        // PLAT_ROLE=api queues and runs nothing (config refuses it without REDIS_URL).
+        return config.runsJobs ? queue : new EnqueueOnlyJobQueue(queue);
+      },
     },
   ],
   exports: [JobQueue],

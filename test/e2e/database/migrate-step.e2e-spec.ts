@@ -13,6 +13,8 @@ describe('migrations as a deployment step (e2e)', () => {
     const production = {
       NODE_ENV: 'production',
       DATABASE_URL: 'postgres://db/plat',
+      REDIS_URL: 'redis://redis:6379',
+      MEDIA_S3_BUCKET: 'plat-media',
       CURSOR_SECRET: 'x'.repeat(32),
       MEDIA_URL_SECRET: 'm'.repeat(32),
       ORIGIN_KEY: Buffer.alloc(32, 1).toString('base64url'),

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { QueueEvents } from 'bullmq';
+import { parseEntityId } from '../../../src/common/ids/entity-id';
+import { BullMqJobQueue } from '../../../src/infrastructure/jobs/bullmq-job-queue';
+import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
+import { MEDIA_PROBE_KIND_DATA, REPEATING_KIND_DATA } from './support';
+import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
+import { Actor } from '../../support/actors';
+import { RedisRelay } from '../rate-limit/support';
+import { admit, bootSpaces, makePublic, newPost, newSpace, newTopic, SpacesTestApp } from '../posts/support';
+
+const REDIS_URL = process.env.REDIS_URL;
+
+/** Polls `read` until `accept` holds or `timeoutMs` passes; answers the last value read. */
+async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let value = await read();
+  while (!accept(value) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
+
+/**
+ * Issue 30 item 2: a worker that dies mid-job loses nothing, for every kind of job the service
+ * registers (the media case alone: test/e2e/media/job-survives-replica-crash.e2e-spec.ts). Every
+ * kind shares one BullMQ queue and one worker per process, so a job's claim lapses the same way
+ * whatever its kind; this checks that no kind escapes it (a kind retried once, like the sweeps, is
+ * still handed on: a stalled job is not a failed attempt). An `api` process queues one job of
+ * every kind (a post's announcement through the post's creation, the others directly); worker A
+ * takes them all and hangs in each, then dies as far as Redis can tell (its connections are cut,
+ * so it stops renewing its claims); worker B, booted afterwards, finds the lapsed claims and
+ * completes every job with the service's real handlers.
+ */
+(REDIS_URL ? describe : describe.skip)(
+  `every job kind taken by a worker that dies (BullMQ)${REDIS_URL ? '' : ' [skipped: needs REDIS_URL, a real Redis]'}`,
+  () => {
+    const queueSettings = {
+      JOBS_REDIS_PREFIX: `plat:test:${randomUUID()}:jobs`,
+      JOBS_LOCK_MS: '1000',
+      JOBS_STALLED_CHECK_MS: '300',
+    };
+    const kinds = new Set<string>();
+    let relay: RedisRelay;
+    let api: SpacesTestApp;
+    let dying: BullMqJobQueue;
+    let workerB: SpacesTestApp | undefined;
+    let events: QueueEvents;
+
+    beforeAll(async () => {
+      // Records the kinds the service registers, whatever module defines them.
+      const handle = jest.spyOn(BullMqJobQueue.prototype, 'handle');
+      api = await bootSpaces({ env: { PLAT_ROLE: 'api', ...queueSettings } });
+      for (const [kind] of handle.mock.calls) kinds.add(kind);
+      handle.mockRestore();
+      relay = new RedisRelay(new URL(REDIS_URL!));
+      await relay.start();
+      events = new QueueEvents('jobs', {
+        connection: { url: REDIS_URL },
+        prefix: queueSettings.JOBS_REDIS_PREFIX,
+      });
+      await events.waitUntilReady();
+    });
+
+    afterAll(async () => {
+      await events?.close();
+      await workerB?.close();
+      await dying?.close();
+      await api?.close();
+      await relay?.stop();
+    });
+
+    it('knows every kind the service registers', () => {
+      expect([...kinds].sort()).toEqual(
+        [ANNOUNCE_POST, ...Object.keys(MEDIA_PROBE_KIND_DATA), ...Object.keys(REPEATING_KIND_DATA)].sort(),
+      );
+    });
+
+    it('hands every job on to another worker, which completes it', async () => {
+      const completed = new Set<string>();
+      const failed: string[] = [];
+      events.on('completed', ({ jobId }) => completed.add(jobId));
+      events.on('failed', ({ jobId, failedReason }) => failed.push(`${jobId}: ${failedReason}`));
+
+      // Worker A: takes every job and hangs in it, as a process frozen mid-job.
+      const taken = new Map<string, string>();
+      dying = new BullMqJobQueue(relay.url, queueSettings.JOBS_REDIS_PREFIX, {
+        concurrency: 32,
+        lockMs: Number(queueSettings.JOBS_LOCK_MS),
+        stalledCheckMs: Number(queueSettings.JOBS_STALLED_CHECK_MS),
+        maxStalled: 2,
+      });
+      for (const kind of kinds) {
+        dying.handle(kind, (data) => {
+          taken.set(kind, JSON.stringify(data));
+          return new Promise<void>(() => undefined);
+        });
+      }
+      dying.start();
+
+      // The api queues one job of every kind: the announcement through a post's creation.
+      const owner = await Actor.create(api, { clock: () => api.clock.now() });
+      const member = await Actor.create(api, { clock: () => api.clock.now() });
+      expectStatusOk(await owner.signUp('olive', 'Olive Owner'));
+      const space = (await newSpace(owner, 'Crash')).id;
+      await makePublic(owner, space);
+      await admit(owner, space, member);
+      const topic = await newTopic(owner, space, 'Open', 'public');
+      const post = parseEntityId('post', (await newPost(member, space, { topic, body: 'Kiln day' })).id)!;
+      const jobIds = [post];
+      const jobs = api.app.get(JobQueue);
+      for (const [kind, data] of Object.entries({ ...MEDIA_PROBE_KIND_DATA, ...REPEATING_KIND_DATA })) {
+        const jobId = `handed-on.${kind}`;
+        await jobs.add(kind, data, { jobId });
+        jobIds.push(jobId);
+      }
+
+      const everyKind = await eventually(
+        () => [...taken.keys()].sort(),
+        (seen) => seen.length === kinds.size,
+      );
+      expect(everyKind).toEqual([...kinds].sort());
+
+      // A dies: no renewal of its claims from now on.
+      await relay.stop();
+      workerB = await bootSpaces({
+        env: { PLAT_ROLE: 'worker', ...queueSettings },
+        databaseUrl: api.databaseUrl,
+      });
+
+      const finished = await eventually(
+        () => jobIds.filter((id) => completed.has(id)).sort(),
+        (done) => done.length === jobIds.length,
+      );
+      expect(failed).toEqual([]);
+      expect(finished).toEqual([...jobIds].sort());
+      // The announcement's work is done: its fanout finished (the owner was told).
+      const [fanout] = (await api.dataSource.query(
+        'SELECT done_at FROM notification_fanouts WHERE key = $1',
+        [`notify.post.created:${post}`],
+      )) as { done_at: Date | null }[];
+      expect(fanout?.done_at).toBeTruthy();
+    });
+  },
+);
+
+function expectStatusOk(response: { status: number; text: string }): void {
+  if (response.status >= 300) throw new Error(`expected success, got ${response.status} ${response.text}`);
+}
