@@ -1,9 +1,9 @@
 import { answer, type TwinHandler } from './context';
 
 /**
- * The health routes, bare. `/health/live` runs `SELECT 1` as the app's pool check does
- * (PoolLiveness) before answering; `/health/ready` is terminus' answer around a timed `SELECT 1`
- * (its `responseTime` is a measured number of milliseconds: verify masks it).
+ * The health routes, bare. Both run `SELECT 1` as the app's pool check does (PoolLiveness) before
+ * answering; `/health/ready` also looks at this replica's draining state, which costs no statement
+ * (docs/decisions/readiness-without-shared-dependencies.md).
  */
 export const healthLive: TwinHandler = async ({ pool }) => {
   await pool.query('SELECT 1');
@@ -11,8 +11,6 @@ export const healthLive: TwinHandler = async ({ pool }) => {
 };
 
 export const healthReady: TwinHandler = async ({ pool }) => {
-  const started = Date.now();
   await pool.query('SELECT 1');
-  const database = { responseTime: Date.now() - started, status: 'up' };
-  return answer({ status: 'ok', info: { database }, error: {}, details: { database } });
+  return answer({ status: 'ok' });
 };
