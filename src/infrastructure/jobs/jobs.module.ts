@@ -4,6 +4,8 @@ import { BullMqJobQueue } from './bullmq-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobQueue } from './job-queue';
 import { JobQueueMetrics } from './job-queue.metrics';
+import { JobTelemetry } from './job-telemetry';
+import { Metrics } from '../metrics/metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 
 /** The replica's job queue (BullMQ with `REDIS_URL`, in-process without); import it where jobs are defined. */
@@ -13,16 +15,21 @@ import { MetricsModule } from '../metrics/metrics.module';
     JobQueueMetrics,
     {
       provide: JobQueue,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): JobQueue =>
+      inject: [AppConfig, Metrics],
+      useFactory: (config: AppConfig, metrics: Metrics): JobQueue =>
         config.REDIS_URL
-          ? new BullMqJobQueue(config.REDIS_URL, config.JOBS_REDIS_PREFIX, {
-              concurrency: config.JOBS_CONCURRENCY,
-              lockMs: config.JOBS_LOCK_MS,
-              stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
-              maxStalled: config.JOBS_MAX_STALLED,
-            })
-          : new InProcessJobQueue(),
+          ? new BullMqJobQueue(
+              config.REDIS_URL,
+              config.JOBS_REDIS_PREFIX,
+              {
+                concurrency: config.JOBS_CONCURRENCY,
+                lockMs: config.JOBS_LOCK_MS,
+                stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
+                maxStalled: config.JOBS_MAX_STALLED,
+              },
+              new JobTelemetry(metrics),
+            )
+          : new InProcessJobQueue(undefined, new JobTelemetry(metrics)),
     },
   ],
   exports: [JobQueue],

@@ -1,0 +1,53 @@
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { packageVersion } from '../runtime/build-info';
+import { markTracingEnabled } from './trace-context';
+
+/** Probes and scrapes are not traced: they would be most spans and tell nothing. */
+const UNTRACED_PATHS = /^\/(health\/|metrics$)/;
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Starts the OpenTelemetry SDK: spans of incoming and outgoing HTTP (S3 included: the AWS SDK
+ * speaks node:https, and the outgoing span carries `traceparent`), Express routes, PostgreSQL and
+ * Redis (BullMQ's too), exported as OpenTelemetry's environment variables say (OTLP over
+ * http/protobuf by default). Only traces: metrics are Prometheus, logs are pino. Loaded only when
+ * tracing is on (src/tracing.ts), before the modules it instruments are required. Tests pass their
+ * own span processors (an in-memory exporter).
+ */
+export function startTracing(options: { spanProcessors?: SpanProcessor[] } = {}): void {
+  if (sdk) return;
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({
+      [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME?.trim() || 'plat-api',
+      [ATTR_SERVICE_VERSION]: packageVersion(),
+    }),
+    spanProcessors: options.spanProcessors,
+    metricReaders: [],
+    logRecordProcessors: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url?.split('?', 1)[0] ?? ''),
+      }),
+      new ExpressInstrumentation(),
+      new PgInstrumentation(),
+      new IORedisInstrumentation(),
+    ],
+  });
+  sdk.start();
+  markTracingEnabled();
+}
+
+/** Exports the spans still buffered; called once at shutdown. */
+export async function stopTracing(): Promise<void> {
+  const running = sdk;
+  sdk = undefined;
+  await running?.shutdown().catch(() => undefined);
+}
