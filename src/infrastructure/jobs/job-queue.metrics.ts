@@ -3,9 +3,6 @@ import { Clock } from '../../common/clock/clock';
 import { Metrics } from '../metrics/metrics';
 import { JobQueue, WaitingJobs } from './job-queue';
 
-/** Two gauges read one backlog per scrape: a read younger than this is reused. */
-const WAITING_READ_REUSE_MS = 1000;
-
 /**
  * Queue depth per job kind (`all` on BullMQ, which counts the one shared queue), and per kind the
  * jobs due but not started and how long the oldest has waited, read at scrape time
@@ -13,7 +10,8 @@ const WAITING_READ_REUSE_MS = 1000;
  */
 @Injectable()
 export class JobQueueMetrics implements OnModuleInit {
-  private lastRead: { at: number; waiting: Promise<Record<string, WaitingJobs>> } | null = null;
+  /** The read in flight: prom-client starts every gauge's collect at once, so both share it. */
+  private reading: Promise<Record<string, WaitingJobs>> | null = null;
 
   constructor(
     private readonly jobs: JobQueue,
@@ -45,10 +43,10 @@ export class JobQueueMetrics implements OnModuleInit {
 
   /** The backlog, read once for both gauges of a scrape; an unreachable Redis leaves the last values. */
   private waiting(): Promise<Record<string, WaitingJobs>> {
-    const now = Date.now();
-    if (!this.lastRead || now - this.lastRead.at > WAITING_READ_REUSE_MS) {
-      this.lastRead = { at: now, waiting: this.jobs.waiting().catch(() => ({})) };
-    }
-    return this.lastRead.waiting;
+    this.reading ??= this.jobs
+      .waiting()
+      .catch(() => ({}))
+      .finally(() => (this.reading = null));
+    return this.reading;
   }
 }

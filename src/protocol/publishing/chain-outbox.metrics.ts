@@ -7,9 +7,6 @@ import { Metrics } from '../../infrastructure/metrics/metrics';
 /** The outbox's label: other outboxes report under the same series with their own. */
 const OUTBOX = 'chain_publications';
 
-/** Two gauges read one backlog per scrape: a read younger than this is reused. */
-const READ_REUSE_MS = 1000;
-
 interface Backlog {
   pending: number;
   oldest: Date | null;
@@ -23,7 +20,8 @@ interface Backlog {
  */
 @Injectable()
 export class ChainOutboxMetrics implements OnModuleInit {
-  private lastRead: { at: number; backlog: Promise<Backlog | null> } | null = null;
+  /** The read in flight: prom-client starts every gauge's collect at once, so both share it. */
+  private reading: Promise<Backlog | null> | null = null;
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -56,16 +54,11 @@ export class ChainOutboxMetrics implements OnModuleInit {
 
   /** One query for both gauges; a database that cannot answer leaves the last values. */
   private backlog(): Promise<Backlog | null> {
-    const now = Date.now();
-    if (!this.lastRead || now - this.lastRead.at > READ_REUSE_MS) {
-      const read = this.dataSource
-        .query<{ pending: number; oldest: Date | null }[]>(
-          'SELECT count(*)::int AS pending, min(created_at) AS oldest FROM chain_publications',
-        )
-        .then(([row]) => row)
-        .catch(() => null);
-      this.lastRead = { at: now, backlog: read };
-    }
-    return this.lastRead.backlog;
+    this.reading ??= this.dataSource
+      .query<Backlog[]>('SELECT count(*)::int AS pending, min(created_at) AS oldest FROM chain_publications')
+      .then(([row]) => row)
+      .catch(() => null)
+      .finally(() => (this.reading = null));
+    return this.reading;
   }
 }

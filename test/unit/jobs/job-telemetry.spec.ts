@@ -134,7 +134,11 @@ describe.each(queues)('$name: trace context and job metrics', ({ available, make
           .getSingleMetric('plat_job_duration_seconds')!
           .get()
           .then(
-            (m) => m.values.find((v) => v.metricName?.endsWith('_count') && v.labels.kind === kind)?.value,
+            (m) =>
+              m.values.find(
+                (v) =>
+                  (v as { metricName?: string }).metricName?.endsWith('_count') && v.labels.kind === kind,
+              )?.value,
           );
       expect(await count('fine')).toBe(1);
       expect(await count('broken')).toBe(2);
