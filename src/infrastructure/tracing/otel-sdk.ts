@@ -1,3 +1,4 @@
+import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
@@ -13,6 +14,12 @@ import { markTracingEnabled } from './trace-context';
 const UNTRACED_PATHS = /^\/(health\/|metrics$)/;
 
 let sdk: NodeSDK | undefined;
+let instrumentations: InstrumentationBase[] = [];
+
+/** The instrumentations of the running SDK (tests apply their patches themselves: see below). */
+export function tracingInstrumentations(): readonly InstrumentationBase[] {
+  return instrumentations;
+}
 
 /**
  * Starts the OpenTelemetry SDK: spans of incoming and outgoing HTTP (S3 included: the AWS SDK
@@ -24,6 +31,15 @@ let sdk: NodeSDK | undefined;
  */
 export function startTracing(options: { spanProcessors?: SpanProcessor[] } = {}): void {
   if (sdk) return;
+  instrumentations = [
+    new HttpInstrumentation({
+      ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url?.split('?', 1)[0] ?? ''),
+    }),
+    new ExpressInstrumentation(),
+    new PgInstrumentation(),
+    // The command name only: arguments hold keys and values (client addresses, cached identities).
+    new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
+  ];
   sdk = new NodeSDK({
     resource: resourceFromAttributes({
       [ATTR_SERVICE_NAME]: process.env.OTEL_SERVICE_NAME?.trim() || 'plat-api',
@@ -32,14 +48,7 @@ export function startTracing(options: { spanProcessors?: SpanProcessor[] } = {})
     spanProcessors: options.spanProcessors,
     metricReaders: [],
     logRecordProcessors: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url?.split('?', 1)[0] ?? ''),
-      }),
-      new ExpressInstrumentation(),
-      new PgInstrumentation(),
-      new IORedisInstrumentation(),
-    ],
+    instrumentations,
   });
   sdk.start();
   markTracingEnabled();
