@@ -1,7 +1,7 @@
 import type { InstrumentationBase } from '@opentelemetry/instrumentation';
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -16,7 +16,7 @@ const UNTRACED_PATHS = /^\/(health\/|metrics$)/;
 let sdk: NodeSDK | undefined;
 let instrumentations: InstrumentationBase[] = [];
 
-/** The instrumentations of the running SDK (tests apply their patches themselves: see below). */
+/** The instrumentations of the running SDK (under Jest, test/support/in-memory-tracing.ts applies their patches). */
 export function tracingInstrumentations(): readonly InstrumentationBase[] {
   return instrumentations;
 }
@@ -35,7 +35,9 @@ export function startTracing(options: { spanProcessors?: SpanProcessor[] } = {})
     new HttpInstrumentation({
       ignoreIncomingRequestHook: (request) => UNTRACED_PATHS.test(request.url?.split('?', 1)[0] ?? ''),
     }),
-    new ExpressInstrumentation(),
+    // The route names the request's span (`GET /v1/spaces/:space/posts`); a span per middleware
+    // (a dozen a request) would only add cost.
+    new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
     new PgInstrumentation(),
     // The command name only: arguments hold keys and values (client addresses, cached identities).
     new IORedisInstrumentation({ dbStatementSerializer: (command) => command }),
@@ -51,6 +53,11 @@ export function startTracing(options: { spanProcessors?: SpanProcessor[] } = {})
     instrumentations,
   });
   sdk.start();
+  // Nest's packages are ES modules, and their `import express` is not seen by the require hook
+  // that patches a module as it loads. The patches go on Express's shared prototypes, so loading
+  // it once here, through require, patches the copy Nest imports too.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  require('express');
   markTracingEnabled();
 }
 
