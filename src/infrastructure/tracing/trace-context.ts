@@ -26,6 +26,13 @@ export function captureTraceContext(): TraceCarrier | undefined {
   return carrier.traceparent ? carrier : undefined;
 }
 
+/** The active span's trace and span ids (tracing on, inside a span), e.g. a request's server span. */
+export function activeSpanIds(): { traceId: string; spanId: string } | undefined {
+  if (!enabled) return undefined;
+  const span = trace.getActiveSpan()?.spanContext();
+  return span && trace.isSpanContextValid(span) ? { traceId: span.traceId, spanId: span.spanId } : undefined;
+}
+
 /**
  * Runs `work` in a span of its own, a child of `carrier`'s span when there is one (a new trace
  * otherwise, e.g. a scheduled job), so what the work does (SQL, Redis, S3 over HTTP) joins it.

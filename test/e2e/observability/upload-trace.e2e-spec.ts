@@ -2,6 +2,7 @@
 import { finishedSpans } from '../../support/in-memory-tracing';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import supertest from 'supertest';
 import { startS3Server, S3TestServer } from '../../support/s3-server';
 import {
   bootMedia,
@@ -93,6 +94,29 @@ function requestAndJob(
     for (const span of spans.filter((candidate) => candidate.attributes['db.system.name'] === 'redis')) {
       expect(String(span.attributes['db.query.text'])).toMatch(/^\w+$/);
     }
+  });
+
+  it('names a request that came without a trace by the trace it starts (X-Request-Id, as its log lines)', async () => {
+    finishedSpans.reset();
+    const answer = await supertest(t.http).get('/v1/spaces');
+    expect(answer.status).toBe(200);
+    const served = finishedSpans
+      .getFinishedSpans()
+      .find((span) => span.kind === SpanKind.SERVER && span.attributes['url.path'] === '/v1/spaces');
+    expect(answer.headers['x-request-id']).toBe(served!.spanContext().traceId);
+
+    // A caller's trace still wins, and the request's span continues it.
+    const callerTrace = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const continued = await supertest(t.http)
+      .get('/v1/spaces')
+      .set('traceparent', `00-${callerTrace}-00f067aa0ba902b7-01`);
+    expect(continued.headers['x-request-id']).toBe(callerTrace);
+    const span = finishedSpans
+      .getFinishedSpans()
+      .find(
+        (candidate) => candidate.kind === SpanKind.SERVER && candidate.spanContext().traceId === callerTrace,
+      );
+    expect(span?.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');
   });
 
   it('carries it into the S3 calls of the request and of the job (traceparent sent to the store)', async () => {
