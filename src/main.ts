@@ -1,4 +1,6 @@
 import './infrastructure/runtime/v8-flags';
+// Before anything that requires http, express, pg or ioredis (OpenTelemetry patches them on load).
+import { stopTracing } from './tracing';
 import 'reflect-metadata';
 import { createApp } from './app.factory';
 import { ConfigValidationError, loadConfig } from './config/app-config';
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
       // Stops accepting connections and waits for in-flight requests, then runs shutdown hooks.
       await drain(app);
       await embedded?.stop();
+      await stopTracing();
       clearTimeout(forceExit);
       process.stdout.write(`${JSON.stringify({ level: 30, msg: `stopped on ${signal}` })}\n`);
       process.exit(0);

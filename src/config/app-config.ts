@@ -59,6 +59,31 @@ export class AppConfig {
   @Max(65535)
   METRICS_PORT?: number;
 
+  /** The commit the running image was built from (`plat_build_info`); the image build sets it. */
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9._-]{1,64}$/, { message: 'PLAT_COMMIT must be a commit id (letters, digits, . _ -)' })
+  PLAT_COMMIT?: string;
+
+  /**
+   * OpenTelemetry's own variables, read by its SDK before this class is loaded (src/tracing.ts);
+   * validated here so a mistyped one fails the boot. Either turns tracing on; unset, it is off
+   * (docs/decisions/traces-and-job-metrics.md).
+   */
+  @IsOptional()
+  @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string;
+
+  @IsOptional()
+  @Matches(/^\s*(otlp|console|zipkin|none)\s*(,\s*(otlp|console|zipkin|none)\s*)*$/, {
+    message: 'OTEL_TRACES_EXPORTER must list otlp, console, zipkin or none',
+  })
+  OTEL_TRACES_EXPORTER?: string;
+
+  /** The `service.name` of the spans (default `plat-api`). */
+  @IsOptional()
+  @IsString()
+  OTEL_SERVICE_NAME?: string;
+
   /** Public origin of this API, e.g. https://api.example.com (no trailing slash). */
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })

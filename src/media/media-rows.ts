@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { Media } from './entities/media.entity';
 import { MEDIA_BY_ID, mediaOfRow, MediaRow } from './media-row-sql';
-import { MEDIA_TYPES } from './media-types';
+import { MEDIA_TYPES, MediaKind } from './media-types';
 import { addStoredBytes, dropStoredBytesOf } from './space-stored-bytes';
 
 export interface NewMedia {
@@ -126,7 +126,7 @@ export class MediaRows {
   async sweep(
     uploadTtlMs: number,
     processingTtlMs: number,
-  ): Promise<{ deleted: number; failed: Pick<Media, 'id' | 'storageKey'>[] }> {
+  ): Promise<{ deleted: number; failed: Pick<Media, 'id' | 'storageKey' | 'kind'>[] }> {
     const now = this.clock.now().getTime();
     const deleted = await this.media.delete({
       state: 'pending',
@@ -135,16 +135,17 @@ export class MediaRows {
     });
     const failed = await this.media.manager.transaction(async (manager) => {
       // TypeORM answers an UPDATE as [rows, affected].
-      const [rows]: [{ id: string; storage_key: string | null }[], number] = await manager.query(
-        "UPDATE media SET state = 'failed', failure_reason = 'processing did not finish in time', updated_at = $2 " +
-          "WHERE state = 'pending' AND uploaded_at < $1 RETURNING id, storage_key",
-        [new Date(now - processingTtlMs), new Date(now)],
-      );
+      const [rows]: [{ id: string; storage_key: string | null; kind: MediaKind }[], number] =
+        await manager.query(
+          "UPDATE media SET state = 'failed', failure_reason = 'processing did not finish in time', updated_at = $2 " +
+            "WHERE state = 'pending' AND uploaded_at < $1 RETURNING id, storage_key, kind",
+          [new Date(now - processingTtlMs), new Date(now)],
+        );
       await dropStoredBytesOf(
         manager,
         rows.map((row) => row.id),
       );
-      return rows.map((row) => ({ id: row.id, storageKey: row.storage_key }));
+      return rows.map((row) => ({ id: row.id, storageKey: row.storage_key, kind: row.kind }));
     });
     return { deleted: deleted.affected ?? 0, failed };
   }

@@ -18,6 +18,7 @@ import { UploadQuota } from './upload-quota';
 import { CdnController } from './controllers/cdn.controller';
 import { MediaFilesController, MediaPostersController } from './controllers/media-files.controller';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
+import { MetricsModule } from '../infrastructure/metrics/metrics.module';
 import { MediaProcessing } from './processing/media-processing';
 import { ImageVariants } from './images/image-variants';
 import { CdnService } from './serving/cdn.service';
@@ -30,7 +31,13 @@ import { MediaFilesService } from './serving/media-files.service';
  * public CDN route, other kinds (and their posters) by signed URL.
  */
 @Module({
-  imports: [SpacesModule, JobsModule, MediaRecordsModule, TypeOrmModule.forFeature([Media, MediaSpaceUsage])],
+  imports: [
+    SpacesModule,
+    JobsModule,
+    MetricsModule,
+    MediaRecordsModule,
+    TypeOrmModule.forFeature([Media, MediaSpaceUsage]),
+  ],
   controllers: [
     SpaceMediaController,
     LegacyMediaController,

@@ -3,9 +3,50 @@ import { Job, Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
 import { settleWithin } from '../../common/settle-within';
 import { REDIS_DISCONNECT_PATIENCE_MS } from '../redis/shared-redis';
-import { AddedJob, DEFAULT_RETRY, JOB_CLOSE_PATIENCE_MS, JobHandler, JobQueue, JobRetry } from './job-queue';
+import type { TraceCarrier } from '../tracing/trace-context';
+import {
+  AddedJob,
+  DEFAULT_RETRY,
+  JOB_CLOSE_PATIENCE_MS,
+  JobHandler,
+  JobQueue,
+  JobRetry,
+  WaitingJobs,
+} from './job-queue';
+import { JobTelemetry } from './job-telemetry';
 
 const QUEUE_NAME = 'jobs';
+
+/** Where a job's data carries the trace it continues (removed before the handler sees the data). */
+const TRACE_FIELD = '_trace';
+
+/** A scrape reads at most this many waiting jobs per queue: a bounded Redis script, whatever the backlog. */
+const WAITING_SCAN_LIMIT = 10_000;
+
+/**
+ * Per job name among the oldest ARGV[2] waiting jobs (the `wait` list's tail, then `prioritized`):
+ * how many, and the earliest `timestamp + delay` (when each was due). Flat: name, count, oldest, …
+ */
+const WAITING_SCRIPT = `
+local limit = tonumber(ARGV[2])
+local ids = redis.call('LRANGE', KEYS[1], -limit, -1)
+for _, id in ipairs(redis.call('ZRANGE', KEYS[2], 0, limit - 1)) do table.insert(ids, id) end
+local counts, oldest, names = {}, {}, {}
+for _, id in ipairs(ids) do
+  local job = redis.call('HMGET', ARGV[1] .. id, 'name', 'timestamp', 'delay')
+  local name = job[1]
+  if name then
+    local due = (tonumber(job[2]) or 0) + (tonumber(job[3]) or 0)
+    if not counts[name] then counts[name] = 0; oldest[name] = due; table.insert(names, name) end
+    counts[name] = counts[name] + 1
+    if due < oldest[name] then oldest[name] = due end
+  end
+end
+local out = {}
+for _, name in ipairs(names) do
+  table.insert(out, name); table.insert(out, counts[name]); table.insert(out, tostring(oldest[name]))
+end
+return out`;
 
 /** How a replica's worker takes jobs (AppConfig JOBS_*). */
 export interface WorkerSettings {
@@ -40,15 +81,19 @@ export class BullMqJobQueue extends JobQueue {
   private readonly queue: Queue;
   private readonly workers: Worker[] = [];
   private readonly connections: Redis[] = [];
+  /** The shared queue's (non-blocking) connection, also used to read the waiting jobs. */
+  private readonly commands: Redis;
   private closed = false;
 
   constructor(
     private readonly redisUrl: string,
     private readonly prefix: string,
     private readonly settings: WorkerSettings,
+    private readonly telemetry = JobTelemetry.none,
   ) {
     super();
-    this.queue = new Queue(QUEUE_NAME, { connection: this.connection(false), prefix });
+    this.commands = this.connection(false);
+    this.queue = new Queue(QUEUE_NAME, { connection: this.commands, prefix });
     this.queue.on('error', (error) => this.logger.warn(`queue: ${error.message}`));
   }
 
@@ -70,7 +115,8 @@ export class BullMqJobQueue extends JobQueue {
 
   async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
     const { retry, queue } = this.kindOf(name);
-    await queue.add(name, data, {
+    const trace = options.trace ?? this.telemetry.capture();
+    await queue.add(name, withTrace(data, trace), {
       jobId: options.jobId,
       delay: options.delayMs,
       attempts: retry.attempts,
@@ -98,6 +144,32 @@ export class BullMqJobQueue extends JobQueue {
       all += Object.values(counts).reduce((sum, count) => sum + count, 0);
     }
     return { all };
+  }
+
+  /** Reads each queue's oldest waiting jobs (WAITING_SCAN_LIMIT at most) in one script per queue. */
+  async waiting(): Promise<Record<string, WaitingJobs>> {
+    const waiting: Record<string, WaitingJobs> = {};
+    for (const name of this.kinds.keys()) waiting[name] = { count: 0, oldestQueuedAt: null };
+    for (const queue of this.queues()) {
+      const flat = (await this.commands.eval(
+        WAITING_SCRIPT,
+        2,
+        queue.keys.wait,
+        queue.keys.prioritized,
+        queue.toKey(''),
+        WAITING_SCAN_LIMIT,
+      )) as (string | number)[];
+      for (let i = 0; i + 2 < flat.length; i += 3) {
+        const name = String(flat[i]);
+        const known = waiting[name] ?? { count: 0, oldestQueuedAt: null };
+        const oldest = Number(flat[i + 2]);
+        waiting[name] = {
+          count: known.count + Number(flat[i + 1]),
+          oldestQueuedAt: known.oldestQueuedAt === null ? oldest : Math.min(known.oldestQueuedAt, oldest),
+        };
+      }
+    }
+    return waiting;
   }
 
   /**
@@ -160,7 +232,12 @@ export class BullMqJobQueue extends JobQueue {
   private async process(job: Job): Promise<void> {
     const kind = this.kinds.get(job.name);
     if (!kind) throw new Error(`no handler for job ${job.name}`);
-    await kind.handler(job.data);
+    const { data, trace } = withoutTrace(job.data);
+    const attempt = job.attemptsMade + 1;
+    await this.telemetry.run(
+      { kind: job.name, attempt, last: attempt >= (job.opts.attempts ?? 1), trace, system: 'bullmq' },
+      () => kind.handler(data),
+    );
   }
 
   /** BullMQ's blocking worker connection must retry forever (`maxRetriesPerRequest: null`). */
@@ -184,4 +261,20 @@ export class BullMqJobQueue extends JobQueue {
     if (!kind) throw new Error(`no handler for job ${name}`);
     return kind;
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The job's data with the trace it continues, when there is one and the data is an object. */
+function withTrace<T>(data: T, trace: TraceCarrier | undefined): T {
+  return trace && isRecord(data) ? { ...data, [TRACE_FIELD]: trace } : data;
+}
+
+/** The handler's data and the trace, apart (jobs queued without one have only data). */
+function withoutTrace(stored: unknown): { data: unknown; trace?: TraceCarrier } {
+  if (!isRecord(stored) || !isRecord(stored[TRACE_FIELD])) return { data: stored };
+  const { [TRACE_FIELD]: trace, ...data } = stored;
+  return { data, trace: trace as TraceCarrier };
 }

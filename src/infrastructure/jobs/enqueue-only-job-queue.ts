@@ -1,4 +1,4 @@
-import { AddedJob, JobHandler, JobQueue, JobRetry } from './job-queue';
+import { AddedJob, JobHandler, JobQueue, JobRetry, WaitingJobs } from './job-queue';
 
 /**
  * The queue of an `api` process (PLAT_ROLE, docs/decisions/process-roles.md): it queues jobs and
@@ -24,6 +24,10 @@ export class EnqueueOnlyJobQueue extends JobQueue {
 
   depth(): Promise<Record<string, number>> {
     return this.queue.depth();
+  }
+
+  waiting(): Promise<Record<string, WaitingJobs>> {
+    return this.queue.waiting();
   }
 
   start(): void {

@@ -1,13 +1,31 @@
 import { Logger } from '@nestjs/common';
 import { settleWithin } from '../../common/settle-within';
-import { AddedJob, DEFAULT_RETRY, JOB_CLOSE_PATIENCE_MS, JobHandler, JobQueue, JobRetry } from './job-queue';
+import type { TraceCarrier } from '../tracing/trace-context';
+import {
+  AddedJob,
+  DEFAULT_RETRY,
+  JOB_CLOSE_PATIENCE_MS,
+  JobHandler,
+  JobQueue,
+  JobRetry,
+  WaitingJobs,
+} from './job-queue';
+import { JobTelemetry } from './job-telemetry';
 
 interface Kind {
   handler: JobHandler<unknown>;
   retry: Required<JobRetry>;
-  /** Jobs of the kind running now, and those waiting for a turn (`retry.concurrency`). */
+  /** Jobs of the kind running now, and those waiting for a turn (`retry.concurrency`), oldest first. */
   active: number;
-  turns: (() => void)[];
+  turns: { since: number; start: () => void }[];
+}
+
+/** One run of a job: what `run` needs again for a retry or a turn. */
+interface Run {
+  data: unknown;
+  attempt: number;
+  jobId?: string;
+  trace?: TraceCarrier;
 }
 
 /**
@@ -19,12 +37,15 @@ export class InProcessJobQueue extends JobQueue {
   private readonly logger = new Logger('Jobs');
   private readonly kinds = new Map<string, Kind>();
   private readonly timers = new Set<NodeJS.Timeout>();
-  private readonly waiting = new Map<string, number>();
+  private readonly queued = new Map<string, number>();
   private readonly queuedIds = new Set<string>();
   private readonly running = new Set<Promise<void>>();
   private stopped = false;
 
-  constructor(private readonly closePatienceMs = JOB_CLOSE_PATIENCE_MS) {
+  constructor(
+    private readonly closePatienceMs = JOB_CLOSE_PATIENCE_MS,
+    private readonly telemetry = JobTelemetry.none,
+  ) {
     super();
   }
 
@@ -45,16 +66,19 @@ export class InProcessJobQueue extends JobQueue {
       this.queuedIds.add(key);
     }
     this.count(name, 1);
-    this.later(options.delayMs ?? 0, () => this.run(name, kind, data, 1, options.jobId));
+    const trace = options.trace ?? this.telemetry.capture();
+    this.later(options.delayMs ?? 0, () =>
+      this.run(name, kind, { data, attempt: 1, jobId: options.jobId, trace }),
+    );
   }
 
   every(name: string, everyMs: number): Promise<void> {
     const kind = this.kindOf(name);
     const timer = setInterval(() => {
       // A run still going is not started twice.
-      if ((this.waiting.get(name) ?? 0) > 0 || this.stopped) return;
+      if ((this.queued.get(name) ?? 0) > 0 || this.stopped) return;
       this.count(name, 1);
-      void this.run(name, kind, undefined, kind.retry.attempts);
+      void this.run(name, kind, { data: undefined, attempt: kind.retry.attempts });
     }, everyMs);
     timer.unref();
     this.timers.add(timer);
@@ -62,7 +86,16 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   depth(): Promise<Record<string, number>> {
-    return Promise.resolve(Object.fromEntries(this.waiting));
+    return Promise.resolve(Object.fromEntries(this.queued));
+  }
+
+  /** In process, only a kind that bounds its concurrency has jobs waiting: for a turn. */
+  waiting(): Promise<Record<string, WaitingJobs>> {
+    const waiting: Record<string, WaitingJobs> = {};
+    for (const [name, kind] of this.kinds) {
+      waiting[name] = { count: kind.turns.length, oldestQueuedAt: kind.turns[0]?.since ?? null };
+    }
+    return Promise.resolve(waiting);
   }
 
   start(): void {
@@ -81,30 +114,34 @@ export class InProcessJobQueue extends JobQueue {
     );
   }
 
-  private run(name: string, kind: Kind, data: unknown, attempt: number, jobId?: string): Promise<void> {
+  private run(name: string, kind: Kind, run: Run): Promise<void> {
     if (kind.active >= kind.retry.concurrency) {
       // Waits outside `running`: a closing queue drops it, as it drops everything not started.
-      kind.turns.push(() => void this.run(name, kind, data, attempt, jobId));
+      kind.turns.push({ since: Date.now(), start: () => void this.run(name, kind, run) });
       return Promise.resolve();
     }
     kind.active += 1;
-    const job = kind
-      .handler(data)
+    const { attempt, jobId } = run;
+    const last = attempt >= kind.retry.attempts;
+    const job = this.telemetry
+      .run({ kind: name, attempt, last, trace: run.trace, system: 'in-process' }, () =>
+        kind.handler(run.data),
+      )
       .then(() => this.finish(name, jobId))
       .catch((error: unknown) => {
-        if (attempt >= kind.retry.attempts || this.stopped) {
+        if (last || this.stopped) {
           this.logger.error(`job ${name} failed for good after ${attempt} attempt(s): ${String(error)}`);
           return this.finish(name, jobId);
         }
         this.logger.warn(`job ${name} failed (attempt ${attempt}), retrying: ${String(error)}`);
         this.later(kind.retry.backoffMs * 2 ** (attempt - 1), () =>
-          this.run(name, kind, data, attempt + 1, jobId),
+          this.run(name, kind, { ...run, attempt: attempt + 1 }),
         );
       })
       .finally(() => {
         this.running.delete(job);
         kind.active -= 1;
-        if (!this.stopped) kind.turns.shift()?.();
+        if (!this.stopped) kind.turns.shift()?.start();
       });
     this.running.add(job);
     return job;
@@ -126,7 +163,7 @@ export class InProcessJobQueue extends JobQueue {
   }
 
   private count(name: string, delta: number): void {
-    this.waiting.set(name, (this.waiting.get(name) ?? 0) + delta);
+    this.queued.set(name, (this.queued.get(name) ?? 0) + delta);
   }
 
   private kindOf(name: string): Kind {

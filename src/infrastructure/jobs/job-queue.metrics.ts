@@ -1,13 +1,22 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../../common/clock/clock';
 import { Metrics } from '../metrics/metrics';
-import { JobQueue } from './job-queue';
+import { JobQueue, WaitingJobs } from './job-queue';
 
-/** Queue depth per job kind (`all` on BullMQ, which counts the one shared queue), read at scrape time. */
+/**
+ * Queue depth per job kind (`all` on BullMQ, which counts the one shared queue), and per kind the
+ * jobs due but not started and how long the oldest has waited, read at scrape time
+ * (docs/decisions/traces-and-job-metrics.md).
+ */
 @Injectable()
 export class JobQueueMetrics implements OnModuleInit {
+  /** The read in flight: prom-client starts every gauge's collect at once, so both share it. */
+  private reading: Promise<Record<string, WaitingJobs>> | null = null;
+
   constructor(
     private readonly jobs: JobQueue,
     private readonly metrics: Metrics,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -16,5 +25,28 @@ export class JobQueueMetrics implements OnModuleInit {
       const depths = await this.jobs.depth().catch(() => ({}));
       for (const [kind, depth] of Object.entries(depths)) gauge.set({ kind }, depth);
     });
+    this.metrics.gauge('plat_jobs_waiting', 'Jobs due but not started, per kind', ['kind'], async (gauge) => {
+      for (const [kind, waiting] of Object.entries(await this.waiting())) gauge.set({ kind }, waiting.count);
+    });
+    this.metrics.gauge(
+      'plat_job_oldest_waiting_seconds',
+      'How long the longest-waiting job of the kind has been due (0 when none waits)',
+      ['kind'],
+      async (gauge) => {
+        const now = this.clock.now().getTime();
+        for (const [kind, { oldestQueuedAt }] of Object.entries(await this.waiting())) {
+          gauge.set({ kind }, oldestQueuedAt === null ? 0 : Math.max(0, (now - oldestQueuedAt) / 1000));
+        }
+      },
+    );
+  }
+
+  /** The backlog, read once for both gauges of a scrape; an unreachable Redis leaves the last values. */
+  private waiting(): Promise<Record<string, WaitingJobs>> {
+    this.reading ??= this.jobs
+      .waiting()
+      .catch(() => ({}))
+      .finally(() => (this.reading = null));
+    return this.reading;
   }
 }

@@ -12,11 +12,25 @@ export interface JobRetry {
   concurrency?: number;
 }
 
+import type { TraceCarrier } from '../tracing/trace-context';
+
 export interface AddedJob {
   /** A job with the same id that is still waiting makes this one a no-op (deduplication). */
   jobId?: string;
   /** Runs no earlier than this many milliseconds from now. */
   delayMs?: number;
+  /**
+   * The trace the job continues; default the active one. Code that queues work recorded earlier
+   * (an outbox) passes the context stored with it.
+   */
+  trace?: TraceCarrier;
+}
+
+/** Jobs of one kind that are due but not started. */
+export interface WaitingJobs {
+  count: number;
+  /** When the longest-waiting of them was queued (epoch ms), or null when none waits. */
+  oldestQueuedAt: number | null;
 }
 
 export type JobHandler<T> = (data: T) => Promise<void>;
@@ -36,6 +50,8 @@ export abstract class JobQueue {
   abstract every(name: string, everyMs: number): Promise<void>;
   /** Jobs waiting, delayed or running, per kind (for metrics). */
   abstract depth(): Promise<Record<string, number>>;
+  /** Jobs due but not started, per registered kind (zero included), for metrics. */
+  abstract waiting(): Promise<Record<string, WaitingJobs>>;
   /** Starts taking jobs; called once every handler is registered. */
   abstract start(): void;
   /** Stops taking jobs and waits for the ones running. */

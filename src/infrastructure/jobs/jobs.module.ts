@@ -5,6 +5,8 @@ import { EnqueueOnlyJobQueue } from './enqueue-only-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobQueue } from './job-queue';
 import { JobQueueMetrics } from './job-queue.metrics';
+import { JobTelemetry } from './job-telemetry';
+import { Metrics } from '../metrics/metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 
 /** The replica's job queue (BullMQ with `REDIS_URL`, in-process without); import it where jobs are defined. */
@@ -14,16 +16,22 @@ import { MetricsModule } from '../metrics/metrics.module';
     JobQueueMetrics,
     {
       provide: JobQueue,
-      inject: [AppConfig],
-      useFactory: (config: AppConfig): JobQueue => {
+      inject: [AppConfig, Metrics],
+      useFactory: (config: AppConfig, metrics: Metrics): JobQueue => {
+        const telemetry = new JobTelemetry(metrics);
         const queue = config.REDIS_URL
-          ? new BullMqJobQueue(config.REDIS_URL, config.JOBS_REDIS_PREFIX, {
-              concurrency: config.JOBS_CONCURRENCY,
-              lockMs: config.JOBS_LOCK_MS,
-              stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
-              maxStalled: config.JOBS_MAX_STALLED,
-            })
-          : new InProcessJobQueue();
+          ? new BullMqJobQueue(
+              config.REDIS_URL,
+              config.JOBS_REDIS_PREFIX,
+              {
+                concurrency: config.JOBS_CONCURRENCY,
+                lockMs: config.JOBS_LOCK_MS,
+                stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
+                maxStalled: config.JOBS_MAX_STALLED,
+              },
+              telemetry,
+            )
+          : new InProcessJobQueue(undefined, telemetry);
         // PLAT_ROLE=api queues and runs nothing (config refuses it without REDIS_URL).
         return config.runsJobs ? queue : new EnqueueOnlyJobQueue(queue);
       },

@@ -7,6 +7,7 @@ import type { Options as PinoHttpOptions } from 'pino-http';
 import { AppConfig } from '../../config/app-config';
 import { clientAddress, TrustProxy } from '../http/client-address';
 import { requestScopes } from '../http/request-scope';
+import { activeSpanIds } from '../tracing/trace-context';
 import { redactText, redactUrl } from './log-redaction';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -17,7 +18,7 @@ const ZEROS = /^0+$/;
 /** The caller's trace, from a valid `traceparent`. */
 export interface TraceContext {
   traceId: string;
-  /** The caller's span: the parent of whatever this request does. */
+  /** The caller's span (or, for a trace started here, the request's own): the parent of what it does. */
   parentSpanId: string;
 }
 
@@ -31,7 +32,8 @@ type WithRequestId = IncomingMessage & { id?: string | number | object; trace?: 
  */
 export function requestIdFor(request: WithRequestId, response: ServerResponse): string {
   if (typeof request.id === 'string') return request.id;
-  const trace = traceContextOf(request.headers.traceparent);
+  // Tracing on, a request that came without a trace starts one here: its server span's.
+  const trace = traceContextOf(request.headers.traceparent) ?? ownTrace();
   let id: string;
   if (trace) {
     request.trace = trace;
@@ -43,6 +45,12 @@ export function requestIdFor(request: WithRequestId, response: ServerResponse): 
   response.setHeader('X-Request-Id', id);
   request.id = id;
   return id;
+}
+
+/** With tracing on, the trace the request's server span started (docs/decisions/traces-and-job-metrics.md). */
+function ownTrace(): TraceContext | undefined {
+  const span = activeSpanIds();
+  return span && { traceId: span.traceId, parentSpanId: span.spanId };
 }
 
 /** The trace of a `traceparent` header, or undefined when absent, repeated or invalid. */

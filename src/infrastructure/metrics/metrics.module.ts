@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BuildInfoMetrics } from './build-info.metrics';
 import { DatabasePoolMetrics } from './database-pool.metrics';
 import { HttpMetrics } from './http-metrics';
 import { Metrics } from './metrics';
@@ -10,7 +11,7 @@ import { RedisMetrics } from './redis.metrics';
  * module's own. Served by MetricsServer on METRICS_PORT only.
  */
 @Module({
-  providers: [Metrics, HttpMetrics, MetricsServer, DatabasePoolMetrics, RedisMetrics],
+  providers: [Metrics, HttpMetrics, MetricsServer, DatabasePoolMetrics, RedisMetrics, BuildInfoMetrics],
   exports: [Metrics, HttpMetrics, MetricsServer],
 })
 export class MetricsModule {}

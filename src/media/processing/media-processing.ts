@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { JobQueue } from '../../infrastructure/jobs/job-queue';
+import { Metrics } from '../../infrastructure/metrics/metrics';
 import { Media } from '../entities/media.entity';
 import { MediaRows } from '../media-rows';
 import { MediaStorage } from '../storage/media-storage';
@@ -29,13 +30,20 @@ export class MediaProcessing implements OnModuleInit {
   private readonly logger = new Logger(MediaProcessing.name);
   private readonly probe: AvProbe;
   private readonly scratch: ScratchBudget;
+  private readonly failures;
 
   constructor(
     private readonly jobs: JobQueue,
     private readonly rows: MediaRows,
     private readonly config: AppConfig,
     private readonly storage: MediaStorage,
+    metrics: Metrics,
   ) {
+    this.failures = metrics.counter(
+      'plat_media_processing_failures_total',
+      'Media that processing failed for good, per media kind and reason',
+      ['kind', 'reason'],
+    );
     const tools = new FfmpegTools(
       config.MEDIA_FFPROBE_PATH,
       config.MEDIA_FFMPEG_PATH,
@@ -79,7 +87,13 @@ export class MediaProcessing implements OnModuleInit {
         await this.rows.processed(media.id, {});
       } else if (error instanceof ToolFailed || error instanceof ScratchTooSmall) {
         this.logger.warn(`media ${media.id} failed: ${error.message}`);
-        if (await this.rows.processingFailed(media.id, error.message)) await this.dropBytes(media);
+        if (await this.rows.processingFailed(media.id, error.message)) {
+          this.failures.inc({
+            kind: media.kind,
+            reason: error instanceof ToolFailed ? 'refused' : 'no_scratch',
+          });
+          await this.dropBytes(media);
+        }
       } else {
         throw error;
       }
@@ -102,6 +116,7 @@ export class MediaProcessing implements OnModuleInit {
     }
     // Their bytes go as a processing failure's do: nothing keeps what no one can use.
     for (const media of swept.failed) {
+      this.failures.inc({ kind: media.kind, reason: 'timed_out' });
       if (media.storageKey !== null) await this.dropBytes({ id: media.id, storageKey: media.storageKey });
     }
     return { deleted: swept.deleted, failed: swept.failed.length };

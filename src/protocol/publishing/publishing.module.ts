@@ -1,15 +1,17 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../../infrastructure/jobs/jobs.module';
+import { MetricsModule } from '../../infrastructure/metrics/metrics.module';
 import { RelayModule } from '../relay/relay.module';
 import { ChainOutbox } from './chain-outbox';
+import { ChainOutboxMetrics } from './chain-outbox.metrics';
 import { ChainOutboxSweeper } from './chain-outbox-sweeper';
 import { ChainPublication } from './entities/chain-publication.entity';
 
 /** Content chain publication through the outbox (ChainOutbox) and the job that retries it. */
 @Module({
-  imports: [TypeOrmModule.forFeature([ChainPublication]), RelayModule, JobsModule],
-  providers: [ChainOutbox, ChainOutboxSweeper],
+  imports: [TypeOrmModule.forFeature([ChainPublication]), RelayModule, JobsModule, MetricsModule],
+  providers: [ChainOutbox, ChainOutboxSweeper, ChainOutboxMetrics],
   exports: [ChainOutbox],
 })
 export class PublishingModule {}
