@@ -13,6 +13,7 @@ import {
   Validate,
   validateSync,
 } from 'class-validator';
+import { tmpdir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { IsOriginList, originListEntries } from './origin-list';
 import { IsTrustProxy, toTrustProxy, TrustProxy } from './trust-proxy';
@@ -614,6 +615,16 @@ export class AppConfig {
   MEDIA_SCRATCH_MAX_BYTES = 1024 * 1024 * 1024;
 
   /**
+   * Directory of those temporary copies; unset: the system's temporary directory. In a container,
+   * a volume sized for MEDIA_SCRATCH_MAX_BYTES (docs/decisions/media-scratch-volume.md): a copy is
+   * refused, and retried later, when its file system has less room than the file.
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  MEDIA_SCRATCH_DIR?: string;
+
+  /**
    * Bytes one identity may upload in any 24 hours (every kind, every space and legacy uploads
    * together; counted at mint): 2 GiB. Past it the mint is a 429 with scope `upload-quota`.
    */
@@ -630,6 +641,11 @@ export class AppConfig {
   /** Whether this process takes and runs jobs and schedules the repeating ones. */
   get runsJobs(): boolean {
     return this.PLAT_ROLE !== 'api';
+  }
+
+  /** Where processing copies media from S3 (MEDIA_SCRATCH_DIR, else the system's temporary directory). */
+  get mediaScratchDir(): string {
+    return this.MEDIA_SCRATCH_DIR ?? tmpdir();
   }
 
   get migrateOnBoot(): boolean {

@@ -22,8 +22,9 @@ interface ProbeJob {
  * that dies mid-job leaves it to be retried elsewhere), in-process otherwise. The job is
  * idempotent: it acts only on a media whose bytes are stored and that is still pending. Bytes the
  * tools refuse fail the media (the reason logged); without ffprobe the media is ready, lacking
- * only what the tools would have found; other failures (storage, database) are retried, and the
- * sweep fails a media whose processing never finishes.
+ * only what the tools would have found; other failures (storage, database, a scratch directory
+ * without room: ScratchSpaceShort) are retried, and the sweep fails a media whose processing never
+ * finishes.
  */
 @Injectable()
 export class MediaProcessing implements OnModuleInit {
@@ -50,7 +51,7 @@ export class MediaProcessing implements OnModuleInit {
       config.MEDIA_PROBE_TIMEOUT_MS,
     );
     this.scratch = new ScratchBudget(config.MEDIA_SCRATCH_MAX_BYTES);
-    const input = new ProcessingInput(storage, this.scratch);
+    const input = new ProcessingInput(storage, this.scratch, config.mediaScratchDir);
     this.probe = new AvProbe(tools, storage, input, config.MEDIA_MAX_IMAGE_PIXELS);
   }
 

@@ -1,3 +1,4 @@
+import { tmpdir } from 'node:os';
 import { ArgumentsHost, Controller, Get, HttpStatus } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { Test } from '@nestjs/testing';
@@ -46,6 +47,11 @@ describe('configuration', () => {
     expect(loadConfig({}).MEDIA_PROCESSING_CONCURRENCY).toBe(1);
     expect(loadConfig({}).MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY).toBe(2 * 1024 * 1024 * 1024);
     expect(() => loadConfig({ MEDIA_PROCESSING_CONCURRENCY: '0' })).toThrow(ConfigValidationError);
+  });
+
+  it('copies media for processing to MEDIA_SCRATCH_DIR, by default the system temporary directory (issue 30 item 4)', () => {
+    expect(loadConfig({}).mediaScratchDir).toBe(tmpdir());
+    expect(loadConfig({ MEDIA_SCRATCH_DIR: '/scratch' }).mediaScratchDir).toBe('/scratch');
   });
 
   it('serves metrics only when METRICS_PORT is set, never on the API port (issue 11 item 11)', () => {

@@ -2,8 +2,14 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { ProcessingInput } from '../../../src/media/processing/processing-input';
+import { MediaProcessing } from '../../../src/media/processing/media-processing';
+import {
+  freeBytesIn,
+  ProcessingInput,
+  ScratchSpaceShort,
+} from '../../../src/media/processing/processing-input';
 import { ScratchBudget, ScratchTooSmall } from '../../../src/media/processing/scratch-budget';
+import { ToolFailed } from '../../../src/media/processing/ffmpeg-tools';
 import { LocalDiskStorage } from '../../../src/media/storage/local-disk-storage';
 import { MediaStorage, StoredObject } from '../../../src/media/storage/media-storage';
 
@@ -123,5 +129,67 @@ describe('scratch space of media processing (issue 29 item 5)', () => {
 
   it('a file larger than the whole budget is refused at once', async () => {
     await expect(new ScratchBudget(10).reserve(11)).rejects.toBeInstanceOf(ScratchTooSmall);
+  });
+
+  describe('free space of the scratch directory (issue 30 item 4)', () => {
+    it('refuses a copy the directory’s file system has no room for, before writing a byte, and frees the budget', async () => {
+      const store = new RemoteStore();
+      store.objects.set('m/a', Buffer.alloc(10));
+      const budget = new ScratchBudget(100);
+      const asked: string[] = [];
+      const input = new ProcessingInput(store, budget, scratch, (directory) => {
+        asked.push(directory);
+        return Promise.resolve(9);
+      });
+      const used = jest.fn();
+      const refusal = await input.withFile('m/a', 10, used).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(ScratchSpaceShort);
+      expect((refusal as ScratchSpaceShort).message).toBe(
+        `10 bytes to copy, 9 free in the scratch directory ${scratch} (MEDIA_SCRATCH_DIR)`,
+      );
+      expect(asked).toEqual([scratch]);
+      expect(used).not.toHaveBeenCalled();
+      expect(await readdir(scratch)).toEqual([]);
+      expect(budget.inUse).toBe(0);
+    });
+
+    it('is a retryable failure: not one of the verdicts that fail the media for good', async () => {
+      const refusal = new ScratchSpaceShort(10, 9, scratch);
+      // MediaProcessing.process fails the media only on ToolFailed and ScratchTooSmall; anything
+      // else is rethrown, so the queue retries the job (attempts with backoff) and the sweep ends it
+      // only after MEDIA_PROCESSING_TTL.
+      expect(refusal).not.toBeInstanceOf(ToolFailed);
+      expect(refusal).not.toBeInstanceOf(ScratchTooSmall);
+      const rows = {
+        byId: () => Promise.resolve({ id: 'm', state: 'pending', uploadedAt: new Date(), storageKey: 'm/a' }),
+        processed: jest.fn(),
+        processingFailed: jest.fn(),
+      };
+      const processing = new MediaProcessing(
+        {} as never,
+        rows as never,
+        { MEDIA_SCRATCH_MAX_BYTES: 100, mediaScratchDir: scratch } as never,
+        new RemoteStore(),
+      );
+      (processing as unknown as { probe: { probe: () => Promise<never> } }).probe = {
+        probe: () => Promise.reject(refusal),
+      };
+      await expect(processing.process('m')).rejects.toBe(refusal);
+      expect(rows.processingFailed).not.toHaveBeenCalled();
+      expect(rows.processed).not.toHaveBeenCalled();
+    });
+
+    it('copies when the room is exactly the file', async () => {
+      const store = new RemoteStore();
+      store.objects.set('m/a', Buffer.from('0123456789'));
+      const input = new ProcessingInput(store, new ScratchBudget(100), scratch, () => Promise.resolve(10));
+      expect(await input.withFile('m/a', 10, (path) => readFile(path, 'utf8'))).toBe('0123456789');
+    });
+
+    it('reads the free space of the real directory with statfs', async () => {
+      const free = await freeBytesIn(scratch);
+      expect(Number.isSafeInteger(free)).toBe(true);
+      expect(free).toBeGreaterThan(0);
+    });
   });
 });
