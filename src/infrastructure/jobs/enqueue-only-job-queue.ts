@@ -26,6 +26,10 @@ export class EnqueueOnlyJobQueue extends JobQueue {
     return this.queue.depth();
   }
 
+  override queueNames(): string[] {
+    return this.queue.queueNames();
+  }
+
   start(): void {
     // No worker: the `worker` processes take what this one queues.
   }

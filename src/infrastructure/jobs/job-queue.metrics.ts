@@ -2,7 +2,10 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Metrics } from '../metrics/metrics';
 import { JobQueue } from './job-queue';
 
-/** Queue depth per job kind (`all` on BullMQ, which counts the one shared queue), read at scrape time. */
+/**
+ * Queue depth per job kind, read at scrape time (`all` on BullMQ: the shared queue and every bounded
+ * kind's own together).
+ */
 @Injectable()
 export class JobQueueMetrics implements OnModuleInit {
   constructor(

@@ -36,6 +36,10 @@ export abstract class JobQueue {
   abstract every(name: string, everyMs: number): Promise<void>;
   /** Jobs waiting, delayed or running, per kind (for metrics). */
   abstract depth(): Promise<Record<string, number>>;
+  /** The Redis queues its jobs go to, the shared one first (none in process); for operators and tests. */
+  queueNames(): string[] {
+    return [];
+  }
   /** Starts taking jobs; called once every handler is registered. */
   abstract start(): void;
   /** Stops taking jobs and waits for the ones running. */
