@@ -172,6 +172,11 @@ export class BullMqJobQueue extends JobQueue {
     return waiting;
   }
 
+  /** The shared queue and the own queue of every bounded kind registered so far. */
+  override queueNames(): string[] {
+    return this.queues().map((queue) => queue.name);
+  }
+
   /**
    * Lets running jobs finish (at most JOB_CLOSE_PATIENCE_MS); a Redis that is not reachable has nothing
    * to wait for, so its connections are dropped first and the worker closes at once (its claims

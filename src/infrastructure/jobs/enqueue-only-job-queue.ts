@@ -30,6 +30,10 @@ export class EnqueueOnlyJobQueue extends JobQueue {
     return this.queue.waiting();
   }
 
+  override queueNames(): string[] {
+    return this.queue.queueNames();
+  }
+
   start(): void {
     // No worker: the `worker` processes take what this one queues.
   }

@@ -52,6 +52,11 @@ export abstract class JobQueue {
   abstract depth(): Promise<Record<string, number>>;
   /** Jobs due but not started, per registered kind (zero included), for metrics. */
   abstract waiting(): Promise<Record<string, WaitingJobs>>;
+
+  /** The Redis queues its jobs go to, the shared one first (none in process); for operators and tests. */
+  queueNames(): string[] {
+    return [];
+  }
   /** Starts taking jobs; called once every handler is registered. */
   abstract start(): void;
   /** Stops taking jobs and waits for the ones running. */

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { QueueEvents } from 'bullmq';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { BullMqJobQueue } from '../../../src/infrastructure/jobs/bullmq-job-queue';
-import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
-import { MEDIA_PROBE_KIND_DATA, REPEATING_KIND_DATA } from './support';
+import { JobQueue, JobRetry } from '../../../src/infrastructure/jobs/job-queue';
+import { JobQueues, MEDIA_PROBE_KIND_DATA, NOTIFICATION_KIND_DATA, REPEATING_KIND_DATA } from './support';
 import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
 import { Actor } from '../../support/actors';
 import { RedisRelay } from '../rate-limit/support';
@@ -24,11 +24,12 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
 
 /**
  * Issue 30 item 2: a worker that dies mid-job loses nothing, for every kind of job the service
- * registers (the media case alone: test/e2e/media/job-survives-replica-crash.e2e-spec.ts). Every
- * kind shares one BullMQ queue and one worker per process, so a job's claim lapses the same way
- * whatever its kind; this checks that no kind escapes it (a kind retried once, like the sweeps, is
- * still handed on: a stalled job is not a failed attempt). An `api` process queues one job of
- * every kind (a post's announcement through the post's creation, the others directly); worker A
+ * registers (the media case alone: test/e2e/media/job-survives-replica-crash.e2e-spec.ts). Kinds
+ * share one BullMQ queue, except those that bound their concurrency, which have a queue and a worker
+ * of their own (`jobs.<kind>`: media.probe, the announcements); a job's claim lapses the same way on
+ * each, and this checks that no kind escapes it (a kind retried once, like the sweeps, is still
+ * handed on: a stalled job is not a failed attempt). An `api` process queues one job of every kind
+ * (a post's announcement through the post's creation, the others directly); worker A
  * takes them all and hangs in each, then dies as far as Redis can tell (its connections are cut,
  * so it stops renewing its claims); worker B, booted afterwards, finds the lapsed claims and
  * completes every job with the service's real handlers.
@@ -41,30 +42,36 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
       JOBS_LOCK_MS: '1000',
       JOBS_STALLED_CHECK_MS: '300',
     };
-    const kinds = new Set<string>();
+    // Each kind with its retry settings: a bounded kind's jobs are on its own queue.
+    const kinds = new Map<string, JobRetry | undefined>();
     let relay: RedisRelay;
     let api: SpacesTestApp;
     let dying: BullMqJobQueue;
     let workerB: SpacesTestApp | undefined;
-    let events: QueueEvents;
+    let queues: JobQueues;
+    let events: QueueEvents[] = [];
+    const completed = new Set<string>();
+    const failed: string[] = [];
 
     beforeAll(async () => {
-      // Records the kinds the service registers, whatever module defines them.
+      // Records the kinds the service registers, whatever module defines them, and how.
       const handle = jest.spyOn(BullMqJobQueue.prototype, 'handle');
       api = await bootSpaces({ env: { PLAT_ROLE: 'api', ...queueSettings } });
-      for (const [kind] of handle.mock.calls) kinds.add(kind);
+      for (const [kind, , retry] of handle.mock.calls) kinds.set(kind, retry);
       handle.mockRestore();
       relay = new RedisRelay(new URL(REDIS_URL!));
       await relay.start();
-      events = new QueueEvents('jobs', {
-        connection: { url: REDIS_URL },
-        prefix: queueSettings.JOBS_REDIS_PREFIX,
-      });
-      await events.waitUntilReady();
+      // Completions on the shared queue and on each bounded kind's own.
+      queues = JobQueues.of(api.app.get(JobQueue), REDIS_URL!, queueSettings.JOBS_REDIS_PREFIX);
+      events = await queues.events(
+        (jobId) => completed.add(jobId),
+        (jobId, reason) => failed.push(`${jobId}: ${reason}`),
+      );
     });
 
     afterAll(async () => {
-      await events?.close();
+      await Promise.all(events.map((listener) => listener.close()));
+      await queues?.close();
       await workerB?.close();
       await dying?.close();
       await api?.close();
@@ -72,17 +79,17 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
     });
 
     it('knows every kind the service registers', () => {
-      expect([...kinds].sort()).toEqual(
-        [ANNOUNCE_POST, ...Object.keys(MEDIA_PROBE_KIND_DATA), ...Object.keys(REPEATING_KIND_DATA)].sort(),
+      expect([...kinds.keys()].sort()).toEqual(
+        [
+          ANNOUNCE_POST,
+          ...Object.keys(MEDIA_PROBE_KIND_DATA),
+          ...Object.keys(NOTIFICATION_KIND_DATA),
+          ...Object.keys(REPEATING_KIND_DATA),
+        ].sort(),
       );
     });
 
     it('hands every job on to another worker, which completes it', async () => {
-      const completed = new Set<string>();
-      const failed: string[] = [];
-      events.on('completed', ({ jobId }) => completed.add(jobId));
-      events.on('failed', ({ jobId, failedReason }) => failed.push(`${jobId}: ${failedReason}`));
-
       // Worker A: takes every job and hangs in it, as a process frozen mid-job.
       const taken = new Map<string, string>();
       dying = new BullMqJobQueue(relay.url, queueSettings.JOBS_REDIS_PREFIX, {
@@ -91,11 +98,15 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
         stalledCheckMs: Number(queueSettings.JOBS_STALLED_CHECK_MS),
         maxStalled: 2,
       });
-      for (const kind of kinds) {
-        dying.handle(kind, (data) => {
-          taken.set(kind, JSON.stringify(data));
-          return new Promise<void>(() => undefined);
-        });
+      for (const [kind, retry] of kinds) {
+        dying.handle(
+          kind,
+          (data) => {
+            taken.set(kind, JSON.stringify(data));
+            return new Promise<void>(() => undefined);
+          },
+          retry,
+        );
       }
       dying.start();
 
@@ -110,7 +121,8 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
       const post = parseEntityId('post', (await newPost(member, space, { topic, body: 'Kiln day' })).id)!;
       const jobIds = [post];
       const jobs = api.app.get(JobQueue);
-      for (const [kind, data] of Object.entries({ ...MEDIA_PROBE_KIND_DATA, ...REPEATING_KIND_DATA })) {
+      const direct = { ...MEDIA_PROBE_KIND_DATA, ...NOTIFICATION_KIND_DATA, ...REPEATING_KIND_DATA };
+      for (const [kind, data] of Object.entries(direct)) {
         const jobId = `handed-on.${kind}`;
         await jobs.add(kind, data, { jobId });
         jobIds.push(jobId);
@@ -120,7 +132,7 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
         () => [...taken.keys()].sort(),
         (seen) => seen.length === kinds.size,
       );
-      expect(everyKind).toEqual([...kinds].sort());
+      expect(everyKind).toEqual([...kinds.keys()].sort());
 
       // A dies: no renewal of its claims from now on.
       await relay.stop();
@@ -141,6 +153,15 @@ async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => b
         [`notify.post.created:${post}`],
       )) as { done_at: Date | null }[];
       expect(fanout?.done_at).toBeTruthy();
+      // So is the announcement of the member's join, queued by the admission (its own job id).
+      const joined = await eventually(
+        async () =>
+          (await api.dataSource.query('SELECT done_at FROM notification_fanouts WHERE key LIKE $1', [
+            `notify.member.joined:${parseEntityId('space', space)}:%`,
+          ])) as { done_at: Date | null }[],
+        (rows) => rows.length === 1 && Boolean(rows[0].done_at),
+      );
+      expect(joined).toEqual([{ done_at: expect.any(Date) }]);
     });
   },
 );

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Queue } from 'bullmq';
-import Redis from 'ioredis';
 import request from 'supertest';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
+import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
 import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
 import { bootApp } from '../../support/app';
 import { Actor } from '../../support/actors';
@@ -28,6 +27,7 @@ import {
   uuidOf,
   wav,
 } from '../media/support';
+import { JobQueues } from './support';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -55,8 +55,7 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
     const JOBS_REDIS_PREFIX = `plat:test:${randomUUID()}:jobs`;
     let api: SpacesTestApp;
     let worker: SpacesTestApp | undefined;
-    let queue: Queue;
-    let redis: Redis;
+    let queues: JobQueues;
     let owner: Actor;
     let member: Actor;
     let space: string;
@@ -64,11 +63,8 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 
     beforeAll(async () => {
       api = await bootSpaces({ env: { PLAT_ROLE: 'api', JOBS_REDIS_PREFIX } });
-      redis = new Redis(REDIS_URL!, { maxRetriesPerRequest: 1 });
-      queue = new Queue('jobs', {
-        connection: redis,
-        prefix: JOBS_REDIS_PREFIX,
-      });
+      // The shared queue and each bounded kind's own (announcements, probes: one worker each).
+      queues = JobQueues.of(api.app.get(JobQueue), REDIS_URL!, JOBS_REDIS_PREFIX);
       owner = await Actor.create(api, { clock: () => api.clock.now() });
       member = await Actor.create(api, { clock: () => api.clock.now() });
       expectStatus(await owner.signUp('olive', 'Olive Owner'), 201);
@@ -80,8 +76,7 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
     });
 
     afterAll(async () => {
-      await queue?.close();
-      redis?.disconnect();
+      await queues?.close();
       await worker?.close();
       await api?.close();
     });
@@ -96,11 +91,12 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
     it('the api queues the announcement of a post and runs no job; the worker runs it', async () => {
       const post = await newPost(member, space, { topic, title: 'Kiln day', body: 'Firing on Sunday' });
 
-      // The api process has no BullMQ worker and scheduled nothing: the job waits for a worker.
-      expect(await queue.getWorkersCount()).toBe(0);
-      expect(await queue.getJobSchedulers()).toEqual([]);
-      const waiting = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
-      expect(waiting.map((job) => job.name)).toContain(ANNOUNCE_POST);
+      // The api process has no BullMQ worker on any queue and scheduled nothing: the job waits for
+      // a worker on its kind's own queue.
+      expect(queues.names).toEqual(expect.arrayContaining(['jobs', `jobs.${ANNOUNCE_POST}`]));
+      expect(Object.values(await queues.workers()).every((count) => count === 0)).toBe(true);
+      expect(await queues.schedulers()).toEqual([]);
+      expect(await queues.kinds(['waiting', 'delayed', 'prioritized'])).toContain(ANNOUNCE_POST);
       expect(await fanout(post.id)).toBeUndefined();
 
       worker = await bootSpaces({
@@ -112,7 +108,9 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
         (row) => Boolean(row?.done_at),
       );
       expect(done?.done_at).toBeTruthy();
-      expect(await queue.getWorkersCount()).toBe(1);
+      // One worker on every queue, the per-kind ones included: the worker process's.
+      const workers = await queues.workers();
+      expect(workers).toEqual(Object.fromEntries(queues.names.map((name) => [name, 1])));
 
       // The owner reads the announcement through the api process.
       const listing = await owner.get('/notifications');
@@ -130,7 +128,7 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 
     it('the worker schedules the repeating jobs (the api scheduled none)', async () => {
       const schedulers = await eventually(
-        async () => (await queue.getJobSchedulers()).map((scheduler) => scheduler.key).sort(),
+        () => queues.schedulers(),
         (keys) => keys.length === 3,
       );
       expect(schedulers).toEqual(['chain-outbox.sweep', 'events.occurrence-refresh', 'media.sweep']);

@@ -1,4 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { JobState, Queue, QueueEvents } from 'bullmq';
+import Redis from 'ioredis';
+import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
+import { ANNOUNCE_JOIN } from '../../../src/notifications/join-announcements';
 import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/processing/media-processing';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
@@ -12,9 +16,87 @@ export const MEDIA_PROBE_KIND_DATA: Record<string, unknown> = {
   [PROBE_JOB]: { mediaId: randomUUID() },
 };
 
+/** Kinds queued with data of their own (not through a write in the test). */
+export const NOTIFICATION_KIND_DATA: Record<string, unknown> = {
+  // A space that does not exist (any more): nobody to tell, the fanout finishes empty.
+  [ANNOUNCE_JOIN]: { spaceId: randomUUID(), memberDid: 'did:key:zGoneMember', at: new Date(0).toISOString() },
+};
+
 /** Repeating kinds carry no data. */
 export const REPEATING_KIND_DATA: Record<string, unknown> = {
   [SWEEP_JOB]: {},
   [CHAIN_OUTBOX_SWEEP]: {},
   [OCCURRENCE_REFRESH]: {},
 };
+
+/**
+ * Every BullMQ queue a process's jobs go to, read as one: the shared queue and each bounded kind's
+ * own (`JobRetry.concurrency`), named by the process's JobQueue itself so a new bounded kind is
+ * covered without a test naming its queue.
+ */
+export class JobQueues {
+  private constructor(
+    readonly queues: Queue[],
+    private readonly redis: Redis,
+    private readonly redisUrl: string,
+    private readonly prefix: string,
+  ) {}
+
+  static of(jobs: JobQueue, redisUrl: string, prefix: string): JobQueues {
+    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+    const names = jobs.queueNames();
+    if (names.length === 0) throw new Error('the process has no BullMQ queue (is REDIS_URL set?)');
+    return new JobQueues(
+      names.map((name) => new Queue(name, { connection: redis, prefix })),
+      redis,
+      redisUrl,
+      prefix,
+    );
+  }
+
+  get names(): string[] {
+    return this.queues.map((queue) => queue.name);
+  }
+
+  /** BullMQ workers listening on each queue, by queue name. */
+  async workers(): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    for (const queue of this.queues) counts[queue.name] = await queue.getWorkersCount();
+    return counts;
+  }
+
+  /** The keys of the job schedulers (repeating jobs) of every queue, sorted. */
+  async schedulers(): Promise<string[]> {
+    const keys: string[] = [];
+    for (const queue of this.queues) keys.push(...(await queue.getJobSchedulers()).map((s) => s.key));
+    return keys.sort();
+  }
+
+  /** The kinds (job names) of the jobs in these states on every queue. */
+  async kinds(states: JobState[]): Promise<string[]> {
+    const kinds: string[] = [];
+    for (const queue of this.queues) kinds.push(...(await queue.getJobs(states)).map((job) => job.name));
+    return kinds;
+  }
+
+  /** Listens to completions and failures on every queue (`jobId` is unique across them in the tests). */
+  async events(
+    onCompleted: (jobId: string) => void,
+    onFailed: (jobId: string, reason: string) => void,
+  ): Promise<QueueEvents[]> {
+    const listeners = this.queues.map(
+      (queue) => new QueueEvents(queue.name, { connection: { url: this.redisUrl }, prefix: this.prefix }),
+    );
+    for (const events of listeners) {
+      events.on('completed', ({ jobId }) => onCompleted(jobId));
+      events.on('failed', ({ jobId, failedReason }) => onFailed(jobId, failedReason));
+      await events.waitUntilReady();
+    }
+    return listeners;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.queues.map((queue) => queue.close()));
+    this.redis.disconnect();
+  }
+}

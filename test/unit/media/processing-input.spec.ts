@@ -170,6 +170,7 @@ describe('scratch space of media processing (issue 29 item 5)', () => {
         rows as never,
         { MEDIA_SCRATCH_MAX_BYTES: 100, mediaScratchDir: scratch } as never,
         new RemoteStore(),
+        { counter: () => ({ inc: jest.fn() }) } as never,
       );
       (processing as unknown as { probe: { probe: () => Promise<never> } }).probe = {
         probe: () => Promise.reject(refusal),
