@@ -1,7 +1,7 @@
-import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   PlatIdentity,
+  exists,
   readKeyFile,
   writeKeyFile,
   type KeyFileJson,
@@ -72,14 +72,4 @@ async function create(keyFile: string): Promise<PlatIdentity> {
   const identity = PlatIdentity.create();
   await writeKeyFile(keyFile, identity.toKeyFile());
   return identity;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await stat(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
 }

@@ -94,7 +94,8 @@ export async function writeKeyFile(
   await chmod(path, PRIVATE_MODE);
 }
 
-async function exists(path: string): Promise<boolean> {
+/** Whether a file is at `path` (any other error than its absence is thrown). */
+export async function exists(path: string): Promise<boolean> {
   try {
     await stat(path);
     return true;
