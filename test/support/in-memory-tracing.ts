@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
+import { context, propagation, trace } from '@opentelemetry/api';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { startTracing, tracingInstrumentations } from '../../src/infrastructure/tracing/otel-sdk';
+import {
+  startTracing,
+  stopTracing,
+  tracingInstrumentations,
+} from '../../src/infrastructure/tracing/otel-sdk';
 
 /**
  * Import first in a test file (before the app and its http, pg and ioredis): starts the service's
@@ -17,6 +22,7 @@ startTracing({ spanProcessors: [new SimpleSpanProcessor(finishedSpans)] });
  * inside the router; the HTTP server span stands for the request.
  */
 const PATCHED_HERE = ['http', 'https', 'pg', 'ioredis'];
+const unpatches: (() => void)[] = [];
 for (const instrumentation of tracingInstrumentations()) {
   for (const definition of instrumentation.getModuleDefinitions()) {
     if (!PATCHED_HERE.includes(definition.name) || !definition.patch) continue;
@@ -24,7 +30,21 @@ for (const instrumentation of tracingInstrumentations()) {
     const moduleExports: unknown = require(definition.name);
     definition.moduleExports = moduleExports;
     definition.patch(moduleExports, versionOf(definition.name));
+    unpatches.push(() => definition.unpatch?.(moduleExports));
   }
+}
+
+/**
+ * Call in the file's afterAll. Node's own modules (http, https) and the API's globals outlive the
+ * file in its Jest worker: left patched, every later file's HTTP client would send a `traceparent`
+ * of its own, which the app takes as the request id.
+ */
+export async function stopInMemoryTracing(): Promise<void> {
+  for (const unpatch of unpatches.splice(0)) unpatch();
+  await stopTracing();
+  trace.disable();
+  context.disable();
+  propagation.disable();
 }
 
 function versionOf(name: string): string | undefined {

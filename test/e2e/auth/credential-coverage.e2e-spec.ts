@@ -162,7 +162,6 @@ describe('a credential naming only another space (e2e)', () => {
       ['PUT', `/v1/spaces/{space}/comments/{comment}/upvote`],
       ['DELETE', `/v1/spaces/{space}/comments/{comment}/upvote`],
       ['POST', `/v1/spaces/{space}/media`, { filename: 'a.png', contentType: 'image/png' }],
-      ['GET', `/v1/spaces/{space}/media/media_0190f6a8c5a87b3c9d1e2f3a4b5c6d7e`],
     ];
 
     it.each(writes().map(([method, path, body]) => [`${method} ${path}`, method, path, body]))(
@@ -180,6 +179,17 @@ describe('a credential naming only another space (e2e)', () => {
         expect(onHidden.body).toEqual(NOT_FOUND);
       },
     );
+
+    it('GET /v1/spaces/{space}/media/{mediaId}: the constant 404 on both (only the uploader sees a media, design.md §11)', async () => {
+      for (const space of [s1.id, hidden.id]) {
+        const response = await app.get(
+          `/v1/spaces/${space}/media/media_0190f6a8c5a87b3c9d1e2f3a4b5c6d7e`,
+          as(s2Only),
+        );
+        expectStatus(response, 404);
+        expect(response.body).toEqual(NOT_FOUND);
+      }
+    });
 
     it('left the member’s content untouched', async () => {
       const post = await member.get(`/v1/spaces/${s1.id}/posts/${publicPost}`);

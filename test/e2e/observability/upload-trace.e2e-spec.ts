@@ -1,5 +1,5 @@
 // Before anything loads http, pg or ioredis, as src/tracing.ts in main.ts.
-import { finishedSpans } from '../../support/in-memory-tracing';
+import { finishedSpans, stopInMemoryTracing } from '../../support/in-memory-tracing';
 import { SpanKind } from '@opentelemetry/api';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
 import supertest from 'supertest';
@@ -82,6 +82,7 @@ function requestAndJob(
     await t?.close();
     await onS3?.close();
     await s3?.close();
+    await stopInMemoryTracing();
   });
 
   it('carries the upload request’s trace into the media.probe job, and into its SQL', async () => {
