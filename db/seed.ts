@@ -25,7 +25,7 @@ import { seededRng, seedSpaces } from './seed/spaces';
  * The spaces' DIDs are syntactically valid `did:plat:` ids with no identity chain (see
  * db/seed/spaces.ts).
  *
- * Then the demo community (db/seed/demo/plan.ts; docs/decisions/demo-community-seed.md): people with
+ * Then the demo community (db/seed/demo/plan.ts; docs/decisions/0103-demo-community-seed.md): people with
  * real identity chains, their spaces, posts, comments, an event and a product, created through the
  * HTTP API of the service booted in this process on 127.0.0.1 with the `plat` CLI's client. Their
  * key files go to SEED_DEMO_DIR (default .data/demo, one `<handle>.json` each, mode 0600), ready for

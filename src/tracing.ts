@@ -15,7 +15,7 @@ function loadSdk(): OtelSdk {
  * Imported first by main.ts: OpenTelemetry's instrumentations patch http, express, pg and ioredis
  * as they are required, so the SDK must start before anything requires them. Off (neither
  * OTEL_EXPORTER_OTLP_ENDPOINT nor OTEL_TRACES_EXPORTER), the SDK is not even loaded
- * (docs/decisions/traces-and-job-metrics.md).
+ * (docs/decisions/0123-traces-and-job-metrics.md).
  */
 if (tracingRequested(process.env)) loadSdk().startTracing();
 

@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `relay_identity_cache_epoch`: bumped when an identity invalidation cannot be published over Redis,
  * so the other replicas drop their cached identity states within a second (issue 29 item 7,
- * docs/decisions/identity-cache-missed-invalidations.md).
+ * docs/decisions/0105-identity-cache-missed-invalidations.md).
  */
 export class RelayIdentityCacheEpoch1796510000001 implements MigrationInterface {
   name = 'RelayIdentityCacheEpoch1796510000001';

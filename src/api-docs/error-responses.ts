@@ -104,7 +104,7 @@ const ERROR_SCHEMAS = {
       // api-spec.md "Errors": the scope values are an open set, so they are listed, not enumerated.
       scope: {
         type: 'string',
-        // `upload-quota`: a media mint past the uploader's daily bytes (docs/decisions/media-upload-quota.md).
+        // `upload-quota`: a media mint past the uploader's daily bytes (docs/decisions/0114-media-upload-quota.md).
         description: `Which budget ran out; open set, known values: ${[...RATE_LIMIT_SCOPES, 'upload-quota'].join(', ')}`,
         example: RATE_LIMIT_SCOPES[0],
       },

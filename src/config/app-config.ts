@@ -33,7 +33,7 @@ export class AppConfig {
   NODE_ENV: 'development' | 'production' | 'test' = 'development';
 
   /**
-   * What this process does (docs/decisions/process-roles.md): `api` serves HTTP and queues jobs,
+   * What this process does (docs/decisions/0117-process-roles.md): `api` serves HTTP and queues jobs,
    * `worker` runs every job and serves only /health/* (and metrics), `all` both. `api` and
    * `worker` need REDIS_URL: the in-process queue cannot cross processes.
    */
@@ -68,7 +68,7 @@ export class AppConfig {
   /**
    * OpenTelemetry's own variables, read by its SDK before this class is loaded (src/tracing.ts);
    * validated here so a mistyped one fails the boot. Either turns tracing on; unset, it is off
-   * (docs/decisions/traces-and-job-metrics.md).
+   * (docs/decisions/0123-traces-and-job-metrics.md).
    */
   @IsOptional()
   @IsUrl({ require_tld: false, require_protocol: true, protocols: ['http', 'https'] })
@@ -207,7 +207,7 @@ export class AppConfig {
   LOG_LEVEL = 'info';
 
   /**
-   * Who the client is (docs/decisions/trust-proxy-hops.md): `false`, the socket's peer; `true`, the
+   * Who the client is (docs/decisions/0124-trust-proxy-hops.md): `false`, the socket's peer; `true`, the
    * first X-Forwarded-For entry (an edge proxy that overwrites the header); a number of hops, the
    * entry that many places from the right (proxies that append to it).
    */
@@ -436,7 +436,7 @@ export class AppConfig {
   /**
    * Directory of the local media store (design.md §11), used unless MEDIA_S3_BUCKET is set. In
    * production it must be set explicitly to an absolute path: the operator's declaration that a
-   * volume every replica shares is mounted there (docs/decisions/production-config-refusals.md).
+   * volume every replica shares is mounted there (docs/decisions/0118-production-config-refusals.md).
    */
   @IsString()
   @MinLength(1)
@@ -511,7 +511,7 @@ export class AppConfig {
   MEDIA_MAX_IMAGE_PIXELS = 100_000_000;
 
   /**
-   * Image transforms rendered at once by this replica (docs/decisions/image-render-slots.md); at
+   * Image transforms rendered at once by this replica (docs/decisions/0106-image-render-slots.md); at
    * most half of libuv's thread pool (UV_THREADPOOL_SIZE, 4 by default), which file reads and DNS share.
    */
   @Type(() => Number)
@@ -527,7 +527,7 @@ export class AppConfig {
 
   /**
    * Most output pixels of an animated transform, summed over its frames; past it (or past
-   * MEDIA_RENDER_MAX_FRAMES) only the first frame is rendered (docs/decisions/image-transform-bounds.md).
+   * MEDIA_RENDER_MAX_FRAMES) only the first frame is rendered (docs/decisions/0107-image-transform-bounds.md).
    */
   @Type(() => Number)
   @IsInt()
@@ -541,7 +541,7 @@ export class AppConfig {
   MEDIA_RENDER_MAX_FRAMES = 300;
 
   /**
-   * Transformed variants kept in storage per image (docs/decisions/image-variant-bound.md); further
+   * Transformed variants kept in storage per image (docs/decisions/0108-image-variant-bound.md); further
    * ones are rendered for each request and not kept.
    */
   @Type(() => Number)
@@ -616,7 +616,7 @@ export class AppConfig {
 
   /**
    * Directory of those temporary copies; unset: the system's temporary directory. In a container,
-   * a volume sized for MEDIA_SCRATCH_MAX_BYTES (docs/decisions/media-scratch-volume.md): a copy is
+   * a volume sized for MEDIA_SCRATCH_MAX_BYTES (docs/decisions/0112-media-scratch-volume.md): a copy is
    * refused, and retried later, when its file system has less room than the file.
    */
   @IsOptional()
@@ -755,7 +755,7 @@ export function loadConfig(
 }
 
 /**
- * What production cannot run without (docs/decisions/production-config-refusals.md): shared state
+ * What production cannot run without (docs/decisions/0118-production-config-refusals.md): shared state
  * (the database, Redis for jobs, limits and caches), secrets every replica shares, and a media
  * store that outlives the pod.
  */

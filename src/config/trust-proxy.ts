@@ -5,7 +5,7 @@ import { ValidationArguments, ValidatorConstraint, ValidatorConstraintInterface 
  * entry is (behind an edge proxy that overwrites the header); a number of hops, the entry that many
  * places from the right is (behind proxies that append to it: the entries left of it are the
  * client's own choice). Express's `trust proxy` setting reads the same values the same way
- * (docs/decisions/trust-proxy-hops.md).
+ * (docs/decisions/0124-trust-proxy-hops.md).
  */
 export type TrustProxy = boolean | number;
 

@@ -173,7 +173,7 @@ export class MediaRows {
         },
       );
       if ((result.affected ?? 0) === 0) return false;
-      // The space's storage figure moves with the row (docs/decisions/media-upload-quota.md).
+      // The space's storage figure moves with the row (docs/decisions/0114-media-upload-quota.md).
       await addStoredBytes(manager, media.spaceId, stored.contentLength);
       return true;
     });

@@ -54,7 +54,7 @@ export class SpaceMediaService {
   /**
    * Only the uploader sees a media (design.md §11): a caller refused as a writer of the space (a
    * non-member of a public space included) gets the constant 404 too, never the mint's 403
-   * (docs/decisions/media-status-and-no-store.md).
+   * (docs/decisions/0113-media-status-and-no-store.md).
    */
   async status(principal: RequestPrincipal, spaceRef: string, mediaId: string): Promise<MediaStatusResponse> {
     const writer = await this.writer(principal, spaceRef).catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 
 /**
- * The per-space storage figure (`media_space_usage`, docs/decisions/media-upload-quota.md), written
+ * The per-space storage figure (`media_space_usage`, docs/decisions/0114-media-upload-quota.md), written
  * on the transaction of the media write that stores or drops bytes, so the figure and the rows
  * never disagree.
  */

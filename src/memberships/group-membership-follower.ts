@@ -11,7 +11,7 @@ import { GroupMembership } from './entities/group-membership.entity';
 
 /**
  * Group memberships end with the space membership, inside the membership write's transaction
- * (docs/decisions/group-rows-end-with-membership.md): leaving, being removed or banned takes the
+ * (docs/decisions/0104-group-rows-end-with-membership.md): leaving, being removed or banned takes the
  * person out of every group of the space, and a deleted space's groups lose all their members, so
  * a rejoin (open join, invite, approval, after an unban) starts with no groups. A rollback of the
  * membership write keeps the groups.

@@ -25,7 +25,7 @@ export const roleOf = (context: SpaceContext): string | null =>
  * Who reaches which space on the legacy routes. A space is reachable when it is live and either
  * has a public profile, or the caller is an active member, or the caller (not banned) has an
  * application pending (legacy-spaces' applications). A past applicant (rejected, withdrawn,
- * approved and gone since) is a stranger again (docs/decisions/past-applicants-of-private-spaces.md).
+ * approved and gone since) is a stranger again (docs/decisions/0116-past-applicants-of-private-spaces.md).
  * Everything else, malformed ids included, is the one 404.
  */
 @Injectable()

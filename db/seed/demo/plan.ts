@@ -1,5 +1,5 @@
 /**
- * The demo community `npm run seed` creates (docs/decisions/demo-community-seed.md): a few people
+ * The demo community `npm run seed` creates (docs/decisions/0103-demo-community-seed.md): a few people
  * with real identity chains and public profiles, two public spaces with an owner, an admin and
  * members, topics (one members-only), posts with comments and upvotes, a weekly event and a product.
  * Everything is named, so a second run finds what the first one made instead of duplicating it.

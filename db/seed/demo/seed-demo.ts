@@ -24,7 +24,7 @@ export interface DemoSeedResult {
 
 /**
  * Creates (or completes) the demo community through the API, as its people's own clients would
- * (docs/decisions/demo-community-seed.md). Idempotent: a second run finds everything and adds nothing.
+ * (docs/decisions/0103-demo-community-seed.md). Idempotent: a second run finds everything and adds nothing.
  */
 export async function seedDemoCommunity(options: DemoSeedOptions): Promise<DemoSeedResult> {
   const plan = options.plan ?? DEMO_PLAN;

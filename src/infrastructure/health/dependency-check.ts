@@ -26,7 +26,7 @@ export interface DependencyReport {
 /**
  * The state of the dependencies every replica shares, PostgreSQL and Redis, as this replica reaches
  * them: `GET /health/dependencies` and the `postgres_up` gauge. Never a probe's answer: readiness
- * is about this replica only (docs/decisions/readiness-without-shared-dependencies.md). One check
+ * is about this replica only (docs/decisions/0119-readiness-without-shared-dependencies.md). One check
  * at a time, and its report is reused for DEPENDENCY_REPORT_REUSE_MS, so however often the route
  * is called it costs the database and Redis at most about one query a second.
  */

@@ -7,7 +7,7 @@ import { ShutdownState } from './shutdown-state';
 
 /**
  * The probes answer for this replica alone; the state of PostgreSQL and Redis, which every replica
- * shares, is in `/health/dependencies` (docs/decisions/readiness-without-shared-dependencies.md).
+ * shares, is in `/health/dependencies` (docs/decisions/0119-readiness-without-shared-dependencies.md).
  */
 @ApiExcludeController()
 @Controller('health')

@@ -1,7 +1,7 @@
 import { AddedJob, JobHandler, JobQueue, JobRetry, WaitingJobs } from './job-queue';
 
 /**
- * The queue of an `api` process (PLAT_ROLE, docs/decisions/process-roles.md): it queues jobs and
+ * The queue of an `api` process (PLAT_ROLE, docs/decisions/0117-process-roles.md): it queues jobs and
  * runs none. Handlers are still registered, because a kind's retry settings travel with the jobs
  * it queues; they never run here. Repeating jobs are scheduled by the processes that run them.
  */

@@ -6,7 +6,7 @@ import { JobQueue, WaitingJobs } from './job-queue';
 /**
  * Queue depth per job kind (`all` on BullMQ: the shared queue and every bounded kind's own
  * together), and per kind the jobs due but not started and how long the oldest has waited, read at
- * scrape time (docs/decisions/traces-and-job-metrics.md).
+ * scrape time (docs/decisions/0123-traces-and-job-metrics.md).
  */
 @Injectable()
 export class JobQueueMetrics implements OnModuleInit {

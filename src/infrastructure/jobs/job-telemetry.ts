@@ -22,7 +22,7 @@ export interface JobAttempt {
 }
 
 /**
- * What both job queues record of each attempt (docs/decisions/traces-and-job-metrics.md): a span,
+ * What both job queues record of each attempt (docs/decisions/0123-traces-and-job-metrics.md): a span,
  * child of the trace that queued the job, and `plat_jobs_total{kind,outcome}` and
  * `plat_job_duration_seconds{kind}`. Without metrics (METRICS_PORT unset) or tracing, that part
  * costs nothing.

@@ -1,5 +1,5 @@
 /**
- * What admits whoever holds it never reaches a log line (docs/decisions/secrets-out-of-logs.md):
+ * What admits whoever holds it never reaches a log line (docs/decisions/0122-secrets-out-of-logs.md):
  * the signature of an upload or media-file URL (`sig`), a key-proof ceremony's `code`, any query
  * member named like a token, key, signature, credential, secret or password, and the codes that
  * travel in paths (`/key-proofs/<code>`, `/spaces/invites|join/<code>`). Their values become

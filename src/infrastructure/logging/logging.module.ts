@@ -47,7 +47,7 @@ export function requestIdFor(request: WithRequestId, response: ServerResponse): 
   return id;
 }
 
-/** With tracing on, the trace the request's server span started (docs/decisions/traces-and-job-metrics.md). */
+/** With tracing on, the trace the request's server span started (docs/decisions/0123-traces-and-job-metrics.md). */
 function ownTrace(): TraceContext | undefined {
   const span = activeSpanIds();
   return span && { traceId: span.traceId, parentSpanId: span.spanId };

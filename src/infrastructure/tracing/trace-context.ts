@@ -3,7 +3,7 @@ import type { Attributes } from '@opentelemetry/api';
 
 /**
  * The W3C trace context (`traceparent`, `tracestate`) of the work that queued a job, stored with
- * the job so the job's span continues the caller's trace (docs/decisions/traces-and-job-metrics.md).
+ * the job so the job's span continues the caller's trace (docs/decisions/0123-traces-and-job-metrics.md).
  */
 export type TraceCarrier = Record<string, string>;
 

@@ -2,7 +2,7 @@
  * Whether OpenTelemetry tracing is on, read from OpenTelemetry's own environment variables: on when
  * an OTLP endpoint (`OTEL_EXPORTER_OTLP_ENDPOINT`, `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) or a traces
  * exporter (`OTEL_TRACES_EXPORTER`) is set, off when `OTEL_TRACES_EXPORTER=none` or
- * `OTEL_SDK_DISABLED=true` (docs/decisions/traces-and-job-metrics.md).
+ * `OTEL_SDK_DISABLED=true` (docs/decisions/0123-traces-and-job-metrics.md).
  */
 export function tracingRequested(env: NodeJS.ProcessEnv): boolean {
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return false;

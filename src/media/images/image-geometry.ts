@@ -10,7 +10,7 @@ export interface FrameSize {
 const BOX_FITS: ReadonlySet<ImageFit> = new Set(['cover', 'contain', 'fill']);
 
 /**
- * The transform as rendered: never larger than the source (docs/decisions/image-transform-bounds.md).
+ * The transform as rendered: never larger than the source (docs/decisions/0107-image-transform-bounds.md).
  * A box fit (`cover`, `contain`, `fill`) asking for more than the source keeps the asked shape,
  * scaled down until it fits inside the source; one dimension, `inside` and `outside` stop at the
  * source's size (no resize at all). Requests that render the same pixels get the same transform,

@@ -25,7 +25,7 @@ export interface RenderRequest {
 /**
  * The bytes of one variant. An animation is rendered whole only while its frames and their output
  * pixels stay within the caps; past either, its first frame alone is rendered
- * (docs/decisions/image-transform-bounds.md): the answer is still the image asked for, as a still.
+ * (docs/decisions/0107-image-transform-bounds.md): the answer is still the image asked for, as a still.
  */
 export async function renderImage(original: Readable, request: RenderRequest): Promise<Buffer> {
   const bytes = await bytesOf(original);

@@ -23,8 +23,8 @@ export interface ServedVariant {
  * Transformed images (design.md §11 "URLs"): a variant is rendered once, from the original in
  * storage, into storage beside it, and served from there ever after. Renders of one variant that
  * overlap in this process share one; across replicas the last one written wins (same bytes).
- * Renders take a slot (docs/decisions/image-render-slots.md), and at most MEDIA_VARIANTS_PER_MEDIA
- * variants of a media are kept (docs/decisions/image-variant-bound.md).
+ * Renders take a slot (docs/decisions/0106-image-render-slots.md), and at most MEDIA_VARIANTS_PER_MEDIA
+ * variants of a media are kept (docs/decisions/0108-image-variant-bound.md).
  */
 @Injectable()
 export class ImageVariants {
@@ -39,7 +39,7 @@ export class ImageVariants {
   ) {
     // One libvips thread per render (libvips' default is one per core, each encoder's likewise):
     // renders run side by side in their slots, and CPU stays for the event loop
-    // (docs/decisions/image-render-slots.md). A process-wide setting, the upload probe's too.
+    // (docs/decisions/0106-image-render-slots.md). A process-wide setting, the upload probe's too.
     sharp.concurrency(1);
     this.slots = new RenderSlots(config.MEDIA_RENDER_CONCURRENCY, config.MEDIA_RENDER_QUEUE);
   }

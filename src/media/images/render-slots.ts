@@ -16,7 +16,7 @@ export function rendersBusy(): ApiError {
 
 /**
  * At most `concurrency` renders at once in this process, at most `queueLength` more waiting their
- * turn in arrival order; past that, a render is refused at once (docs/decisions/image-render-slots.md)
+ * turn in arrival order; past that, a render is refused at once (docs/decisions/0106-image-render-slots.md)
  * rather than waiting behind an unbounded line.
  */
 export class RenderSlots {

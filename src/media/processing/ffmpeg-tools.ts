@@ -39,7 +39,7 @@ export interface ToolInput {
  * The input options of every run: only the `file` protocol (nothing the file names, such as a
  * playlist's or a concat list's entries over http, data or another file's protocol, is opened by
  * another one), and the demuxer pinned, so the bytes are read as their sniffed container and never
- * as what ffmpeg's own probing would guess (docs/decisions/media-processing-containment.md).
+ * as what ffmpeg's own probing would guess (docs/decisions/0111-media-processing-containment.md).
  */
 function inputOptions(input: ToolInput): string[] {
   return ['-protocol_whitelist', 'file', '-f', input.demuxer, '-i', `file:${input.path}`];

@@ -57,7 +57,7 @@ export class MediaProcessing implements OnModuleInit {
 
   onModuleInit(): void {
     // A replica runs at most MEDIA_PROCESSING_CONCURRENCY tool runs at once, whatever the queue
-    // holds (docs/decisions/media-processing-containment.md).
+    // holds (docs/decisions/0111-media-processing-containment.md).
     this.jobs.handle<ProbeJob>(PROBE_JOB, (job) => this.process(job.mediaId), {
       attempts: 3,
       backoffMs: 2000,

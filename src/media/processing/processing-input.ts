@@ -9,7 +9,7 @@ import { ScratchBudget } from './scratch-budget';
 
 /**
  * The scratch directory has less free space than a copy needs. Not a verdict on the media: the job
- * fails and the queue retries it once other copies are gone (docs/decisions/media-scratch-volume.md).
+ * fails and the queue retries it once other copies are gone (docs/decisions/0112-media-scratch-volume.md).
  */
 export class ScratchSpaceShort extends Error {
   constructor(
@@ -32,7 +32,7 @@ export async function freeBytesIn(directory: string): Promise<number> {
  * which a pipe cannot reach). The local store's file is read in place: no copy. An object in S3
  * is streamed to a temporary file in the scratch directory (MEDIA_SCRATCH_DIR), within the shared
  * scratch budget and only when the directory's file system has room for it, and removed after use
- * (docs/decisions/media-processing-containment.md, docs/decisions/media-scratch-volume.md).
+ * (docs/decisions/0111-media-processing-containment.md, docs/decisions/0112-media-scratch-volume.md).
  */
 export class ProcessingInput {
   constructor(

@@ -13,7 +13,7 @@ import { etagMatches, rangeOf } from './byte-range';
  * GET /media-files/{mediaId}/{filename}?exp&sig (design.md §11 "URLs"): audio, video and files by
  * a signed URL, with `Range` for streaming (206; 416 past the end). Audio and video play inline;
  * other files download. Like every data response they are `Cache-Control: no-store` (api-spec.md
- * "Data responses always carry `Cache-Control: no-store`"; docs/decisions/media-status-and-no-store.md).
+ * "Data responses always carry `Cache-Control: no-store`"; docs/decisions/0113-media-status-and-no-store.md).
  */
 @Injectable()
 export class MediaFilesService {

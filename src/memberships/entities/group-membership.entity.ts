@@ -3,7 +3,7 @@ import { SpaceGroup } from './space-group.entity';
 
 /**
  * One person in one group. The row ends with the person's space membership (GroupMembershipFollower,
- * docs/decisions/group-rows-end-with-membership.md); reads still count it only while the person is an
+ * docs/decisions/0104-group-rows-end-with-membership.md); reads still count it only while the person is an
  * active member of the live space (api-spec.md "Membership records"). `spaceId` repeats the group's
  * space so reads can apply that rule without a join.
  */

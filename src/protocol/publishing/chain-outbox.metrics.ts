@@ -13,7 +13,7 @@ interface Backlog {
 }
 
 /**
- * The chain publication outbox's backlog, read at scrape time (docs/decisions/traces-and-job-metrics.md):
+ * The chain publication outbox's backlog, read at scrape time (docs/decisions/0123-traces-and-job-metrics.md):
  * `plat_outbox_pending` (rows not yet published) and `plat_outbox_oldest_seconds` (age of the
  * oldest). A row is deleted once its chain is published, so the table is the backlog itself and
  * one aggregate over it costs what the backlog is (nothing when healthy).

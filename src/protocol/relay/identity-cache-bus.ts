@@ -10,7 +10,7 @@ export const IDENTITY_INVALIDATION_CHANNEL = 'plat:relay:identity-invalidated';
 /**
  * With Redis, how long a replica serves its cache before it re-reads the missed-invalidation epoch:
  * the bound on trusting a state whose invalidation could not be published
- * (docs/decisions/identity-cache-missed-invalidations.md).
+ * (docs/decisions/0105-identity-cache-missed-invalidations.md).
  */
 export const EPOCH_CHECK_INTERVAL_MS = 1000;
 

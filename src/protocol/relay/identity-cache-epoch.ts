@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 
 /**
  * The database's record of identity invalidations that could not be published over Redis
- * (docs/decisions/identity-cache-missed-invalidations.md): a sequence, bumped by the replica whose
+ * (docs/decisions/0105-identity-cache-missed-invalidations.md): a sequence, bumped by the replica whose
  * publish failed and read by every replica before it trusts its cache. A sequence, because its
  * bump commits at once whatever transaction is open and its read is one page.
  */

@@ -81,7 +81,7 @@ class Filters {
 
   /**
    * Case-insensitive substring match on the projected display name of one schema, phrased so the
-   * trigram index on lower(display_name) serves it (docs/decisions/relay-index-filters.md).
+   * trigram index on lower(display_name) serves it (docs/decisions/0121-relay-index-filters.md).
    */
   displayNameContains(schema: string, fragment: string): void {
     // LIKE's wildcards and escape character in the fragment match themselves; lower() leaves them be.
@@ -215,7 +215,7 @@ export class RelayApiService {
   async blob(contentId: string): Promise<Record<string, unknown>> {
     const chain = await this.contentChain(contentId);
     if (chain.isDeleted || !chain.currentDocumentCid) throw notFound();
-    // Only a document this chain's own operation brought (docs/decisions/relay-documents-per-chain.md).
+    // Only a document this chain's own operation brought (docs/decisions/0120-relay-documents-per-chain.md).
     const document = await this.dataSource.getRepository(RelayDocument).findOne({
       where: { contentId: chain.contentId, documentCid: chain.currentDocumentCid },
     });

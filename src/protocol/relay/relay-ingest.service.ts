@@ -648,7 +648,7 @@ export class RelayIngestService {
   }
 
   /**
-   * A chain holds at most its head document (docs/decisions/relay-documents-per-chain.md): the
+   * A chain holds at most its head document (docs/decisions/0120-relay-documents-per-chain.md): the
    * document brought with the operation that became head is stored under the chain, and every other
    * document of the chain (superseded, on a losing branch, or all of them once the head is a delete)
    * is deleted in the same transaction. Verification needs only the committed CIDs, never the bytes.

@@ -159,7 +159,7 @@ describe('database faults (e2e)', () => {
     expectUnavailable(reading);
     expectUnavailable(writing);
     // A database every replica shares is down: readiness stays 200 so the load balancer keeps the
-    // replicas and clients get this JSON 503 (docs/decisions/readiness-without-shared-dependencies.md).
+    // replicas and clients get this JSON 503 (docs/decisions/0119-readiness-without-shared-dependencies.md).
     expect(readiness.status).toBe(200);
     expect(Date.now() - started).toBeLessThan(5000);
     // Still refused while it lasts (connections opened during the partition hang too).

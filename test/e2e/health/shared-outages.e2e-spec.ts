@@ -25,7 +25,7 @@ class SteppedClock extends Clock {
  * clients got its own HTML 503 instead of the service's JSON envelope. Now readiness stays 200,
  * every request that needs the database answers the envelope itself, and the shared state is in
  * `/health/dependencies` (always 200) and `postgres_up` / `redis_up`.
- * (docs/decisions/readiness-without-shared-dependencies.md)
+ * (docs/decisions/0119-readiness-without-shared-dependencies.md)
  */
 describe('health during shared outages (issue 30 item 6, e2e)', () => {
   const clock = new SteppedClock();

@@ -43,7 +43,7 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 }
 
 /**
- * Issue 30 item 2: one image, two roles (docs/decisions/process-roles.md). An `api` process and a
+ * Issue 30 item 2: one image, two roles (docs/decisions/0117-process-roles.md). An `api` process and a
  * `worker` process on the same database and Redis: the api answers a post's creation and queues
  * its announcement but runs no job (no BullMQ worker of its own, no repeating job scheduled); the
  * worker, booted afterwards, takes the waiting job and announces the post to the members, and

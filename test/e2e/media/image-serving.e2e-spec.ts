@@ -107,7 +107,7 @@ describe('images: probing, the public CDN route and its transforms (design.md §
       ['w=100&h=100&fit=fill', [100, 100]],
       ['w=100&h=100&fit=inside', [100, 75]],
       ['w=100&h=100&fit=outside', [133, 100]],
-      // Never larger than the source (docs/decisions/image-transform-bounds.md).
+      // Never larger than the source (docs/decisions/0107-image-transform-bounds.md).
       ['w=4096', [640, 480]],
     ];
     for (const [query, [width, height]] of cases) {

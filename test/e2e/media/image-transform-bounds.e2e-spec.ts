@@ -20,8 +20,8 @@ import {
  * Issue 29 item 1: an anonymous image request must not exhaust a replica. Transforms never enlarge,
  * an animation renders whole only within the frame and pixel caps (its first frame otherwise),
  * renders take one of few slots (503 with Retry-After past the queue) and a media keeps a bounded
- * number of variants (docs/decisions/image-transform-bounds.md, image-render-slots.md,
- * image-variant-bound.md).
+ * number of variants (docs/decisions/0107-image-transform-bounds.md, 0106-image-render-slots.md,
+ * 0108-image-variant-bound.md).
  */
 
 /** An animated GIF of `frames` frames of `size`×`size`, each its own colour. */

@@ -36,7 +36,7 @@ const playlist = (uri: string) =>
 
 /**
  * Issue 29 item 5: ffprobe and ffmpeg read an upload only as the container it sniffed as, and open
- * nothing but the file itself (docs/decisions/media-processing-containment.md).
+ * nothing but the file itself (docs/decisions/0111-media-processing-containment.md).
  */
 (FFMPEG_PRESENT ? describe : describe.skip)(
   'media processing reads only its own file, as its sniffed container',

@@ -57,7 +57,7 @@ async function mediaRowsOf(t: MediaTestApp, did: string): Promise<number> {
 /**
  * Issue 29 item 5, attack: "any identity can create a space and mint 30 × 500 MB per minute".
  * Each identity now has MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY over any 24 hours, counted at the mint
- * (docs/decisions/media-upload-quota.md).
+ * (docs/decisions/0114-media-upload-quota.md).
  */
 describe('the per-identity upload quota (MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY)', () => {
   describe('with the default quota (2 GiB)', () => {

@@ -21,7 +21,7 @@ const POST = 'https://schemas.dfos.com/post/v1';
 /**
  * Issue 29 item 2: a relay document is served only through the chain that stored it, and the
  * documents of a deleted, retracted or superseded head are served by no one
- * (docs/decisions/relay-documents-per-chain.md).
+ * (docs/decisions/0120-relay-documents-per-chain.md).
  */
 describe('relay documents are tied to their chain (e2e)', () => {
   let t: SpacesTestApp;

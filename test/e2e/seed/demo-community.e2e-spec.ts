@@ -13,7 +13,7 @@ import { verifyIdentityChain } from '../../../src/protocol/core';
 import { bootApp, type TestApp } from '../../support/app';
 
 /**
- * `npm run seed`'s demo community (docs/decisions/demo-community-seed.md): seeded through the HTTP
+ * `npm run seed`'s demo community (docs/decisions/0103-demo-community-seed.md): seeded through the HTTP
  * API of a listening app exactly as db/seed.ts does it (the CLI's client, public origin redirected
  * to the loopback port), then used at once with the `plat` CLI and the key files it wrote.
  */

@@ -111,7 +111,7 @@ describe('configuration', () => {
     expect(() => loadConfig({ MEDIA_UPLOAD_TTL: '0' })).toThrow(/MEDIA_UPLOAD_TTL/);
   });
 
-  it("keeps image renders to at most half of libuv's thread pool (docs/decisions/image-render-slots.md)", () => {
+  it("keeps image renders to at most half of libuv's thread pool (docs/decisions/0106-image-render-slots.md)", () => {
     const defaults = loadConfig({});
     expect([
       defaults.MEDIA_RENDER_CONCURRENCY,

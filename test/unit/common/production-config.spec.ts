@@ -2,7 +2,7 @@ import { ConfigValidationError, loadConfig } from '../../../src/config/app-confi
 
 /**
  * Issue 30 item 1: with NODE_ENV=production the service refuses to start without what production
- * needs, each refusal one line naming the variable (docs/decisions/production-config-refusals.md).
+ * needs, each refusal one line naming the variable (docs/decisions/0118-production-config-refusals.md).
  */
 describe('production configuration is complete or refused', () => {
   const complete = {

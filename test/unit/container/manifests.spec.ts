@@ -725,7 +725,7 @@ describe('docker/k8s/jobs/migrate.yaml', () => {
     expect(jobContainer().envFrom).toEqual(container().envFrom);
     const databaseUrl = jobContainer().env.find((entry: Obj) => entry.name === 'DATABASE_URL');
     expect(databaseUrl.valueFrom.secretKeyRef).toEqual({ name: 'plat-api-secrets', key: 'DATABASE_URL' });
-    // `npm run migrate` loads the config without the service checks (production-config-refusals.md).
+    // `npm run migrate` loads the config without the service checks (0118-production-config-refusals.md).
     expect(() => configOf(jobContainer(), false)).not.toThrow();
     const names = Object.keys(environmentOf(jobContainer()));
     expect(names.filter((name) => !CONFIG_NAMES.has(name) && !SYSTEM_VARIABLE.test(name))).toEqual([]);

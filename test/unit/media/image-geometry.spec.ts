@@ -13,7 +13,7 @@ const asked = (
   format: 'png',
 });
 
-describe('boundedTransform: never larger than the source (docs/decisions/image-transform-bounds.md)', () => {
+describe('boundedTransform: never larger than the source (docs/decisions/0107-image-transform-bounds.md)', () => {
   it('leaves a transform within the source as asked', () => {
     expect(boundedTransform(source, asked(100, 100, 'contain'))).toEqual(asked(100, 100, 'contain'));
     expect(boundedTransform(source, asked(100, 4000, 'inside'))).toEqual(asked(100, 4000, 'inside'));

@@ -8,7 +8,7 @@ function pending(): { work: () => Promise<string>; finish: (value: string) => vo
   return { work: () => done, finish };
 }
 
-describe('RenderSlots (docs/decisions/image-render-slots.md)', () => {
+describe('RenderSlots (docs/decisions/0106-image-render-slots.md)', () => {
   it('runs at most `concurrency` at once, queues `queueLength` more in order, refuses the rest with the 503', async () => {
     const slots = new RenderSlots(2, 1);
     const [a, b, c] = [pending(), pending(), pending()];

@@ -142,7 +142,7 @@ describe('IdentityStateService cache', () => {
 /**
  * Issue 29 item 7: a replica whose invalidation publish fails records it in the database, and the
  * other replicas, still subscribed, stop trusting their cache within EPOCH_CHECK_INTERVAL_MS instead
- * of the 60 s TTL (docs/decisions/identity-cache-missed-invalidations.md).
+ * of the 60 s TTL (docs/decisions/0105-identity-cache-missed-invalidations.md).
  */
 describe('IdentityCacheBus: an invalidation that could not be published', () => {
   it('is recorded by the publisher and drops the other replica’s cache at its next epoch check', async () => {

@@ -2,13 +2,13 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /**
  * Public documents the relay serves as content blobs, held per content chain: a row belongs to the
- * chain whose operation brought it (docs/decisions/relay-documents-per-chain.md). Only the origin's
+ * chain whose operation brought it (docs/decisions/0120-relay-documents-per-chain.md). Only the origin's
  * own public content brings documents, and a chain holds at most its head document: superseded and
  * retracted documents are deleted with the operation that moves the head.
  *
  * `doc_schema` and `display_name` are the index projections (WEB-RELAY.md "Well-Known
  * Projections"), kept as columns so the index filters use indexes
- * (docs/decisions/relay-index-filters.md).
+ * (docs/decisions/0121-relay-index-filters.md).
  */
 @Entity({ name: 'relay_documents' })
 // The trigram index behind nameContains/titleContains; TypeORM cannot express operator classes.
