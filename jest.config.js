@@ -1,5 +1,5 @@
 // ESM-only dependencies (@nestjs/*, multiformats, @ipld/dag-cbor, ...) are compiled to CommonJS by swc,
-// because Jest's module loader cannot use Node's require(esm). See docs/decisions.md.
+// because Jest's module loader cannot use Node's require(esm). See docs/decisions/0005-esm-only-libraries-under-jest.md.
 const esmOnly = [
   '@nestjs',
   'uuid',

@@ -5,7 +5,7 @@ import { displayTitleOf, excerptOf } from '../../src/posts/rendering/post-text';
 const BATCH = 200;
 
 /**
- * Card text kept with the post (docs/decisions.md "Posts"): `excerpt` and `display_title`, stamped
+ * Card text kept with the post (docs/decisions/0057-card-text-is-kept-with-the-post.md): `excerpt` and `display_title`, stamped
  * `card_text_at` with the `updated_at` they were computed from. Existing rows are backfilled here
  * in batches with the text rules themselves (markdown stripping and grapheme-aware truncation have
  * no SQL equivalent), so a listing never needs a row's body.

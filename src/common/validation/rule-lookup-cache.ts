@@ -7,8 +7,8 @@ const CACHED = Symbol('plat.ruleLookupCached');
 /**
  * class-validator finds a class's rules on every validation by testing every class it knows for
  * inheritance (`getTargetValidationMetadatas`): work in proportion to the number of validated
- * classes, 15–30 µs of each request with a query or a body here (docs/decisions.md "Where a cheap
- * read's time goes against its twin"). The rules are fixed once a class is defined (decorators run
+ * classes, a visible share of each request with a query or a body here
+ * (docs/decisions/0097-class-validator-rule-lookups-cached-per-class.md). The rules are fixed once a class is defined (decorators run
  * when it is, after its parents), so the answer per class and options is kept. Lookups by group
  * are passed through (the service validates without groups). Installs once per storage.
  */

@@ -1,7 +1,7 @@
 import { Options } from 'rrule';
 import { expander } from './rule-options';
 
-/** A rule must yield an occurrence this soon after its first start (docs/decisions.md, Events). */
+/** A rule must yield an occurrence this soon after its first start (docs/decisions/0068-event-recurrence-rules.md). */
 export const FIRST_MATCH_YEARS = 50;
 /** `rrule` stops stepping after this year. */
 const LAST_RRULE_YEAR = 9999;

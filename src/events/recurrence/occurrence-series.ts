@@ -171,7 +171,7 @@ export class OccurrenceSeries {
   /**
    * The rule expanded from the start of its period that holds `local` (floating), so the cost
    * of an expansion is the periods of its own range, not those since the first start
-   * (docs/decisions.md); `COUNT` rules count from the first start (at most 5000 occurrences).
+   * (docs/decisions/0069-materialized-bounded-event-occurrences.md); `COUNT` rules count from the first start (at most 5000 occurrences).
    */
   private ruleNear(local: Date): RRule {
     const periodStart = laterPeriodStart(this.parsed!, this.firstLocal, local);

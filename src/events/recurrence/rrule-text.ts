@@ -12,7 +12,7 @@ export type { ByDay, Frequency, RecurrenceRule, Until, WeekdayCode } from './rec
 export { WEEKDAYS } from './recurrence-rule';
 
 const FREQUENCIES: Frequency[] = ['YEARLY', 'MONTHLY', 'WEEKLY', 'DAILY'];
-/** Sub-daily frequencies are refused: an event repeats at most daily (docs/decisions.md). */
+/** Sub-daily frequencies are refused: an event repeats at most daily (docs/decisions/0068-event-recurrence-rules.md). */
 const SUB_DAILY = ['HOURLY', 'MINUTELY', 'SECONDLY'];
 const PARTS = ['FREQ', 'INTERVAL', 'COUNT', 'UNTIL', 'BYDAY', 'BYMONTHDAY', 'BYMONTH', 'BYSETPOS', 'WKST'];
 

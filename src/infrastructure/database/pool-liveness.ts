@@ -13,7 +13,7 @@ const CHECK_MS = 500;
  * Whether the connection pool is wedged: it has failed every check for DATABASE_WEDGED_AFTER_MS
  * (by the Clock) while a connection of its own reaches the database. Then a restart helps, so
  * `/health/live` fails. A database that is down fails both, and restarting every replica would
- * not bring it back (docs/decisions.md). Any query that succeeds, the service's own included,
+ * not bring it back (docs/decisions/0065-database-faults.md). Any query that succeeds, the service's own included,
  * clears the state, so a busy pool is never taken for a wedged one.
  */
 @Injectable()

@@ -8,7 +8,7 @@ import type { ShutdownState } from '../health/shutdown-state';
  * and Node writes implicit headers through `writeHead` too), rather than by keeping each unanswered
  * response in a set: a long-lived set holding every response that waits on I/O kept those responses
  * alive through young-generation collections, and that cost 50–60 µs of CPU per request
- * (docs/decisions.md "No long-lived set of in-flight responses").
+ * (docs/decisions/0090-no-long-lived-set-of-in-flight-responses.md).
  */
 export function closeConnectionsWhenDraining(
   responsePrototype: ServerResponse,

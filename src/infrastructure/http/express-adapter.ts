@@ -8,10 +8,9 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
  *
  * Express moves every request and response onto its app's prototypes (`Object.setPrototypeOf(req,
  * app.request)` in `app.handle`). Changing the prototype of an object V8 has already built makes
- * each request's objects outlive young-generation collections: measured on an Express hello world,
- * half of every scavenge survived and was promoted, scavenges took 4–13 ms instead of under 1, and
- * a request cost 140–157 µs of CPU against 42–63 µs once built on the prototypes (docs/decisions.md
- * "Requests built on Express's prototypes, and no pretenuring"). Node builds the objects from the
+ * each request's objects outlive young-generation collections, so they are promoted and make every
+ * scavenge long (docs/decisions/0088-requests-built-on-expresss-prototypes-and-no-pretenuring.md,
+ * figures in bench/JOURNAL.md). Node builds the objects from the
  * constructors the server is given, so they are built with those prototypes and Express's own call
  * sets the prototype they already have (a no-op).
  *

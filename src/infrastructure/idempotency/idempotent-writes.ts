@@ -17,11 +17,11 @@ const KEY_SYNTAX = /^[\x21-\x7e]{1,255}$/;
 const RECORDED_HEADERS = ['content-type', 'location'];
 
 /**
- * Idempotency-Key (issue 11 item 4): the first request with a key reserves it for its caller and
+ * Idempotency-Key (docs/decisions/0063-idempotency-key.md): the first request with a key reserves it for its caller and
  * records its answer (2xx, 4xx, and a 5xx after something may have been committed); a retry with a
  * new proof but the same method, target and body bytes gets that answer again, byte for byte; the
  * same key with another request, or while the first still runs, is 409. A 5xx that committed
- * nothing gives the key back, so the retry runs. Decisions: docs/decisions.md "Idempotency-Key".
+ * nothing gives the key back, so the retry runs. Decisions: docs/decisions/0063-idempotency-key.md.
  */
 @Injectable()
 export class IdempotentWrites extends WriteIdempotency {

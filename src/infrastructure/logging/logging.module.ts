@@ -144,8 +144,7 @@ export const LOG_DESTINATION = Symbol('LOG_DESTINATION');
  * Standard output, written synchronously: one write(2) per line on the request's own thread, as
  * Node writes `process.stdout` to a file or a pipe. pino's default destination is asynchronous: each
  * batch is an `fs.write` on libuv's thread pool, a hand-off to another thread and back that cost a
- * pinned replica more than the line itself (docs/decisions.md "Where a cheap read's time goes
- * against its twin").
+ * pinned replica more than the line itself (docs/decisions/0096-log-lines-are-written-synchronously.md).
  */
 export function logDestination(fd = 1) {
   return pino.destination({ dest: fd, sync: true });

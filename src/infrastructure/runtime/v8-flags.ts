@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
  * allocates them in the old generation from then on. Each dead row then keeps its young strings
  * and dates alive through every young collection until a full one: on the directory page a sixth
  * of every scavenge survived and was promoted, and the process spent a fifth of its CPU time
- * collecting (docs/decisions.md "Requests built on Express's prototypes, and no pretenuring").
+ * collecting (docs/decisions/0088-requests-built-on-expresss-prototypes-and-no-pretenuring.md).
  * Set before any request is served, which is when the decisions are made; the flag is read at
  * each collection, so setting it at run time takes effect (the bench's GC trace shows it).
  */

@@ -129,7 +129,7 @@ withAccounts('plat CLI against the running app: accounts (e2e)', () => {
     const body = JSON.parse(created.stdout) as { did: string; account: { handle: string } };
     expect(body.account.handle).toBe('cli-alice');
 
-    // Profiles start private (docs/decisions.md): the public read is the 404 until opted in.
+    // Profiles start private (docs/decisions/0032-accounts-and-profiles.md): the public read is the 404 until opted in.
     expect((await fetch(`${live.api}/v1/users/cli-alice`)).status).toBe(404);
 
     const patched = await live.plat([

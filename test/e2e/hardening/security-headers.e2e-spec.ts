@@ -12,7 +12,7 @@ const SECURITY_HEADERS = {
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
-  // Cross-origin embedding is allowed on purpose (decisions.md): no cookies, so nothing to protect.
+  // Cross-origin embedding is allowed on purpose (docs/decisions/0014-response-headers-no-etag-security-headers-on-every-answer.md): no cookies, so nothing to protect.
   'cross-origin-resource-policy': 'cross-origin',
 };
 

@@ -40,7 +40,7 @@ describe('legacy spaces: invites and joining by code (e2e)', () => {
         usesRemaining: 1000,
         joinModeOverride: 'instant',
       });
-      // api-spec.md's invite record, plus spaceId (docs/decisions.md), and nothing else.
+      // api-spec.md's invite record, plus spaceId (docs/decisions/0040-space-records-the-spec-does-not-show.md), and nothing else.
       expect(Object.keys(invite).sort()).toEqual(
         [
           'inviteId',

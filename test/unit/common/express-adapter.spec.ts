@@ -22,7 +22,7 @@ function helloAdapter(options: Parameters<AppPrototypeExpressAdapter['initHttpSe
   return { app, server: adapter.getHttpServer() as Server };
 }
 
-/** Requests built on Express's prototypes (issue 12 item 4; docs/decisions.md). */
+/** Requests built on Express's prototypes (docs/decisions/0088-requests-built-on-expresss-prototypes-and-no-pretenuring.md). */
 describe('AppPrototypeExpressAdapter', () => {
   it("builds every request and response on the Express app's prototypes, so Express changes none", async () => {
     const { app, server } = helloAdapter({});

@@ -39,7 +39,7 @@ const RULES: [string, string][] = [
   ['2026-03-15T10:00:00Z', 'FREQ=DAILY;UNTIL=20410101T000000Z'],
 ];
 
-describe('bounded expansion (docs/decisions.md, Events)', () => {
+describe('bounded expansion (docs/decisions/0069-materialized-bounded-event-occurrences.md)', () => {
   it.each(RULES)('%s %s: a window years later has what stepping from the start gives', (startsAt, rrule) => {
     const series = utcSeries(startsAt, rrule);
     for (const [from, to] of [
