@@ -20,7 +20,7 @@ interface CommentRow {
 
 /**
  * The rows of a comment query aliased `c`, mapped explicitly: TypeORM's entity hydration showed
- * in a thread page's profile (issue 12 item 4).
+ * in a thread page's profile (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
  */
 export async function readCommentRows(query: SelectQueryBuilder<Comment>): Promise<Comment[]> {
   const rows = await query.getRawMany<CommentRow>();

@@ -28,7 +28,7 @@ const CHARGE =
 const WINDOW = 'FROM media WHERE uploader_did = $1 AND created_at > $2';
 
 /**
- * The per-identity upload quota (MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY; issue 29 item 5,
+ * The per-identity upload quota (MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY;
  * docs/decisions/0114-media-upload-quota.md): over any 24 hours, the bytes an identity's media count
  * (CHARGE) stay within the quota. It is checked at the mint, where a new media counts what it may
  * bring, under a lock per uploader so concurrent mints cannot both take the last bytes; an upload

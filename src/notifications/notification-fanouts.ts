@@ -9,8 +9,7 @@ export const FANOUT_BATCH = 1000;
 /**
  * Between two batches a fan-out rests nine times as long as the last batch took, so a large one
  * uses at most about a tenth of one database connection and requests keep the rest of the
- * machine. 50,000 members are 50 batches; a batch that updates unread notifications takes about
- * 50 ms on the 1M-post bench database, so they are all told within about 25 s.
+ * machine (docs/decisions/0049-content-notifications.md).
  */
 const REST_PER_BATCH = 9;
 

@@ -12,8 +12,8 @@ export const POST_SAMPLE = 5;
 
 /**
  * People an `identity` group keeps (the most recent; the record shows 5 of them, `item_count`
- * counts them all): bounded, so join/leave loops of fresh identities cannot grow a row without end
- * (issue 29 item 4). A person is counted once while among them (docs/decisions/
+ * counts them all): bounded, so join/leave loops of fresh identities cannot grow a row without end.
+ * A person is counted once while among them (docs/decisions/
  * 0100-bounded-notification-people.md).
  */
 export const PEOPLE_KEPT = 20;

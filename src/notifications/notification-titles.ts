@@ -17,7 +17,8 @@ export function namedPosts(rows: Notification[]): string[] {
 /**
  * The items a notification shows: a `post` aggregation only names the posts its recipient reads
  * now (`readable`, from PostReadability at read time), so an announced post since deleted or moved
- * where the recipient cannot read it no longer shows its title (issue 29 item 7).
+ * where the recipient cannot read it no longer shows its title
+ * (docs/decisions/0115-notification-titles-read-now.md).
  */
 export function shownItems(row: Notification, readable: ReadonlySet<string>): (StoredPerson | StoredPost)[] {
   if (row.aggregationType !== 'post') return row.people;

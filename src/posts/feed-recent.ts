@@ -5,7 +5,8 @@ import { Post } from './entities/post.entity';
 /**
  * Narrows a feed page (posts aliased `post`, newest first by (published_at, id)) to the newest
  * posts of each of its topics. For `topic_id IN (…)` PostgreSQL cannot merge one index scan per
- * topic: it sorted every post of every topic instead (a parallel scan of 200 ms at 1M posts). Read
+ * topic: it sorted every post of every topic instead
+ * (docs/decisions/0083-the-feeds-page-query-is-bounded-per-topic.md). Read
  * per topic, index-only from idx_posts_topic_recent, at most `take` keys past the cursor, and keep
  * the `take` newest of them: a page then costs the same whatever the size of the spaces.
  */

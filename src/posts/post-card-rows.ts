@@ -103,8 +103,7 @@ export interface SpacePostFilters {
 }
 
 /**
- * One page of a space's posts on fixed SQL (issue 12 item 4: building it with TypeORM's query
- * builder was a fourteenth of a 100-card page's CPU): the card columns of the live posts of
+ * One page of a space's posts on fixed SQL (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md): the card columns of the live posts of
  * `topicIds` (none: an empty page), filtered, past the keyset `seek` on (`published_at`, `id`) in
  * `direction` (the opposite when read backward), `take` rows. Read the rows with `cardOfRow`.
  */

@@ -2,7 +2,8 @@ import { Post } from './entities/post.entity';
 
 /**
  * A whole live post of a space ($1 post id, $2 space id) on fixed SQL with explicit row mapping:
- * TypeORM's findOne (query building and entity hydration) was a seventh of a single post's CPU.
+ * TypeORM's findOne (query building and entity hydration) showed in its profile
+ * (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
  */
 export const LIVE_POST_IN_SPACE =
   'SELECT id, space_id, topic_id, author_did, title, body, excerpt, display_title, card_text_at, slug, attachment_ids, ' +

@@ -66,7 +66,8 @@ export class MembershipWrites {
 
   /**
    * One more active member, and the join's activity: counted up under the row lock rather than
-   * recounted, so a join costs the same in a space of any size (issue 29 item 4).
+   * recounted, so a join costs the same in a space of any size
+   * (docs/decisions/0109-join-announcements-as-a-job.md).
    */
   private async countJoin(manager: EntityManager, spaceId: string, activityAt: Date): Promise<void> {
     await manager

@@ -5,7 +5,8 @@ import type { TopicView } from './space-views';
 
 /**
  * A live space by one key, on fixed SQL with an explicit mapping: every space route resolves its
- * space first, and TypeORM's find built the same statement again for each request (issue 12 item 4).
+ * space first, and TypeORM's find built the same statement again for each request
+ * (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
  */
 const COLUMNS = `id, did, domain, display_name, description, avatar_media_id, header_media_id,
   background_media_id, links, join_mode, is_public, site_mode, subscribe_enabled, category,
@@ -21,7 +22,7 @@ export const SPACE_BY_DID = live('did');
 export const SPACE_BY_DOMAIN = live('domain');
 
 /**
- * What a write needs in one statement (issue 12 item 3): the live space by one key (`$1`), the
+ * What a write needs in one statement (docs/decisions/0093-writes-resolve-the-space-and-the-writers-membership-in-one.md): the live space by one key (`$1`), the
  * membership row of a person (`$2`) there in any status, and a live topic of it (`$3`, a uuid or
  * null). Both joined rows are null when absent.
  */
@@ -200,8 +201,7 @@ const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domai
   "avatar_media_id" AS "space_avatar_media_id"`;
 
 /**
- * One page of the public directory on fixed SQL (issue 12: building it with TypeORM's query builder
- * was an eighth of the page's CPU): the card columns of live public spaces with recorded activity,
+ * One page of the public directory on fixed SQL (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md): the card columns of live public spaces with recorded activity,
  * filtered, past the keyset `seek` (`last_activity_at`, `id`, both descending; ascending when read
  * backward), `take` rows. `is_public AND deleted_at IS NULL` is the directory indexes' predicate.
  */
@@ -230,7 +230,7 @@ export function directoryPageStatement(
 
 /**
  * The directory's rows as spaces (the card columns only), mapped explicitly: TypeORM's entity
- * hydration was a tenth of a page's CPU (issue 12 item 4).
+ * hydration showed in the page's profile (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
  */
 export function spaceCardsFromRows(rows: SpaceCardRow[]): Space[] {
   return rows.map((row) => {

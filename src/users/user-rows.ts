@@ -4,7 +4,7 @@ import { StoredProfileLink, User } from './entities/user.entity';
 /**
  * An account by one key, on fixed SQL with an explicit mapping: the profile routes and the public
  * user record read one every request, and TypeORM's find built the statement again each time
- * (issue 12 item 4).
+ * (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
  */
 const COLUMNS = `id, did, handle, display_name, bio, avatar_id, links, is_public, email, verified_domain,
   profile_content_id, profile_head_cid, created_at, updated_at`;

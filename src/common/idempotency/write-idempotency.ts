@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { RequestPrincipal } from '../auth/request-authenticator';
 
 /**
- * `Idempotency-Key` on authenticated writes (issue 11 item 4). The route access guard calls it once
+ * `Idempotency-Key` on authenticated writes (docs/decisions/0063-idempotency-key.md). The route access guard calls it once
  * the caller is known and before the handler runs; `infrastructure/idempotency` implements it.
  */
 export abstract class WriteIdempotency {

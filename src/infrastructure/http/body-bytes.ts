@@ -8,8 +8,8 @@ import { noteBodyBytes } from '../idempotency/request-fingerprint';
 /**
  * The JSON body parser's `verify`: sees the body's bytes before they are parsed. Refuses bytes that
  * are not UTF-8 (the parser would turn them into U+FFFD and store it) and a body wider or deeper
- * than BODY_MAX_MEMBERS / BODY_MAX_DEPTH (parsing one costs CPU in proportion to its members: a
- * 50,000-member object took 16 ms in `JSON.parse` alone, stalling the replica); keeps the digest
+ * than BODY_MAX_MEMBERS / BODY_MAX_DEPTH (parsing one costs CPU in proportion to its members, stalling the replica;
+ * docs/decisions/0022-request-shape-bodies-paths-methods-query-parameters.md); keeps the digest
  * an Idempotency-Key compares.
  */
 export function bodyBytesInspector(config: AppConfig) {

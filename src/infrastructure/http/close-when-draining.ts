@@ -7,7 +7,7 @@ import type { ShutdownState } from '../health/shutdown-state';
  * written, on the app's response prototype (every response is built on it: AppPrototypeExpressAdapter,
  * and Node writes implicit headers through `writeHead` too), rather than by keeping each unanswered
  * response in a set: a long-lived set holding every response that waits on I/O kept those responses
- * alive through young-generation collections, and that cost 50–60 µs of CPU per request
+ * alive through young-generation collections, and that showed in the CPU of every request
  * (docs/decisions/0090-no-long-lived-set-of-in-flight-responses.md).
  */
 export function closeConnectionsWhenDraining(

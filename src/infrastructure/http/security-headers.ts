@@ -10,7 +10,7 @@ type Middleware = (
 ) => void;
 
 /**
- * Headers of every answer (issue 11 item 10). The service answers JSON, YAML and text, never a
+ * Headers of every answer (docs/decisions/0014-response-headers-no-etag-security-headers-on-every-answer.md). The service answers JSON, YAML and text, never a
  * page, so nothing may load from a response, frame it or sniff it into something else. helmet's
  * defaults that concern HTML documents or retired browsers (Cross-Origin-Opener-Policy,
  * Origin-Agent-Cluster, X-DNS-Prefetch-Control, X-Download-Options,

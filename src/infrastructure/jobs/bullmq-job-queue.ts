@@ -70,7 +70,7 @@ interface Kind {
  * Jobs on Redis through BullMQ: one shared queue, a worker per replica, the job kind in the job's
  * name. A kind that bounds its concurrency (`JobRetry.concurrency`) has a queue of its own, whose
  * worker on each replica runs at most that many of its jobs at once, beside the shared worker
- * (which would otherwise give one kind every slot of JOBS_CONCURRENCY; issue 29 item 5,
+ * (which would otherwise give one kind every slot of JOBS_CONCURRENCY;
  * docs/decisions/0111-media-processing-containment.md). A job survives the replica that queued it; one
  * taken by a replica that dies is stalled and BullMQ gives it to another worker. Repeating jobs
  * are job schedulers, so they run once per interval across all replicas.

@@ -7,7 +7,7 @@ import { MetricsServer } from './metrics-server';
 import { RedisMetrics } from './redis.metrics';
 
 /**
- * Prometheus metrics (issue 11 item 11): import it and inject `Metrics` to register series of a
+ * Prometheus metrics (docs/decisions/0064-observability-metrics-traceparent-and-hpa.md): import it and inject `Metrics` to register series of a
  * module's own. Served by MetricsServer on METRICS_PORT only.
  */
 @Module({

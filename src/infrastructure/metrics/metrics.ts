@@ -3,7 +3,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { AppConfig } from '../../config/app-config';
 
 /**
- * The replica's Prometheus registry (issue 11 item 11). Any module registers its own series here
+ * The replica's Prometheus registry. Any module registers its own series here
  * (`counter`, `histogram`, `gauge` with a collect callback run at scrape time, e.g. queue depths);
  * METRICS_PORT decides whether anything scrapes them (MetricsServer). Each app has a registry of
  * its own, not prom-client's global one, so two apps in one process (tests) never collide.

@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, PrimaryColumn } from 'typeorm';
 
 /**
- * Bytes of uploads a space holds in storage (issue 29 item 5): the original bytes of its media from
+ * Bytes of uploads a space holds in storage: the original bytes of its media from
  * the moment they are stored until they are dropped (a media that fails processing), kept by the
  * media module in the transaction of each such write (docs/decisions/0114-media-upload-quota.md).
  * Derived files (posters, image variants) are not counted. A space without uploads has no row.

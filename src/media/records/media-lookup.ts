@@ -151,7 +151,7 @@ export class MediaLookup {
   }
 
   /**
-   * Bytes of uploads the space holds in storage (issue 29 item 5): the original bytes of its media
+   * Bytes of uploads the space holds in storage (docs/decisions/0114-media-upload-quota.md): the original bytes of its media
    * from upload until dropped, kept with each media write (`media_space_usage`); derived files
    * (posters, image variants) and legacy uploads (no space) are not counted.
    */

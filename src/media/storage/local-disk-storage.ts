@@ -49,7 +49,7 @@ export class LocalDiskStorage extends MediaStorage {
     try {
       // Opened before the stream is handed out, so a missing object is known here; a descriptor
       // stream reads on libuv's callbacks (a FileHandle's stream settles a promise per read and
-      // per close: a third of a small image's serving time, issue 12).
+      // per close; docs/decisions/0091-stored-files-read-through-a-descriptor-stream.md).
       const fd = await openDescriptorAsync(this.pathOf(key), 'r');
       return createReadStream('', { fd, ...(range ? { start: range.start, end: range.end } : {}) });
     } catch (error) {

@@ -25,7 +25,7 @@ import { RelayModule } from '../relay/relay.module';
     { provide: RevocationLookup, useExisting: RevocationService },
     { provide: RequestAuthenticator, useClass: ProofAuthenticator },
     { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayRelease },
-    // PostgreSQL also beside Redis: a Redis restart would forget spent pairs (issue 11 item 10).
+    // PostgreSQL also beside Redis: a Redis restart would forget spent pairs.
     { provide: ReplayStore, useClass: PostgresReplayStore },
   ],
   exports: [

@@ -18,8 +18,8 @@ export abstract class ReplayStore {
 
 /**
  * The one store, with or without Redis: a table with expiry, shared by every replica through the
- * database (`INSERT ... ON CONFLICT` is atomic), so a spent pair survives a Redis restart (issue 11
- * item 10). An expired pair may be used again.
+ * database (`INSERT ... ON CONFLICT` is atomic), so a spent pair survives a Redis restart
+ * (docs/decisions/0027-replay-protection-spent-jtis-in-postgresql.md). An expired pair may be used again.
  */
 @Injectable()
 export class PostgresReplayStore extends ReplayStore {

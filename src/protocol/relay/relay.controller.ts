@@ -73,7 +73,8 @@ export class RelayController {
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<IngestOperationsResponse> {
-    // Each operation is verification work: the batch costs `create` per operation (issue 11 item 9).
+    // Each operation is verification work: the batch costs `create` per operation
+    // (docs/decisions/0031-relay-ingest-and-post-spaces-are-create.md).
     await this.limiter.chargePerItem(request, response, body.operations.length);
     return this.relay.ingest(body.operations);
   }
