@@ -38,13 +38,13 @@ export const TOPICS = [
 export const PUBLIC_TOPICS = [0, 1, 2];
 export const MEMBERS_TOPIC = 3;
 
-/** Products of the small space's store (issue 14 item 6): a full 100-card page and a next one. */
+/** Products of the small space's store: a full 100-card page and a next one. */
 export const STORE_PRODUCTS = 120;
 /** The purchase page's product (published, live, listed in the release) and the release. */
 export const STORE_PURCHASED_SLUG = 'bench-product-0';
 export const STORE_RELEASE_SLUG = 'bench-release';
 
-/** Events of the small space (issue 15), a weekly and a daily series among them. */
+/** Events of the small space, a weekly and a daily series among them. */
 export const EVENTS_PER_SPACE = 150;
 /** Public events over the directory's spaces (a third weekly), for `/v1/events/upcoming`. */
 export const OTHER_EVENTS = 20_000;

@@ -361,7 +361,7 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
        JOIN spaces s ON s.id = m.space_id AND s.is_public AND s.deleted_at IS NULL
        WHERE m.role = 'owner'`,
     );
-    // The store (issue 14 item 6), in the small space: STORE_PRODUCTS products in sort order, some
+    // The store, in the small space: STORE_PRODUCTS products in sort order, some
     // unpublished, deleted or sold out; each with a one-time, a pay-what-you-want (archived on every
     // fifth) and a recurring price; one published release listing the first ten.
     await step(
@@ -400,7 +400,7 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
        SELECT md5('release-0')::uuid, md5('product-' || n)::uuid, n FROM generate_series(0, 9) AS n`,
     );
 
-    // Events (issue 15): rows as the app's admin write stores them (schedule columns from the app's
+    // Events: rows as the app's admin write stores them (schedule columns from the app's
     // own OccurrenceSeries), and their occurrences materialized as OccurrenceStore.refresh's rebuild
     // writes them (public events, the horizon [base - 30 days, base + 460 days)). Each app process
     // then only moves the horizon at boot, from the seed's base to its own clock.

@@ -1,7 +1,7 @@
 import type { Scenario } from '../scenario-kit';
 
 /**
- * Wide bodies must not stall a replica (issue 11 item 1): a 50,000-member JSON body (about 500 KiB,
+ * Wide bodies must not stall a replica (docs/decisions/0022-request-shape-bodies-paths-methods-query-parameters.md): a 50,000-member JSON body (about 500 KiB,
  * under the 1 MiB limit) posted to the anonymous relay ingest is refused by the body-shape bound
  * before it is parsed. "health ready with wide bodies alongside" measures the readiness read while
  * clients post 50 such bodies a second (25 MiB/s; before the fix each cost a second of CPU);

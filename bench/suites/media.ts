@@ -10,7 +10,7 @@ import { SkipScenario, type PlanContext, type Scenario } from '../scenario-kit';
 import { BIG_SPACE, spaceId } from '../seed-plan';
 
 /**
- * Media reads (issue 13 item 9). Once per run the bench reader (a member of the big space)
+ * Media reads (docs/decisions/0081-media-in-the-bench.md). Once per run the bench reader (a member of the big space)
  * uploads one 1200×800 PNG through the app's own routes (v1 mint, then the signed PUT) and asks
  * for its 320×240 variant once, so the measured requests read the variant from storage.
  *

@@ -63,7 +63,7 @@ function postCreate(space: number, label: string, extra: Partial<Scenario>): Sce
 }
 
 /**
- * A join of a 50,000-member space vs a 5-member space (issue 29 item 4): every other member is
+ * A join of a 50,000-member space vs a 5-member space (docs/decisions/0109-join-announcements-as-a-job.md): every other member is
  * told by a background job (notifications.announce-join) and the join counts its member up, so
  * the joining request answers at the same rate whatever the space's size (target: ≥ 0.9 of the
  * small one's req/s). Seeded spaces 52 (public, open, its owner and 4 members) and 53 (public,

@@ -17,7 +17,7 @@ import { applyFold } from '../../src/posts/rendering/post-text';
  * origin identity (with the protocol library, as the app signs it), and the three relay rows the
  * app's relay ingest writes for a new chain (the document, the operation, the chain with its
  * folded state) in one statement, the last of the post's own transaction, the chain columns set in
- * the post's insert: as the app's OriginChainGenesis (issue 12 item 3).
+ * the post's insert: as the app's OriginChainGenesis (docs/decisions/0075-the-post-write-in-7-statements.md).
  *
  * The origin key is the one the app generated and stored on its first start (relay_origin_keys,
  * or ORIGIN_KEY when set), read once.

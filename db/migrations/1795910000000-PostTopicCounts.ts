@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Live posts per topic and format, kept by the posts module in every post write's transaction
- * (issue 12 item 2): listings and `privatePostCountSummary` sum these rows instead of counting
+ * (docs/decisions/0066-counts-without-scanning.md): listings and `privatePostCountSummary` sum these rows instead of counting
  * posts. Backfilled from the posts already stored.
  */
 export class PostTopicCounts1795910000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The events module's tables (issue 15): events, their occurrence overrides, the materialized
+ * The events module's tables (docs/decisions/0069-materialized-bounded-event-occurrences.md): events, their occurrence overrides, the materialized
  * occurrences and the horizon they cover. Also the spaces module's published view
  * `discoverable_spaces`: the spaces `GET /v1/spaces` lists (live, public profile, some recorded
  * activity), which the cross-space upcoming feed joins.

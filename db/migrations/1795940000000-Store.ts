@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The store module's tables (issue 14, design.md §13): products, their prices, releases and the
+ * The store module's tables (design.md §13): products, their prices, releases and the
  * products a release lists. Slugs are unique per space among live rows (partial indexes); the
  * public listings read partial indexes over published, live rows.
  */

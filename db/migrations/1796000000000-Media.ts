@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The media module's table (design.md §11, issue 13): one row per upload, its bytes in
+ * The media module's table (design.md §11): one row per upload, its bytes in
  * MediaStorage. `idx_media_pending` serves the sweep of pending uploads past their URL's lifetime.
  */
 export class Media1796000000000 implements MigrationInterface {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Published views carry the media ids others render (issue 13, the media wiring): the avatar of
+ * Published views carry the media ids others render (docs/decisions/0077-media-wiring.md): the avatar of
  * a space on `live_spaces` and `discoverable_spaces`, the avatar of a person on `author_records`.
  * Readers join the view for the id and ask the media module for the URL (one query per page).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Content notifications (issue 16): a notification may be about a post (`post_id`), shown only
+ * Content notifications (docs/decisions/0049-content-notifications.md): a notification may be about a post (`post_id`), shown only
  * while its recipient can read that post; `item_count` counts a group's items, so a `post` group
  * keeps only a sample of its posts in `people` (a busy space's group would otherwise grow without
  * bound); a post's announcement to its space is a background job

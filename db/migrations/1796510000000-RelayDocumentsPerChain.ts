@@ -1,9 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Relay documents belong to the chain that stored them (issue 29 item 2,
- * docs/decisions/0120-relay-documents-per-chain.md), and carry their index projections so the index
- * filters use indexes (issue 29 item 7, docs/decisions/0121-relay-index-filters.md).
+ * Relay documents belong to the chain that stored them
+ * (docs/decisions/0120-relay-documents-per-chain.md), and carry their index projections so the index
+ * filters use indexes (docs/decisions/0121-relay-index-filters.md).
  *
  * Existing rows move to the origin-created chains whose current head commits to them and are not
  * deleted: only the origin's own publishing ever brought documents, and a chain now holds only its

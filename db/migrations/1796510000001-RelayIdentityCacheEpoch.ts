@@ -2,8 +2,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * `relay_identity_cache_epoch`: bumped when an identity invalidation cannot be published over Redis,
- * so the other replicas drop their cached identity states within a second (issue 29 item 7,
- * docs/decisions/0105-identity-cache-missed-invalidations.md).
+ * so the other replicas drop their cached identity states within a second
+ * (docs/decisions/0105-identity-cache-missed-invalidations.md).
  */
 export class RelayIdentityCacheEpoch1796510000001 implements MigrationInterface {
   name = 'RelayIdentityCacheEpoch1796510000001';

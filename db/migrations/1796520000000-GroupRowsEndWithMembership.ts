@@ -1,8 +1,8 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Group rows end with the space membership (issue 29 item 3,
- * docs/decisions/0104-group-rows-end-with-membership.md): the rows kept so far for people who left, were
+ * Group rows end with the space membership
+ * (docs/decisions/0104-group-rows-end-with-membership.md): the rows kept so far for people who left, were
  * removed or banned, or whose space was deleted, are deleted, so that none of them is back in a
  * group when they rejoin. Read through the view spaces publishes (`active_space_members`).
  * Not reversible: `down` leaves the rows deleted.

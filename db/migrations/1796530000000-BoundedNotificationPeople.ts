@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * An `identity` notification keeps its 20 most recent people (issue 29 item 4; PEOPLE_KEPT in
+ * An `identity` notification keeps its 20 most recent people (docs/decisions/0100-bounded-notification-people.md; PEOPLE_KEPT in
  * src/notifications/notification-sql.ts): groups that gathered more before are cut to them, their
  * `item_count` (which counts them all) kept. Data only: `down` cannot give the cut people back.
  */

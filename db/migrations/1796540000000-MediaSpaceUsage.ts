@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * `media_space_usage` (issue 29 item 5): the bytes of uploads each space holds in storage, kept by
+ * `media_space_usage`: the bytes of uploads each space holds in storage, kept by
  * the media module in each write that stores or drops an upload's bytes; filled here from the
  * media already stored (uploaded, not failed). docs/decisions/0114-media-upload-quota.md.
  */

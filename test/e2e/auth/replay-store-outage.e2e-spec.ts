@@ -5,7 +5,7 @@ import { bootApp, TestApp } from '../../support/app';
 
 /**
  * design.md §3: when the replay store cannot answer, a write is 503, never a pass. The store is
- * the database (issue 11 item 10), so an unreachable Redis does not touch replay protection.
+ * the database (docs/decisions/0027-replay-protection-spent-jtis-in-postgresql.md), so an unreachable Redis does not touch replay protection.
  */
 describe('replay store outage (e2e)', () => {
   let t: TestApp;

@@ -13,7 +13,8 @@ import {
   SpacesTestApp,
 } from './support';
 
-/** Comment pages map raw rows explicitly (issue 12 item 4): the same comments TypeORM hydrates. */
+/** Comment pages map raw rows explicitly (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md):
+ * the same comments TypeORM hydrates. */
 describe('comment rows', () => {
   let t: SpacesTestApp;
   let alice: Actor;

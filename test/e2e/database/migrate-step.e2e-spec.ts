@@ -5,7 +5,7 @@ import { bootApp } from '../../support/app';
 import { createTestDatabase } from '../../support/database';
 
 /**
- * Migrations as a step (issue 11 item 12): production pods do not migrate; `npm run migrate` (the
+ * Migrations as a step (docs/decisions/0012-migrations-as-a-step.md): production pods do not migrate; `npm run migrate` (the
  * migrate Job) does, and a pod that finds migrations pending refuses to start.
  */
 describe('migrations as a deployment step (e2e)', () => {

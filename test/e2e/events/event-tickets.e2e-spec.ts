@@ -12,7 +12,7 @@ import { createEvent, items, query, setNow, timedEvent } from './support';
 
 const NOW = '2027-01-10T00:00:00Z';
 
-/** Tickets on events come from the store (design.md §12 "Tickets"; issue 14 item 3). */
+/** Tickets on events come from the store (design.md §12 "Tickets"; docs/decisions/0070-store-products-releases-and-tickets.md). */
 describe('event tickets from the store (e2e)', () => {
   let t: SpacesTestApp;
   let owner: Caller;

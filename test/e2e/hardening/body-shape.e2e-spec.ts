@@ -6,7 +6,7 @@ const PINS = '/profile/pins';
 const INGEST = '/relay/proof/v1/operations';
 
 /**
- * Request bodies are bounded by shape before validation (issue 11 items 1 and 2): a body wider or
+ * Request bodies are bounded by shape before validation (docs/decisions/0022-request-shape-bodies-paths-methods-query-parameters.md): a body wider or
  * deeper than BODY_MAX_MEMBERS / BODY_MAX_DEPTH is a small 400 at once, never seconds of CPU, a
  * multi-megabyte echo of its members, or a 500 from a stack overflow.
  */

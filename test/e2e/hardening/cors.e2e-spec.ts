@@ -15,7 +15,7 @@ const preflight = (t: TestApp, path: string, origin: string, method = 'PATCH') =
     .set('Access-Control-Request-Method', method)
     .set('Access-Control-Request-Headers', 'authorization,x-credential,content-type,idempotency-key');
 
-/** CORS for browser apps by allow-list, off by default (issue 11 item 10). */
+/** CORS for browser apps by allow-list, off by default (docs/decisions/0015-cors-by-allow-list-off-by-default.md). */
 describe('CORS (e2e)', () => {
   describe('off by default', () => {
     let t: TestApp;

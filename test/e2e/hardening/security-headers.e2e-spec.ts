@@ -6,7 +6,7 @@ import { bootApp, TestApp } from '../../support/app';
 const NOT_FOUND = '{"code":"E_NOT_FOUND","message":"Not found"}';
 const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** What every answer carries (issue 11 item 10): a JSON API that no page may frame or sniff. */
+/** What every answer carries (docs/decisions/0014-response-headers-no-etag-security-headers-on-every-answer.md): a JSON API that no page may frame or sniff. */
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'content-security-policy': "default-src 'none';frame-ancestors 'none'",

@@ -5,7 +5,7 @@ import { bootApp, TestApp } from '../../support/app';
 const NOT_FOUND = '{"code":"E_NOT_FOUND","message":"Not found"}';
 
 /**
- * Text PostgreSQL cannot store never reaches it (issue 11 item 7): a lone UTF-16 surrogate in any
+ * Text PostgreSQL cannot store never reaches it (docs/decisions/0017-deny-by-default-and-no-unstorable-text.md): a lone UTF-16 surrogate in any
  * body member is a 400 with nothing stored (it used to be a 500 after the profile row committed,
  * or from the e-mail validator), and NUL in a path parameter is the constant 404 (it was a 500).
  */

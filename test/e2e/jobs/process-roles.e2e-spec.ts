@@ -157,7 +157,7 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
   },
 );
 
-/** The same split for media: an upload through the api is probed by the worker (issue 30 item 2). */
+/** The same split for media: an upload through the api is probed by the worker. */
 (REDIS_URL ? describe : describe.skip)(
   `PLAT_ROLE api and worker: media${REDIS_URL ? '' : ' [skipped: needs REDIS_URL, a real Redis]'}`,
   () => {

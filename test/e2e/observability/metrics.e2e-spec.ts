@@ -23,7 +23,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 /**
- * Prometheus metrics on a port of their own (issue 11 item 11): request rate, latency and errors
+ * Prometheus metrics on a port of their own (docs/decisions/0064-observability-metrics-traceparent-and-hpa.md): request rate, latency and errors
  * per route template and status, the database pool, Redis, rate-limit refusals and process
  * metrics; never on the API port, never in the OpenAPI document, off unless METRICS_PORT is set.
  */

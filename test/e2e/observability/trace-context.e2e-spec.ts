@@ -6,7 +6,7 @@ const PARENT_ID = '00f067aa0ba902b7';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
- * A W3C `traceparent` names the request (issue 11 item 11): its trace id becomes the request id,
+ * A W3C `traceparent` names the request (docs/decisions/0064-observability-metrics-traceparent-and-hpa.md): its trace id becomes the request id,
  * echoed as X-Request-Id and on every log line (test/unit/common/request-logging.spec.ts shows the
  * lines); an invalid one is ignored and the request is named as before.
  */

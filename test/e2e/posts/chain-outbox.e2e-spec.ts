@@ -23,7 +23,7 @@ interface Protocol {
 const PAST_EVERY_BACKOFF_MS = 10 * 60_000 + 1000;
 
 /**
- * The chain outbox (issue 11 item 4): a public post's content chain is written to the outbox in
+ * The chain outbox (docs/decisions/0062-chain-publication-the-outbox-and-the-job-queue.md): a public post's content chain is written to the outbox in
  * the post's transaction; what the relay could not take when the post was written is published
  * later by the sweep job (BullMQ with REDIS_URL, in-process without), so a public post always gets
  * its chain and a post that stops being public always loses it.

@@ -15,7 +15,7 @@ import {
 
 /**
  * The posts listing's totalCount and the space's privatePostCountSummary come from per-topic
- * counters kept inside every post write's transaction (issue 12 item 2), never from counting the
+ * counters kept inside every post write's transaction (docs/decisions/0066-counts-without-scanning.md), never from counting the
  * posts per request. After every step the counters must equal a recount of the posts, and what the
  * API shows must follow: create, delete, a move between topics, a format change, a topic's access
  * change, a deleted topic, and writes that roll back.

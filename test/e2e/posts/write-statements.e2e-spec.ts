@@ -14,7 +14,10 @@ import {
   SpacesTestApp,
 } from './support';
 
-/** issue 12 item 3: every statement of one post create, auth, BEGIN and COMMIT included. */
+/**
+ * Every statement of one post create, auth, BEGIN and COMMIT included
+ * (docs/decisions/0075-the-post-write-in-7-statements.md).
+ */
 const MAX_STATEMENTS = 8;
 
 describe('a post create sends at most 8 statements (issue 12 item 3)', () => {

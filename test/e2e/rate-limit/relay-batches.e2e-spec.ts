@@ -12,7 +12,7 @@ const INGEST = '/relay/proof/v1/operations';
 const batchOf = (size: number) => Array.from({ length: size }, (_, index) => `not-a-jws-${index}`);
 
 /**
- * Relay ingest is charged to `create` per operation, not per request (issue 11 item 9), in both
+ * Relay ingest is charged to `create` per operation, not per request (docs/decisions/0031-relay-ingest-and-post-spaces-are-create.md), in both
  * counter stores: the store takes a weighted hit, and a batch bigger than what is left is refused
  * before any of it is verified.
  */

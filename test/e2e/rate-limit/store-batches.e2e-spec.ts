@@ -65,7 +65,7 @@ describe.each(stores)('%s store: incrementAll', (_name, create) => {
 
 /**
  * The Redis store sends the stages charged in one turn of the event loop as one command, each key
- * once: what a loaded replica saves (issue 12: the Redis limiter within 10% of limiting off).
+ * once: what a loaded replica saves (docs/decisions/0089-the-rate-limiter-without-promises-one-redis-command-per-turn.md).
  */
 (redisUrl ? describe : describe.skip)('redis store: one command per turn of the event loop', () => {
   it('answers each stage the count it would have seen alone, in the order the stages came', async () => {

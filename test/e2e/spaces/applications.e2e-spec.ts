@@ -297,7 +297,7 @@ describe('legacy spaces: applications and application settings (e2e)', () => {
       const filed = (await applicant.post(`/spaces/join/${invite.inviteCode}`, answer)).body;
       expectStatus(await applicant.get(`/spaces/${id}`), 200);
       expectStatus(await owner.post(`/applications/${filed.applicationId}/reject`), 200);
-      // Rejected, they no longer reach the space (issue 29 item 4): they reapply through an invite.
+      // Rejected, they no longer reach the space (docs/decisions/0116-past-applicants-of-private-spaces.md): they reapply through an invite.
       expectNotFound(await applicant.post(`/spaces/${id}/applications`, answer));
       const again = await applicant.post(`/spaces/join/${invite.inviteCode}`, answer);
       expectStatus(again, 200);

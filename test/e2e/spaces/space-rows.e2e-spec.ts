@@ -5,7 +5,8 @@ import { SpaceDirectory } from '../../../src/spaces/space-directory';
 import { SPACE_BY_ID } from '../../../src/spaces/space-rows';
 import { bootSpaces, Caller, createSpace, expectStatus, SpacesTestApp } from './support';
 
-/** The fixed-SQL space reads (issue 12 item 4) answer what TypeORM's find answers, column for column. */
+/** The fixed-SQL space reads (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md)
+ * answer what TypeORM's find answers, column for column. */
 describe('space rows on fixed SQL', () => {
   let t: SpacesTestApp;
   let owner: Caller;

@@ -3,7 +3,8 @@ import { readUserRows, USER_BY_ID } from '../../../src/users/user-rows';
 import { UsersService } from '../../../src/users/users.service';
 import { bootSpaces, expectStatus, SpacesTestApp } from '../spaces/support';
 
-/** The fixed-SQL account reads (issue 12 item 4) answer what TypeORM's find answers, column for column. */
+/** The fixed-SQL account reads (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md)
+ * answer what TypeORM's find answers, column for column. */
 describe('user rows on fixed SQL', () => {
   let t: SpacesTestApp;
 

@@ -1,6 +1,6 @@
 import { ConfigValidationError, loadConfig } from '../../../src/config/app-config';
 
-/** CORS_ALLOWED_ORIGINS is checked at boot: exact origins only (issue 11 item 10). */
+/** CORS_ALLOWED_ORIGINS is checked at boot: exact origins only (docs/decisions/0015-cors-by-allow-list-off-by-default.md). */
 describe('CORS_ALLOWED_ORIGINS', () => {
   it('is off (no origin) when unset or empty', () => {
     expect(loadConfig({}).corsAllowedOrigins).toEqual([]);

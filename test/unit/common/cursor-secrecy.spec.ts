@@ -2,7 +2,7 @@ import { ApiError } from '../../../src/common/errors/api-error';
 import { CursorCodec } from '../../../src/common/pagination/cursor-codec';
 import { loadConfig } from '../../../src/config/app-config';
 
-/** Cursors hide what the API hides (issue 11 item 8): encrypted, authenticated, bound to a listing. */
+/** Cursors hide what the API hides (docs/decisions/0016-request-ids-and-cursors.md): encrypted, authenticated, bound to a listing. */
 describe('cursor secrecy', () => {
   const codec = new CursorCodec(
     loadConfig({ NODE_ENV: 'test', CURSOR_SECRET: 'test-cursor-secret-test-cursor-secret' }),

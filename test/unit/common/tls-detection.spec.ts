@@ -7,7 +7,7 @@ const requestOver = (encrypted: boolean, forwardedProto?: string | string[]) =>
     headers: forwardedProto === undefined ? {} : { 'x-forwarded-proto': forwardedProto },
   }) as unknown as IncomingMessage;
 
-/** Whether an answer may carry Strict-Transport-Security (issue 11 item 10). */
+/** Whether an answer may carry Strict-Transport-Security (docs/decisions/0014-response-headers-no-etag-security-headers-on-every-answer.md). */
 describe('cameOverTls', () => {
   it('is true for a TLS socket of this process, whatever the headers say', () => {
     expect(cameOverTls(requestOver(true), false)).toBe(true);

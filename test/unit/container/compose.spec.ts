@@ -5,7 +5,7 @@ import { load, YAML11_SCHEMA } from 'js-yaml';
 import { AppConfig, loadConfig } from '../../../src/config/app-config';
 
 /**
- * docker/compose.yaml, the local production rehearsal (issue 30 item 8), checked like the
+ * docker/compose.yaml, the local production rehearsal (docs/decisions/0102-compose-rehearsal.md), checked like the
  * Kubernetes manifests (manifests.spec.ts) without Docker: the file is parsed, interpolated with
  * .env.example as `docker compose --env-file .env` would, and each tier's environment is loaded
  * with loadConfig as production.

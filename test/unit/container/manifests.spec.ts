@@ -8,7 +8,7 @@ import { AppConfig, loadConfig } from '../../../src/config/app-config';
  * Static checks on docker/Dockerfile and docker/k8s/*.yaml: the mistakes that pass `kubectl apply`
  * or `docker build` yet break a rollout (selectors that match nothing, probes on the wrong port,
  * a Secret key nobody defines, a ConfigMap number the API server refuses, a root container), and
- * (issue 30 item 5) the kustomization rendered here as kustomize would (its `resources` with its
+ * (docs/decisions/0110-manifests-two-tiers.md) the kustomization rendered here as kustomize would (its `resources` with its
  * `images` applied; no cluster, no kustomize binary): every variable named is a setting, each tier
  * gets a configuration production accepts, writable paths are volumes sized from the limits, one
  * image everywhere, probes on real routes.

@@ -127,7 +127,8 @@ describe('domain fetcher address guard', () => {
       'fd00::1',
       '::ffff:127.0.0.1',
       '::ffff:7f00:1',
-      // NAT64, 6to4, Teredo and IPv4-compatible forms of internal IPv4 addresses (issue 11 item 10).
+      // NAT64, 6to4, Teredo and IPv4-compatible forms of internal IPv4 addresses
+      // (docs/decisions/0019-the-domain-fetcher-guards-itself.md).
       '64:ff9b::7f00:1',
       '64:ff9b::a9fe:a9fe',
       '2002:7f00:1::1',
