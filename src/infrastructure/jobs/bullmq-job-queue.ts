@@ -118,6 +118,10 @@ export class BullMqJobQueue extends JobQueue {
   async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
     const { retry, queue } = this.kindOf(name);
     const trace = options.trace ?? this.telemetry.capture();
+    if (options.replaceFailed && options.jobId !== undefined) {
+      const failed = await queue.getJob(options.jobId);
+      if (failed && (await failed.isFailed())) await failed.remove();
+    }
     await queue.add(name, withTrace(data, trace), {
       jobId: options.jobId,
       delay: options.delayMs,
