@@ -6,6 +6,10 @@ import { createApp } from './app.factory';
 import { ConfigValidationError, loadConfig } from './config/app-config';
 import type { EmbeddedDatabase } from './infrastructure/database/embedded-postgres';
 import { drain } from './infrastructure/health/drain';
+import { JOB_CLOSE_PATIENCE_MS } from './infrastructure/jobs/job-queue';
+
+/** Shutdown time kept for the hooks after jobs (pools, Redis, tracing) before the forced exit. */
+const HOOKS_MARGIN_MS = 3000;
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -31,8 +35,9 @@ async function main(): Promise<void> {
     stopping = true;
     const forceExit = setTimeout(() => process.exit(1), config.SHUTDOWN_TIMEOUT_MS).unref();
     try {
-      // Stops accepting connections and waits for in-flight requests, then runs shutdown hooks.
-      await drain(app);
+      // Stops accepting connections and waits for in-flight requests, then runs shutdown hooks
+      // (which wait for running jobs at most JOB_CLOSE_PATIENCE_MS): requests get what is left.
+      await drain(app, Math.max(0, config.SHUTDOWN_TIMEOUT_MS - JOB_CLOSE_PATIENCE_MS - HOOKS_MARGIN_MS));
       await embedded?.stop();
       await stopTracing();
       clearTimeout(forceExit);

@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { WRITE_NOTIFICATIONS } from '../../src/notifications/notification-sql';
 import { withTitle } from '../../src/notifications/notification-titles';
@@ -16,14 +16,40 @@ import { authorsOf } from './rows';
  */
 
 const BATCH = 1000;
+const OUTBOX_LEASE_MS = 60_000;
 const KIND = 'notify.post.created';
 
 let queue: Promise<void> = Promise.resolve();
 
+/**
+ * The announcement's row in the job outbox, in the post's transaction (JobOutbox.record: the app
+ * queues it after commit; its lease is JOB_OUTBOX_LEASE_MS's default). Its id.
+ */
+export async function recordAnnouncement(client: PoolClient, postId: string, at: Date): Promise<string> {
+  const { rows } = await client.query<{ id: string }>(
+    `INSERT INTO job_outbox (kind, data, job_id, trace, run_at, handoff_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+    [
+      'notifications.announce-post',
+      { postId, at: at.toISOString() },
+      postId,
+      null,
+      at,
+      new Date(at.getTime() + OUTBOX_LEASE_MS),
+      at,
+    ],
+  );
+  return rows[0].id;
+}
+
 /** Queues the announcement of a committed post; failures are logged, as a failed job would be. */
-export function announcePost(pool: Pool, postId: string, at: Date): void {
+export function announcePost(pool: Pool, postId: string, at: Date, outboxId: string): void {
   queue = queue
-    .then(() => announce(pool, postId, at))
+    .then(async () => {
+      await announce(pool, postId, at);
+      // The job's row goes once its handler succeeded (JobOutbox.handle).
+      await pool.query('DELETE FROM job_outbox WHERE id = $1', [outboxId]);
+    })
     .catch((error: unknown) => console.error(`twin announcement of ${postId}: ${String(error)}`));
 }
 

@@ -11,7 +11,7 @@ import { verifyBareProof } from './auth';
 import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
 import { commentItems, type CommentRow } from './comments';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context';
-import { announcePost } from './announce';
+import { announcePost, recordAnnouncement } from './announce';
 import { tellPostAuthor } from './notify';
 import { card } from './posts';
 import { postHeadInSpace, readable, SPACE_COLUMNS, topicInSpace, type SpaceRow } from './rows';
@@ -121,6 +121,7 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
     ? signGenesis(owner, postDocument({ title, body: input.body, publishedAt: now, authorDid: proof.did }))
     : null;
   let account: { handle: string | null; displayName: string | null } | undefined;
+  let outboxId = '';
   const client = await pool.connect();
   try {
     await client.query('START TRANSACTION');
@@ -153,6 +154,7 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
     ]);
     account = written.rows[0];
     await recordActivity(client, space.id, now);
+    outboxId = await recordAnnouncement(client, id, now);
     if (owner && chain) {
       const stored = await storeGenesis(client, owner, chain);
       if (stored.headCid !== chain.headCid) {
@@ -170,7 +172,7 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
   } finally {
     client.release();
   }
-  announcePost(pool, id, now);
+  announcePost(pool, id, now, outboxId);
   const author = {
     did: proof.did,
     ...(account?.displayName ? { displayName: account.displayName } : {}),

@@ -27,6 +27,7 @@ import { RelayIdentityCacheEpoch1796510000001 } from './1796510000001-RelayIdent
 import { GroupRowsEndWithMembership1796520000000 } from './1796520000000-GroupRowsEndWithMembership';
 import { BoundedNotificationPeople1796530000000 } from './1796530000000-BoundedNotificationPeople';
 import { MediaSpaceUsage1796540000000 } from './1796540000000-MediaSpaceUsage';
+import { JobOutbox1796620000000 } from './1796620000000-JobOutbox';
 
 /** Every migration, in order. `npm run migration:generate -- <Name>` appends new ones here. */
 export const MIGRATIONS: (new () => MigrationInterface)[] = [
@@ -58,4 +59,5 @@ export const MIGRATIONS: (new () => MigrationInterface)[] = [
   GroupRowsEndWithMembership1796520000000,
   BoundedNotificationPeople1796530000000,
   MediaSpaceUsage1796540000000,
+  JobOutbox1796620000000,
 ];

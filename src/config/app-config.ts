@@ -358,6 +358,27 @@ export class AppConfig {
   JOBS_MAX_STALLED = 2;
 
   /**
+   * How often a process that runs jobs hands on what the job outbox still holds and is due (jobs a
+   * write recorded whose hand-off after commit failed, or whose queued job was lost or failed for
+   * good). docs/decisions/0125-no-background-work-lost.md.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(50)
+  @Max(600000)
+  JOB_OUTBOX_SWEEP_MS = 5000;
+
+  /**
+   * How long after a hand-off an outbox job that has not run yet is handed on again (a no-op while
+   * the queue still holds it; it brings back a job a Redis restart lost or that exhausted its retries).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  @Max(3600000)
+  JOB_OUTBOX_LEASE_MS = 60000;
+
+  /**
    * How often pending chain publications (the outbox) are looked at; a publication that failed is
    * retried with a growing pause, capped at 10 minutes.
    */

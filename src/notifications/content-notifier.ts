@@ -28,7 +28,8 @@ interface Telling {
 
 /**
  * Content notifications (design.md §14) from committed post and comment events, never on rollback:
- * a published post is announced to its space by a background job (PostAnnouncements); pins,
+ * a published post is announced to its space by a background job (PostAnnouncements, recorded in
+ * the post's transaction); pins,
  * comments and upvotes tell a few people (the admins, the post's or comment's author) at once.
  * Only people who read the post now are told, never the person who acted (whose own post or
  * comment costs no statement at all).
@@ -45,7 +46,10 @@ export class ContentNotifier implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.afterCommit(PostPublished, (event) => this.announcements.enqueue(event.postId));
+    // Recorded with the post (the job outbox), queued after commit.
+    this.events.withinTransaction(PostPublished, (event, manager) =>
+      this.announcements.record(manager, event.postId),
+    );
     this.events.afterCommit(PostPinned, (event) => this.pinned(event));
     this.events.afterCommit(CommentAdded, (event) => this.commented(event));
     this.events.afterCommit(PostUpvoted, (event) => this.postUpvoted(event));

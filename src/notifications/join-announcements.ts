@@ -1,7 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { AppConfig } from '../config/app-config';
-import { JobQueue } from '../infrastructure/jobs/job-queue';
+import { EntityManager } from 'typeorm';
+import { JobOutbox } from '../infrastructure/jobs/job-outbox';
 import { FANOUT_BATCH, NotificationFanouts } from './notification-fanouts';
 import { NotificationWriter } from './notification-writer';
 import { nameOf, PeopleNames } from './people-names';
@@ -29,12 +30,13 @@ interface JoinJob {
  * NotificationFanouts run keyed by the join itself (space, person, time: a later join of the same
  * person is another activity): batches in DID order with their progress in `notification_fanouts`,
  * so a retried job neither tells anyone twice nor counts the joiner twice. Unread joins of one
- * space aggregate by person (`identity`).
+ * space aggregate by person (`identity`). The job is recorded in the join's own transaction
+ * (JobOutbox), so no fault loses it (docs/decisions/0125-no-background-work-lost.md).
  */
 @Injectable()
 export class JoinAnnouncements implements OnModuleInit {
   constructor(
-    private readonly jobs: JobQueue,
+    private readonly outbox: JobOutbox,
     private readonly fanouts: NotificationFanouts,
     private readonly writer: NotificationWriter,
     private readonly names: PeopleNames,
@@ -44,17 +46,17 @@ export class JoinAnnouncements implements OnModuleInit {
 
   onModuleInit(): void {
     // One at a time per process, as post announcements: a burst of joins queues up behind it.
-    this.jobs.handle<JoinJob>(
+    this.outbox.handle<JoinJob>(
       ANNOUNCE_JOIN,
       (job) => this.announce(job.spaceId, job.memberDid, new Date(job.at)),
       { concurrency: 1 },
     );
   }
 
-  /** Queues the announcement of a committed join (one queue add: no statement). */
-  enqueue(spaceId: string, memberDid: string): Promise<void> {
+  /** Records the announcement of a join in the join's transaction (one statement). */
+  record(manager: EntityManager, spaceId: string, memberDid: string): Promise<void> {
     const job: JoinJob = { spaceId, memberDid, at: this.clock.now().toISOString() };
-    return this.jobs.add(ANNOUNCE_JOIN, job, { delayMs: this.config.NOTIFY_ANNOUNCE_DELAY_MS });
+    return this.outbox.record(manager, ANNOUNCE_JOIN, job, { delayMs: this.config.NOTIFY_ANNOUNCE_DELAY_MS });
   }
 
   async announce(spaceId: string, memberDid: string, at: Date): Promise<void> {

@@ -16,7 +16,7 @@ import { NotificationsService } from './notifications.service';
 
 /**
  * Turns committed membership and application events into notifications (never on rollback): a join
- * is queued for JoinAnnouncements, the other kinds tell their few recipients at once. A delivery
+ * records a JoinAnnouncements job in its transaction, the other kinds tell their few recipients at once. A delivery
  * failure is logged by the event bus, never a failure of the committed write.
  */
 @Injectable()
@@ -29,8 +29,11 @@ export class MembershipNotifier implements OnModuleInit {
 
   onModuleInit(): void {
     const record = this.notifications.record.bind(this.notifications);
-    // Every other member is told: a background job, so the join's cost does not grow with the space.
-    this.events.afterCommit(MemberJoined, (event) => this.joins.enqueue(event.spaceId, event.memberDid));
+    // Every other member is told: a background job, so the join's cost does not grow with the space;
+    // recorded with the join (the job outbox), queued after commit.
+    this.events.withinTransaction(MemberJoined, (event, manager) =>
+      this.joins.record(manager, event.spaceId, event.memberDid),
+    );
     this.events.afterCommit(MemberRoleChanged, (event) =>
       record({ kind: 'notify.member.role_changed', ...event }),
     );

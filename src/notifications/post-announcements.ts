@@ -2,7 +2,8 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { AppConfig } from '../config/app-config';
 import { formatEntityId } from '../common/ids/entity-id';
-import { JobQueue } from '../infrastructure/jobs/job-queue';
+import { EntityManager } from 'typeorm';
+import { JobOutbox } from '../infrastructure/jobs/job-outbox';
 import { ContentAudience } from './content-audience';
 import { FANOUT_BATCH, NotificationFanouts } from './notification-fanouts';
 import { NotificationWriter } from './notification-writer';
@@ -23,11 +24,13 @@ interface AnnounceJob {
  * space. The job is a NotificationFanouts run (key `notify.post.created:<post>`: batches in DID
  * order, progress in `notification_fanouts`, idempotent on retry). Unread announcements of one
  * space aggregate by post (`post`); a post deleted before the job runs is announced to no one.
+ * The job is recorded in the post's own transaction (JobOutbox), so no fault loses it
+ * (docs/decisions/0125-no-background-work-lost.md).
  */
 @Injectable()
 export class PostAnnouncements implements OnModuleInit {
   constructor(
-    private readonly jobs: JobQueue,
+    private readonly outbox: JobOutbox,
     private readonly fanouts: NotificationFanouts,
     private readonly audience: ContentAudience,
     private readonly writer: NotificationWriter,
@@ -38,15 +41,15 @@ export class PostAnnouncements implements OnModuleInit {
 
   onModuleInit(): void {
     // One announcement at a time per process, so announcing never takes the pool from requests.
-    this.jobs.handle<AnnounceJob>(ANNOUNCE_POST, (job) => this.announce(job.postId, new Date(job.at)), {
+    this.outbox.handle<AnnounceJob>(ANNOUNCE_POST, (job) => this.announce(job.postId, new Date(job.at)), {
       concurrency: 1,
     });
   }
 
-  /** Queues the announcement of a committed post (once per post). */
-  enqueue(postId: string): Promise<void> {
+  /** Records the announcement of a post in the transaction that publishes it (one statement). */
+  record(manager: EntityManager, postId: string): Promise<void> {
     const job: AnnounceJob = { postId, at: this.clock.now().toISOString() };
-    return this.jobs.add(ANNOUNCE_POST, job, {
+    return this.outbox.record(manager, ANNOUNCE_POST, job, {
       jobId: postId,
       delayMs: this.config.NOTIFY_ANNOUNCE_DELAY_MS,
     });

@@ -83,6 +83,8 @@ export class BullMqJobQueue extends JobQueue {
   private readonly connections: Redis[] = [];
   /** The shared queue's (non-blocking) connection, also used to read the waiting jobs. */
   private readonly commands: Redis;
+  /** The repeating kinds of this process and their interval, registered again on every reconnect. */
+  private readonly schedules = new Map<string, number>();
   private closed = false;
 
   constructor(
@@ -116,6 +118,10 @@ export class BullMqJobQueue extends JobQueue {
   async add<T>(name: string, data: T, options: AddedJob = {}): Promise<void> {
     const { retry, queue } = this.kindOf(name);
     const trace = options.trace ?? this.telemetry.capture();
+    if (options.replaceFailed && options.jobId !== undefined) {
+      const failed = await queue.getJob(options.jobId);
+      if (failed && (await failed.isFailed())) await failed.remove();
+    }
     await queue.add(name, withTrace(data, trace), {
       jobId: options.jobId,
       delay: options.delayMs,
@@ -126,7 +132,20 @@ export class BullMqJobQueue extends JobQueue {
     });
   }
 
+  /**
+   * Registers the job scheduler now and again whenever a connection is (re)established: a Redis
+   * that restarted empty, or that was down at boot, gets it back without a replica restart
+   * (docs/decisions/0125-no-background-work-lost.md). A Redis unreachable now is not an error here.
+   */
   async every(name: string, everyMs: number): Promise<void> {
+    this.kindOf(name);
+    this.schedules.set(name, everyMs);
+    await this.schedule(name, everyMs).catch((error: Error) =>
+      this.logger.warn(`${name} scheduled once Redis is reachable: ${error.message}`),
+    );
+  }
+
+  private async schedule(name: string, everyMs: number): Promise<void> {
     await this.kindOf(name).queue.upsertJobScheduler(
       name,
       { every: everyMs },
@@ -135,6 +154,15 @@ export class BullMqJobQueue extends JobQueue {
         opts: { removeOnComplete: true, removeOnFail: 100 },
       },
     );
+  }
+
+  /** Every schedule again (upserts: idempotent), after a connection became ready. */
+  private reschedule(): void {
+    if (this.closed) return;
+    for (const [name, everyMs] of this.schedules) {
+      // A queue whose own connection is not ready yet reschedules when it is.
+      this.schedule(name, everyMs).catch(() => undefined);
+    }
   }
 
   async depth(): Promise<Record<string, number>> {
@@ -257,6 +285,7 @@ export class BullMqJobQueue extends JobQueue {
       disconnectTimeout: REDIS_DISCONNECT_PATIENCE_MS,
     });
     connection.on('error', () => undefined);
+    if (!blocking) connection.on('ready', () => this.reschedule());
     this.connections.push(connection);
     return connection;
   }

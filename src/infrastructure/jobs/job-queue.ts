@@ -24,6 +24,11 @@ export interface AddedJob {
    * (an outbox) passes the context stored with it.
    */
   trace?: TraceCarrier;
+  /**
+   * A job of the same `jobId` that failed for good is replaced instead of making this a no-op: the
+   * job outbox hands on again what exhausted its retries (JobOutbox).
+   */
+  replaceFailed?: boolean;
 }
 
 /** Jobs of one kind that are due but not started. */

@@ -1,19 +1,29 @@
 import { Module, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../../config/app-config';
+import { DomainEventsModule } from '../events/domain-events.module';
 import { BullMqJobQueue } from './bullmq-job-queue';
 import { EnqueueOnlyJobQueue } from './enqueue-only-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
+import { JobOutboxEntry } from './entities/job-outbox-entry.entity';
+import { JobOutbox } from './job-outbox';
+import { JobOutboxMetrics } from './job-outbox.metrics';
 import { JobQueue } from './job-queue';
 import { JobQueueMetrics } from './job-queue.metrics';
 import { JobTelemetry } from './job-telemetry';
 import { Metrics } from '../metrics/metrics';
 import { MetricsModule } from '../metrics/metrics.module';
 
-/** The replica's job queue (BullMQ with `REDIS_URL`, in-process without); import it where jobs are defined. */
+/**
+ * The replica's job queue (BullMQ with `REDIS_URL`, in-process without), and the job outbox that
+ * writes record their jobs in (JobOutbox); import it where jobs are defined.
+ */
 @Module({
-  imports: [MetricsModule],
+  imports: [MetricsModule, DomainEventsModule, TypeOrmModule.forFeature([JobOutboxEntry])],
   providers: [
     JobQueueMetrics,
+    JobOutbox,
+    JobOutboxMetrics,
     {
       provide: JobQueue,
       inject: [AppConfig, Metrics],
@@ -37,18 +47,22 @@ import { MetricsModule } from '../metrics/metrics.module';
       },
     },
   ],
-  exports: [JobQueue],
+  exports: [JobQueue, JobOutbox],
 })
 export class JobsModule implements OnApplicationBootstrap, OnModuleDestroy {
-  constructor(private readonly jobs: JobQueue) {}
+  constructor(
+    private readonly jobs: JobQueue,
+    private readonly outbox: JobOutbox,
+  ) {}
 
   /** Every module has registered its handlers by now. */
   onApplicationBootstrap(): void {
     this.jobs.start();
   }
 
-  /** Stops taking jobs and lets running ones finish before the database closes. */
+  /** Stops the outbox sweep, then takes no more jobs and lets running ones finish before the database closes. */
   async onModuleDestroy(): Promise<void> {
+    await this.outbox.stop();
     await this.jobs.close();
   }
 }

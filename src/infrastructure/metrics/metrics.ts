@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { AppConfig } from '../../config/app-config';
 
+type Collect = (gauge: Gauge<string>) => void | Promise<void>;
+
 /**
  * The replica's Prometheus registry. Any module registers its own series here
  * (`counter`, `histogram`, `gauge` with a collect callback run at scrape time, e.g. queue depths);
@@ -13,6 +15,7 @@ export class Metrics {
   readonly registry = new Registry();
   /** Whether the series are served (METRICS_PORT set); off, recording on the hot path is skipped. */
   readonly enabled: boolean;
+  private readonly collectors = new Map<string, Collect[]>();
 
   constructor(config: AppConfig) {
     this.enabled = config.METRICS_PORT !== undefined;
@@ -35,13 +38,20 @@ export class Metrics {
     );
   }
 
-  /** A gauge whose values `collect` sets when Prometheus scrapes (never on the request path). */
+  /**
+   * A gauge whose values `collect` sets when Prometheus scrapes (never on the request path). Several
+   * modules may feed one series, each under its own labels (`plat_outbox_pending{outbox}`): every
+   * `collect` given for the name runs.
+   */
   gauge<L extends string>(
     name: string,
     help: string,
     labelNames: readonly L[],
     collect: (gauge: Gauge<L>) => void | Promise<void>,
   ): Gauge<L> {
+    const collectors = this.collectors.get(name) ?? [];
+    collectors.push(collect as Collect);
+    this.collectors.set(name, collectors);
     return (
       this.existing(name) ??
       new Gauge<L>({
@@ -49,8 +59,8 @@ export class Metrics {
         help,
         labelNames,
         registers: [this.registry],
-        collect() {
-          return collect(this);
+        async collect() {
+          await Promise.all(collectors.map((each) => each(this as Gauge<string>)));
         },
       })
     );

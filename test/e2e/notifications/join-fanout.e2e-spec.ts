@@ -81,6 +81,8 @@ describe('a join costs the same statements whatever the space size (issue 29 ite
       expect(
         naming(statements, 'space_memberships').filter((statement) => /count\(/i.test(statement)),
       ).toEqual([]);
+      // The announcement is recorded with the join, in its transaction (issue 30 item 3: job outbox).
+      expect(naming(statements, 'job_outbox')).toHaveLength(1);
     }
   });
 });
