@@ -85,7 +85,15 @@ export async function startService(
   }
 }
 
+/** Children still running; killed if the test process exits without stopping them (a Jest timeout). */
+const alive = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of alive) child.kill('SIGKILL');
+});
+
 function wrap(name: string, child: ChildProcess, env: Record<string, string>): ServiceProcess {
+  alive.add(child);
+  child.once('exit', () => alive.delete(child));
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString('utf8')).slice(-KEPT_LOG_CHARS);
