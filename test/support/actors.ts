@@ -2,8 +2,17 @@ import request, { Response } from 'supertest';
 import { issueCredential, PlatIdentity, revokeCredential, signRequestProof } from '../../src/protocol/client';
 import type { TestApp } from './app';
 
+/**
+ * What an actor talks to: a booted app, or a running service process (`http` is then its base URL,
+ * which supertest takes too, and `config` the configuration it was started with).
+ */
+export interface ServiceTarget {
+  http: TestApp['http'] | string;
+  config: TestApp['config'];
+}
+
 /** Publishes signed operations through the embedded relay and fails the test on any rejection. */
-export async function publish(t: TestApp, operations: readonly string[]): Promise<void> {
+export async function publish(t: ServiceTarget, operations: readonly string[]): Promise<void> {
   const response = await request(t.http).post('/relay/proof/v1/operations').send({ operations });
   const results = (response.body as { results?: { status: string; error?: string }[] }).results;
   if (response.status !== 200 || !results || results.some((result) => result.status === 'rejected')) {
@@ -34,12 +43,12 @@ export interface ActorOptions {
  */
 export class Actor {
   private constructor(
-    private readonly t: TestApp,
+    private readonly t: ServiceTarget,
     readonly identity: PlatIdentity,
     private readonly clock?: () => Date,
   ) {}
 
-  static async create(t: TestApp, options: ActorOptions = {}): Promise<Actor> {
+  static async create(t: ServiceTarget, options: ActorOptions = {}): Promise<Actor> {
     const identity = options.identity ?? PlatIdentity.create();
     await publish(t, identity.log);
     return new Actor(t, identity, options.clock);

@@ -441,18 +441,20 @@ describe('worker Deployment (issue 30 item 5)', () => {
     expect(worker().spec.replicas).toBeGreaterThanOrEqual(2);
   });
 
-  it('is scaled on the queue depth through prometheus-adapter, beside CPU', () => {
+  it('is scaled on the jobs waiting (not delayed or running ones) through prometheus-adapter, beside CPU', () => {
     const hpa = named('HorizontalPodAutoscaler', 'plat-worker');
     const external = hpa.spec.metrics.find((m: Obj) => m.type === 'External');
-    expect(external.external.metric.name).toBe('plat_jobs_queue_depth');
+    expect(external.external.metric.name).toBe('plat_jobs_waiting');
     expect(external.external.target.type).toBe('AverageValue');
     expect(Number(external.external.target.averageValue)).toBeGreaterThan(0);
     expect(hpa.spec.metrics.some((m: Obj) => m.type === 'Resource' && m.resource.name === 'cpu')).toBe(true);
-    const rule = adapterRules().externalRules.find((r: Obj) => r.name.as === 'plat_jobs_queue_depth');
-    expect(rule.seriesQuery).toMatch(/^jobs_queue_depth\{/);
-    // Every pod reports the one shared queue: the value is their max, not their sum.
-    expect(rule.metricsQuery).toMatch(/^max\(<<\.Series>>/);
-    expect(exportedMetrics()).toContain('jobs_queue_depth');
+    const rule = adapterRules().externalRules.find((r: Obj) => r.name.as === 'plat_jobs_waiting');
+    expect(rule.seriesQuery).toMatch(/^plat_jobs_waiting\{/);
+    // Every pod of both tiers reports the one shared queue per kind: max over pods, summed over kinds.
+    expect(rule.metricsQuery).toBe(
+      'sum(max(<<.Series>>{<<.LabelMatchers>>}) by (kind, <<.GroupBy>>)) by (<<.GroupBy>>)',
+    );
+    expect(exportedMetrics()).toContain('plat_jobs_waiting');
   });
 
   it('is published by no Service but the headless metrics one', () => {
@@ -589,12 +591,12 @@ describe('NetworkPolicy (issue 30 item 5)', () => {
     ]);
   });
 
-  it('lets both tiers reach DNS, PostgreSQL, Redis and S3 (HTTPS), on ports their containers name', () => {
+  it('lets both tiers reach DNS, PostgreSQL, Redis, S3 (HTTPS) and an OTLP collector, on ports their containers name', () => {
     for (const tier of TIERS) {
       const workload = named('Deployment', tier.name);
       const spec = policyFor(workload);
       expect(egressPorts(spec).sort()).toEqual(
-        ['TCP/443', 'TCP/53', 'TCP/5432', 'TCP/6379', 'UDP/53'].sort(),
+        ['TCP/443', 'TCP/53', 'TCP/5432', 'TCP/6379', 'UDP/53', 'TCP/4317', 'TCP/4318'].sort(),
       );
       for (const rule of spec.ingress) {
         for (const port of rule.ports)
@@ -632,7 +634,7 @@ describe('monitoring (issue 30 item 5)', () => {
 
   const rules = () => (only('PrometheusRule').spec.groups as Obj[]).flatMap((group) => group.rules as Obj[]);
 
-  it('alerts on 5xx ratio, p99 latency, Postgres and Redis down, pool saturation, workers down and queue backlog', () => {
+  it('alerts on 5xx ratio, p99 latency, Postgres and Redis down, pool saturation, workers down, queue backlog, job failures and age, outbox age and media failures', () => {
     expect(
       rules()
         .map((rule) => rule.alert)
@@ -646,6 +648,11 @@ describe('monitoring (issue 30 item 5)', () => {
         'PlatDatabasePoolSaturated',
         'PlatWorkersDown',
         'PlatJobQueueBacklog',
+        'PlatJobsFailing',
+        'PlatJobWaitingTooLong',
+        'PlatOutboxBacklogOld',
+        'PlatMediaProcessingFailing',
+        'PlatMediaRefusedRatioHigh',
       ].sort(),
     );
     for (const rule of rules()) {
@@ -654,6 +661,31 @@ describe('monitoring (issue 30 item 5)', () => {
       expect(rule.annotations.summary).toBeTruthy();
       expect(rule.annotations.description).toBeTruthy();
     }
+  });
+
+  it('alerts on the background work the issue names with the expressions it names (issue 30 items 5, 7)', () => {
+    const expr = (alert: string) =>
+      String(rules().find((rule) => rule.alert === alert)?.expr)
+        .replace(/\s+/g, ' ')
+        .trim();
+    expect(expr('PlatJobsFailing')).toBe(
+      'sum by (namespace, kind) (rate(plat_jobs_total{outcome="failed"}[15m])) > 0',
+    );
+    expect(expr('PlatJobWaitingTooLong')).toBe(
+      'max by (namespace, kind) (plat_job_oldest_waiting_seconds{}) > 600',
+    );
+    expect(expr('PlatOutboxBacklogOld')).toBe(
+      'max by (namespace, outbox) (plat_outbox_oldest_seconds{}) > 300',
+    );
+    expect(expr('PlatMediaProcessingFailing')).toContain(
+      'plat_media_processing_failures_total{reason!="refused"}',
+    );
+    // The ratio's denominator names the media job by the kind the code registers.
+    const mediaSource = readFileSync(join(root, 'src/media/processing/media-processing.ts'), 'utf8');
+    const probeJob = /PROBE_JOB = '([^']+)'/.exec(mediaSource)![1];
+    expect(expr('PlatMediaRefusedRatioHigh')).toContain(
+      `plat_jobs_total{kind="${probeJob}",outcome="completed"}`,
+    );
   });
 
   it('reads only series the service exports (or Prometheus’ own `up`)', () => {
