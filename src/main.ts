@@ -1,4 +1,4 @@
-import './infrastructure/runtime/v8-flags';
+import './infrastructure/performance/v8-flags';
 // Before anything that requires http, express, pg or ioredis (OpenTelemetry patches them on load).
 import { stopTracing } from './tracing';
 import 'reflect-metadata';

@@ -4,7 +4,7 @@ import { invalidRequest } from './errors/api-error';
 import { toValidationDetails } from './errors/validation-details';
 import { BodyShapeLimits, bodyShapeViolation, RefusedBody } from './validation/body-shape';
 import { UnstorableText, unstorableText } from './validation/nul-text';
-import { cacheRuleLookups } from './validation/rule-lookup-cache';
+import { cacheRuleLookups } from '../infrastructure/performance/class-validator-rule-lookup-cache';
 
 /**
  * Unknown members are refused, values are converted to the DTO types, failures are a 400 with

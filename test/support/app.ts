@@ -5,7 +5,7 @@ import { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import { configureApp } from '../../src/app.factory';
 import { AppModule } from '../../src/app.module';
-import { AppPrototypeExpressAdapter } from '../../src/infrastructure/http/express-adapter';
+import { AppPrototypeExpressAdapter } from '../../src/infrastructure/performance/app-prototype-express-adapter';
 import { PaginationModule } from '../../src/common/pagination/pagination.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
 import { createTestDatabase } from './database';

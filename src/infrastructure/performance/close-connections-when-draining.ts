@@ -8,7 +8,8 @@ import type { ShutdownState } from '../health/shutdown-state';
  * and Node writes implicit headers through `writeHead` too), rather than by keeping each unanswered
  * response in a set: a long-lived set holding every response that waits on I/O kept those responses
  * alive through young-generation collections, and that showed in the CPU of every request
- * (docs/decisions/0090-no-long-lived-set-of-in-flight-responses.md).
+ * (docs/decisions/0090-no-long-lived-set-of-in-flight-responses.md; upgrade checks:
+ * docs/decisions/0128-performance-patches.md).
  */
 export function closeConnectionsWhenDraining(
   responsePrototype: ServerResponse,

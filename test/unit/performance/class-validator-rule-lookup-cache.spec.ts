@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, IsInt, IsString, validate } from 'class-validator';
-import { cacheRuleLookups } from '../../../src/common/validation/rule-lookup-cache';
+import { getMetadataStorage, IsInt, IsString, MetadataStorage, validate } from 'class-validator';
+import { cacheRuleLookups } from '../../../src/infrastructure/performance/class-validator-rule-lookup-cache';
 
 class Paged {
   @IsInt()
@@ -12,8 +12,30 @@ class Named extends Paged {
   name!: string;
 }
 
-/** class-validator's per-class rule lookup, kept once per class (common/validation/rule-lookup-cache.ts). */
+/**
+ * class-validator's per-class rule lookup, kept once per class (docs/decisions/0128-performance-patches.md).
+ * The cache replaces `getTargetValidationMetadatas` on the global storage: a class-validator upgrade
+ * that renames it, changes its arguments or stops looking rules up through it fails here.
+ */
 describe('rule lookup cache', () => {
+  it("this class-validator's storage looks rules up by (constructor, schema, always, strictGroups, groups)", () => {
+    const lookup = MetadataStorage.prototype.getTargetValidationMetadatas;
+    expect(typeof lookup).toBe('function');
+    expect(lookup.length).toBe(5);
+    expect(getMetadataStorage()).toBeInstanceOf(MetadataStorage);
+  });
+
+  it('validate looks the rules up through the global storage, once per object, without groups', async () => {
+    const storage = getMetadataStorage();
+    const spy = jest.spyOn(storage, 'getTargetValidationMetadatas');
+    try {
+      await validate(plainToInstance(Named, { limit: 1, name: 'x' }));
+      expect(spy.mock.calls).toEqual([[Named, undefined, false, false, undefined]]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   beforeAll(() => cacheRuleLookups());
 
   const rulesOf = (constructor: new () => object, groups?: string[]) =>

@@ -10,7 +10,8 @@ const CACHED = Symbol('plat.ruleLookupCached');
  * classes, a visible share of each request with a query or a body here
  * (docs/decisions/0097-class-validator-rule-lookups-cached-per-class.md). The rules are fixed once a class is defined (decorators run
  * when it is, after its parents), so the answer per class and options is kept. Lookups by group
- * are passed through (the service validates without groups). Installs once per storage.
+ * are passed through (the service validates without groups). Installs once per storage. What to
+ * check on a class-validator upgrade: docs/decisions/0128-performance-patches.md.
  */
 export function cacheRuleLookups(storage = getMetadataStorage()): void {
   const target = storage as typeof storage & { [CACHED]?: true };

@@ -16,7 +16,7 @@ import { createServer, IncomingMessage, ServerResponse } from 'node:http';
  *
  * HTTPS and the adapter's connection-closing options are not used by the service; with any of them,
  * or on a Node whose constructors are classes (they cannot be called on an existing object), the
- * stock server is built.
+ * stock server is built. What to check on a Node or Express upgrade: docs/decisions/0128-performance-patches.md.
  */
 export class AppPrototypeExpressAdapter extends ExpressAdapter {
   override initHttpServer(options: NestApplicationOptions): void {

@@ -1,7 +1,7 @@
 import type { Express, Request, Response } from 'express';
 import { IncomingMessage, type Server, ServerResponse } from 'node:http';
 import request from 'supertest';
-import { AppPrototypeExpressAdapter } from '../../../src/infrastructure/http/express-adapter';
+import { AppPrototypeExpressAdapter } from '../../../src/infrastructure/performance/app-prototype-express-adapter';
 
 /** What each request and response had as prototype when Node built it, before Express saw it. */
 function recordPrototypes(server: Server): Array<[object | null, object | null]> {
@@ -22,8 +22,36 @@ function helloAdapter(options: Parameters<AppPrototypeExpressAdapter['initHttpSe
   return { app, server: adapter.getHttpServer() as Server };
 }
 
-/** Requests built on Express's prototypes (docs/decisions/0088-requests-built-on-expresss-prototypes-and-no-pretenuring.md). */
+/**
+ * Requests built on Express's prototypes (docs/decisions/0088-requests-built-on-expresss-prototypes-and-no-pretenuring.md).
+ * On a Node whose constructors became classes the adapter quietly builds the stock server and the
+ * gain is gone: the checks of this Node's constructors fail instead (docs/decisions/0128-performance-patches.md).
+ */
 describe('AppPrototypeExpressAdapter', () => {
+  it("this Node's IncomingMessage and ServerResponse are plain functions, callable on an existing object", () => {
+    for (const constructor of [IncomingMessage, ServerResponse]) {
+      expect(Function.prototype.toString.call(constructor)).not.toMatch(/^class\b/);
+    }
+  });
+
+  it('this Node builds a request and a response from at most two arguments, all the built constructor passes on', () => {
+    expect(IncomingMessage.length).toBeLessThanOrEqual(2);
+    expect(ServerResponse.length).toBeLessThanOrEqual(2);
+  });
+
+  it("this Express answers with prototypes that inherit from Node's, which it sets on every request", () => {
+    const { app } = helloAdapter({});
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(app.request))).toBe(IncomingMessage.prototype);
+    expect(Object.getPrototypeOf(Object.getPrototypeOf(app.response))).toBe(ServerResponse.prototype);
+  });
+
+  it("with the options createApp passes, builds on the app's prototypes", async () => {
+    const { app, server } = helloAdapter({ bodyParser: false, bufferLogs: true });
+    const seen = recordPrototypes(server);
+    await request(server).get('/hello?name=d').expect(200, { hello: 'd', isRequest: true });
+    expect(seen).toEqual([[app.request, app.response]]);
+  });
+
   it("builds every request and response on the Express app's prototypes, so Express changes none", async () => {
     const { app, server } = helloAdapter({});
     const seen = recordPrototypes(server);
