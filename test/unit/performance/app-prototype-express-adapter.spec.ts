@@ -1,3 +1,5 @@
+import { Controller, Get, Module } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
 import type { Express, Request, Response } from 'express';
 import { IncomingMessage, type Server, ServerResponse } from 'node:http';
 import request from 'supertest';
@@ -65,6 +67,33 @@ describe('AppPrototypeExpressAdapter', () => {
     // Still Node's objects: the stream and message behaviour comes from Node's own prototypes.
     expect(Object.getPrototypeOf(Object.getPrototypeOf(app.request))).toBe(IncomingMessage.prototype);
     expect(Object.getPrototypeOf(Object.getPrototypeOf(app.response))).toBe(ServerResponse.prototype);
+  });
+
+  it("Nest builds its server through the adapter's initHttpServer and serves on it", async () => {
+    @Controller()
+    class HelloController {
+      @Get('hello')
+      hello(): { hello: string } {
+        return { hello: 'nest' };
+      }
+    }
+    @Module({ controllers: [HelloController] })
+    class HelloModule {}
+    const nest = await NestFactory.create(HelloModule, new AppPrototypeExpressAdapter(), {
+      bodyParser: false,
+      bufferLogs: true,
+      logger: false,
+    });
+    try {
+      await nest.init();
+      const app = nest.getHttpAdapter().getInstance() as Express;
+      const server = nest.getHttpServer() as Server;
+      const seen = recordPrototypes(server);
+      await request(server).get('/hello').expect(200, { hello: 'nest' });
+      expect(seen).toEqual([[app.request, app.response]]);
+    } finally {
+      await nest.close();
+    }
   });
 
   it("builds the stock server when asked for the adapter's connection-closing options", async () => {
