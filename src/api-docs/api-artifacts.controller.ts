@@ -2,6 +2,7 @@ import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Anonymous } from '../common/auth/access.decorators';
 import { ApiArtifacts } from './api-artifacts.service';
+import { RateLimitClass } from '../infrastructure/rate-limit/rate-limit-class';
 
 const STATIC_CACHE = 'public, s-maxage=300';
 
@@ -12,6 +13,7 @@ export class ApiArtifactsController {
   constructor(private readonly artifacts: ApiArtifacts) {}
 
   @Get(['openapi.json', 'v1/openapi.json'])
+  @RateLimitClass('read', { plainTextRefusal: true })
   @Header('Content-Type', 'application/json; charset=utf-8')
   @Header('Cache-Control', STATIC_CACHE)
   openApiJson(): string {
@@ -19,6 +21,7 @@ export class ApiArtifactsController {
   }
 
   @Get(['openapi.yaml', 'v1/openapi.yaml'])
+  @RateLimitClass('read', { plainTextRefusal: true })
   @Header('Content-Type', 'application/yaml; charset=utf-8')
   @Header('Cache-Control', STATIC_CACHE)
   openApiYaml(): string {
@@ -26,6 +29,7 @@ export class ApiArtifactsController {
   }
 
   @Get(['llms.txt', 'v1/llms.txt'])
+  @RateLimitClass('read', { plainTextRefusal: true })
   @Header('Content-Type', 'text/plain; charset=utf-8')
   @Header('Cache-Control', STATIC_CACHE)
   llmsTxt(): string {

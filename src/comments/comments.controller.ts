@@ -12,6 +12,7 @@ import {
   CreatedComment,
 } from './dto/comment-records.dto';
 import { CommentsQuery, CreateCommentBody, UpdateCommentBody } from './dto/comment-requests.dto';
+import { RateLimitClass } from '../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * Comments (api-spec.md "Credential-gated reads" and "Writes"): the listing takes `read:posts` or
@@ -24,6 +25,7 @@ export class CommentsController {
   constructor(private readonly comments: CommentsService) {}
 
   @Get('posts/:postId/comments')
+  @RateLimitClass('read')
   @Gated(['read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'A page of a post’s comments: roots, or one root’s replies' })
   @ApiOkResponse({ type: CommentListing })
@@ -37,6 +39,7 @@ export class CommentsController {
   }
 
   @Post('posts/:postId/comments')
+  @RateLimitClass('create')
   @Gated(['write:comments', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Comment on a post, or reply to a comment' })
   @ApiCreatedResponse({ type: CreatedComment })
@@ -50,6 +53,7 @@ export class CommentsController {
   }
 
   @Patch('comments/:commentId')
+  @RateLimitClass('create')
   @Gated(['write:comments', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Edit one’s own comment: body, attachments or both, each replaced whole' })
   @ApiOkResponse({ type: CommentItem })
@@ -63,6 +67,7 @@ export class CommentsController {
   }
 
   @Delete('comments/:commentId')
+  @RateLimitClass('create')
   @Gated(['write:comments', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Delete one’s own comment (its replies stay)' })
   @ApiOkResponse({ type: CommentDeletion })
@@ -75,6 +80,7 @@ export class CommentsController {
   }
 
   @Put('comments/:commentId/upvote')
+  @RateLimitClass('action')
   @HttpCode(200)
   @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Upvote a comment (idempotent; always upvoted true)' })
@@ -88,6 +94,7 @@ export class CommentsController {
   }
 
   @Delete('comments/:commentId/upvote')
+  @RateLimitClass('action')
   @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Withdraw an upvote (idempotent; always upvoted false)' })
   @ApiOkResponse({ type: CommentUpvoteState })

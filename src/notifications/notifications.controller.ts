@@ -13,6 +13,7 @@ import {
   SpaceNotificationCounts,
 } from './dto/notification-records.dto';
 import { NotificationsService } from './notifications.service';
+import { RateLimitClass } from '../infrastructure/rate-limit/rate-limit-class';
 
 /** The caller's own notifications (legacy namespace; pull-based). */
 @ApiTags('notifications (legacy)')
@@ -21,6 +22,7 @@ export class NotificationsController {
   constructor(private readonly notifications: NotificationsService) {}
 
   @Get('notifications')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s notifications, most recent activity first' })
   @ApiOkResponse({ type: NotificationPage })
@@ -32,6 +34,7 @@ export class NotificationsController {
   }
 
   @Get('notifications/status')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Latest activity and unread count, for frequent polling' })
   @ApiOkResponse({ type: NotificationStatusRecord })
@@ -40,6 +43,7 @@ export class NotificationsController {
   }
 
   @Post('notifications/mark-all-read')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Mark every notification of the caller read, or those of one space' })
@@ -52,6 +56,7 @@ export class NotificationsController {
   }
 
   @Post('notifications/:id/mark-read')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Mark one of the caller’s notifications read (idempotent)' })
@@ -64,6 +69,7 @@ export class NotificationsController {
   }
 
   @Get('spaces/notifications')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Unread notification counts per space' })
   @ApiOkResponse({ type: SpaceNotificationCounts })

@@ -28,6 +28,7 @@ import {
 } from './dto/pins.dto';
 import { UserSpacesService } from './user-spaces.service';
 import { UsersService } from './users.service';
+import { RateLimitClass } from '../infrastructure/rate-limit/rate-limit-class';
 
 const USER_PARAM = { name: 'user', description: 'handle (any case), identity id or DID' };
 const HIDDEN_USER = 'no such user, or a private profile (same bytes for everything hidden)';
@@ -41,6 +42,7 @@ export class AccountsController {
   ) {}
 
   @Post('users')
+  @RateLimitClass('create')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Claim an account for the signing identity' })
@@ -53,6 +55,7 @@ export class AccountsController {
   }
 
   @Patch('profile')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change the own profile' })
   @ApiOkResponse({ type: OwnProfileResponse })
@@ -64,6 +67,7 @@ export class AccountsController {
   }
 
   @Get('v1/profile')
+  @RateLimitClass('read')
   @Gated(['read:profile'])
   @ApiOperation({ summary: 'The granting user’s own profile' })
   @ApiOkResponse({ type: OwnProfileResponse })
@@ -72,6 +76,7 @@ export class AccountsController {
   }
 
   @Put('profile/pins')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Replace the pinned spaces, in the order given (spaces the caller is in)' })
   @ApiOkResponse({ type: PinsResponse })
@@ -83,6 +88,7 @@ export class AccountsController {
   }
 
   @Put('spaces/:id/pin')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Pin the space to the own profile, or change its pin message (members)' })
   @ApiOkResponse({ type: UserSpaceItem })
@@ -95,6 +101,7 @@ export class AccountsController {
   }
 
   @Delete('spaces/:id/pin')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Unpin the space (members; idempotent)' })
   @ApiOkResponse({ type: UserSpaceItem })
@@ -103,6 +110,7 @@ export class AccountsController {
   }
 
   @Get('v1/users')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Public profiles, earliest account first, each with its pinned spaces' })
   @ApiOkResponse({ type: UserDirectoryListing })
@@ -111,6 +119,7 @@ export class AccountsController {
   }
 
   @Get('v1/users/:user')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A public profile by handle, identity id or DID, with its public spaces' })
   @ApiParam(USER_PARAM)
@@ -121,6 +130,7 @@ export class AccountsController {
   }
 
   @Get('v1/users/:user/spaces')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The user’s public spaces: pinned first in their order, then by join recency' })
   @ApiParam(USER_PARAM)

@@ -2,6 +2,7 @@ import { Controller, Get } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Anonymous } from '../../src/common/auth/access.decorators';
+import { RateLimitClass } from '../../src/infrastructure/rate-limit/rate-limit-class';
 import { ShutdownState } from '../../src/infrastructure/health/shutdown-state';
 import { bootApp, TestApp } from '../support/app';
 
@@ -10,6 +11,7 @@ const NOT_FOUND = '{"code":"E_NOT_FOUND","message":"Not found"}';
 /** Test-only routes that fail the way server code can fail. */
 @Controller('test-failures')
 @Anonymous()
+@RateLimitClass('read')
 class FailingController {
   constructor(private readonly dataSource: DataSource) {}
 

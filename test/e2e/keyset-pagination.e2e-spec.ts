@@ -2,6 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Anonymous } from '../../src/common/auth/access.decorators';
+import { RateLimitClass } from '../../src/infrastructure/rate-limit/rate-limit-class';
 import { Page } from '../../src/common/pagination/page';
 import { CursorCodec } from '../../src/common/pagination/cursor-codec';
 import { KeysetColumn, paginateKeyset } from '../../src/common/pagination/keyset';
@@ -17,6 +18,7 @@ interface Row {
 /** A test-only listing over `keyset_probe`, so the whole HTTP pipeline (pipe, filter) is exercised. */
 @Controller('test-probe')
 @Anonymous()
+@RateLimitClass('read')
 class ProbeListingController {
   constructor(
     private readonly dataSource: DataSource,

@@ -12,6 +12,7 @@ import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records.dto';
 import { EventRequest, OccurrenceOverrideRequest } from '../dto/event-requests.dto';
 import { EventAdminService } from '../event-admin.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * Event administration (design.md §9, §12). Admins of the space; a non-admin member gets 403, a
@@ -23,6 +24,7 @@ export class EventAdminController {
   constructor(private readonly events: EventAdminService) {}
 
   @Post(':id/events')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create an event (timed or all-day, optionally recurring)' })
@@ -36,6 +38,7 @@ export class EventAdminController {
   }
 
   @Put(':id/events/:eventId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Replace an event; overrides of occurrences it no longer has are dropped' })
   @ApiOkResponse({ type: EventAdminRecord })
@@ -49,6 +52,7 @@ export class EventAdminController {
   }
 
   @Delete(':id/events/:eventId')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Delete an event and its occurrences' })
@@ -62,6 +66,7 @@ export class EventAdminController {
   }
 
   @Put(':id/events/:eventId/occurrences/:recurrenceId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Cover or cancel one occurrence' })
   @ApiOkResponse({ type: OccurrenceOverrideRecord })

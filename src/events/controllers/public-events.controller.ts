@@ -4,6 +4,7 @@ import { Anonymous } from '../../common/auth/access.decorators';
 import { EventOccurrenceListing, EventOccurrenceRecord } from '../dto/event-records.dto';
 import { EventWindowQuery, SingleEventQuery } from '../dto/event-requests.dto';
 import { EventListingsService } from '../event-listings.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 const SPACE_PARAM = { name: 'space', description: 'subdomain, space id or space DID' };
 const HIDDEN = 'no such space or event, no public profile, or no upcoming public occurrence (same bytes)';
@@ -15,6 +16,7 @@ export class PublicEventsController {
   constructor(private readonly events: EventListingsService) {}
 
   @Get('spaces/:space/events')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The space’s public event occurrences in a window, earliest first' })
   @ApiParam(SPACE_PARAM)
@@ -28,6 +30,7 @@ export class PublicEventsController {
   }
 
   @Get('spaces/:space/events/:eventId')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'One occurrence: the one occ names when live, else the soonest upcoming' })
   @ApiParam(SPACE_PARAM)
@@ -43,6 +46,7 @@ export class PublicEventsController {
   }
 
   @Get('events/upcoming')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Public occurrences across publicly discoverable spaces, earliest first' })
   @ApiOkResponse({ type: EventOccurrenceListing })

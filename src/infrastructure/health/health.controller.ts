@@ -4,6 +4,7 @@ import { Anonymous } from '../../common/auth/access.decorators';
 import { PoolLiveness } from '../database/pool-liveness';
 import { DependencyCheck } from './dependency-check';
 import { ShutdownState } from './shutdown-state';
+import { RateLimitClass } from '../rate-limit/rate-limit-class';
 
 /**
  * The probes answer for this replica alone; the state of PostgreSQL and Redis, which every replica
@@ -20,6 +21,7 @@ export class HealthController {
 
   /** The process is up, its event loop answers and its connection pool is not wedged. */
   @Get('live')
+  @RateLimitClass('exempt')
   @Anonymous()
   async live() {
     if (await this.pool.wedged()) throw new ServiceUnavailableException('database pool wedged');
@@ -32,6 +34,7 @@ export class HealthController {
    * JSON 503 itself, rather than the load balancer answering its own page for all of them.
    */
   @Get('ready')
+  @RateLimitClass('exempt')
   @Anonymous()
   async ready() {
     if (this.shutdown.draining) throw new ServiceUnavailableException('draining');
@@ -41,6 +44,7 @@ export class HealthController {
 
   /** PostgreSQL and Redis as this replica reaches them; always 200, the state is in the body. */
   @Get('dependencies')
+  @RateLimitClass('exempt')
   @Anonymous()
   dependencyReport() {
     return this.dependencies.report();

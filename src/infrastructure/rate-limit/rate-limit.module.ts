@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { AUTHENTICATION_HOOKS } from '../../common/auth/route-access.guard';
 import { AppConfig } from '../../config/app-config';
 import { BudgetTable } from './budgets';
@@ -8,6 +9,7 @@ import { RATE_LIMIT_STORE, RateLimitStore } from './rate-limit-store';
 import { RateLimitAuthenticationHooks } from './rate-limit.hooks';
 import { RateLimitMiddleware } from './rate-limit.middleware';
 import { RateLimiter } from './rate-limiter.service';
+import { RateLimitRoutes } from './rate-limit-routes';
 import { RedisRateLimitStore } from './redis-store';
 import { SharedRedis } from '../redis/shared-redis';
 import { MetricsModule } from '../metrics/metrics.module';
@@ -26,10 +28,11 @@ function createStore(config: AppConfig, clock: Clock, redis: SharedRedis): RateL
  * the service's Clock (CommonModule), which tests replace.
  */
 @Module({
-  imports: [MetricsModule],
+  imports: [DiscoveryModule, MetricsModule],
   providers: [
     { provide: BudgetTable, inject: [AppConfig], useFactory: (config: AppConfig) => new BudgetTable(config) },
     { provide: RATE_LIMIT_STORE, inject: [AppConfig, Clock, SharedRedis], useFactory: createStore },
+    RateLimitRoutes,
     RateLimiter,
     RateLimitMiddleware,
     { provide: AUTHENTICATION_HOOKS, useClass: RateLimitAuthenticationHooks },

@@ -4,7 +4,8 @@ import { ApiError, serviceUnavailable } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { Metrics } from '../metrics/metrics';
 import { Budget, BudgetTable } from './budgets';
-import { classify, Classification, routedPath } from './classify';
+import { Classification, routedPath } from './rate-limit-class';
+import { RateLimitRoutes } from './rate-limit-routes';
 import { clientIp } from './client-ip';
 import { RATE_LIMIT_STORE, RateLimitHit, RateLimitRecord, RateLimitStore } from './rate-limit-store';
 
@@ -55,6 +56,7 @@ export class RateLimiter {
     private readonly config: AppConfig,
     private readonly budgets: BudgetTable,
     @Inject(RATE_LIMIT_STORE) private readonly store: RateLimitStore,
+    private readonly routes: RateLimitRoutes,
     metrics: Metrics,
   ) {
     this.enabled = !config.RATE_LIMIT_DISABLED;
@@ -67,7 +69,10 @@ export class RateLimiter {
   stateOf(request: Request): RequestState {
     let state = (request as LimitedRequest)[STATE];
     if (!state) {
-      const classification = classify(request.method, routedPath(request.originalUrl ?? request.url));
+      const classification = this.routes.classify(
+        request.method,
+        routedPath(request.originalUrl ?? request.url),
+      );
       const ip = clientIp(
         request.socket?.remoteAddress,
         request.headers['x-forwarded-for'],

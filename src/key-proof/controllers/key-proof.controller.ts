@@ -11,6 +11,7 @@ import {
 } from '../dto/key-proof.dto';
 import { KeyProofExceptionsFilter } from '../key-proof-exceptions.filter';
 import { KeyProofService } from '../key-proof.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The anonymous side of the key-proof ceremony: the signed envelope is the whole capability. */
 @ApiTags('key-proof')
@@ -20,6 +21,7 @@ export class KeyProofController {
   constructor(private readonly keyProofs: KeyProofService) {}
 
   @Get('.well-known/plat-key-proof')
+  @RateLimitClass('read')
   @KeyProofRoute()
   @ApiOperation({ summary: 'Key-proof resolution document of an open ceremony' })
   @ApiOkResponse({ type: KeyProofResolution })
@@ -29,6 +31,7 @@ export class KeyProofController {
   }
 
   @Post('v1/key-proof/present')
+  @RateLimitClass('sensitive')
   @HttpCode(200)
   @KeyProofRoute()
   @ApiOperation({ summary: 'Present a signed key-add envelope to an open ceremony' })
@@ -38,6 +41,7 @@ export class KeyProofController {
   }
 
   @Get('v1/key-proof/status')
+  @RateLimitClass('read')
   @KeyProofRoute()
   @ApiOperation({ summary: 'State of a ceremony, as the presenting tool polls it' })
   @ApiOkResponse({ type: KeyProofStatus })

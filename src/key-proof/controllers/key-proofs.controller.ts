@@ -12,6 +12,7 @@ import {
   KeyProofRecord,
 } from '../dto/key-proof.dto';
 import { KeyProofService } from '../key-proof.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The owner side of the key-proof ceremony (design.md §10): the owner's own ceremonies only. */
 @ApiTags('key-proof (owner)')
@@ -20,6 +21,7 @@ export class KeyProofsController {
   constructor(private readonly keyProofs: KeyProofService) {}
 
   @Post()
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Open a ceremony that lets another machine prove a new key' })
   @ApiCreatedResponse({ type: CreatedKeyProof })
@@ -31,6 +33,7 @@ export class KeyProofsController {
   }
 
   @Get(':code')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'One of the caller’s ceremonies' })
   @ApiOkResponse({ type: KeyProofRecord })
@@ -42,6 +45,7 @@ export class KeyProofsController {
   }
 
   @Post(':code/adopt')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Add the presented key to the identity chain with a signed update' })
@@ -55,6 +59,7 @@ export class KeyProofsController {
   }
 
   @Post(':code/decline')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Decline the ceremony: nothing is added' })

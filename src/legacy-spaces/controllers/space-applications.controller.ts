@@ -11,6 +11,7 @@ import {
 } from '../dto/legacy-requests.dto';
 import { ApplicationPage, ApplicationRecord, ApplicationSettingsRecord } from '../dto/legacy-records.dto';
 import { SpaceApplicationsService } from '../space-applications.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('spaces (legacy)')
 @Controller()
@@ -18,6 +19,7 @@ export class SpaceApplicationsController {
   constructor(private readonly applications: SpaceApplicationsService) {}
 
   @Post('spaces/:id/applications')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Apply to a space whose join mode is application' })
@@ -31,6 +33,7 @@ export class SpaceApplicationsController {
   }
 
   @Get('spaces/:id/applications/me')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s latest application to the space' })
   @ApiOkResponse({ type: ApplicationRecord })
@@ -42,6 +45,7 @@ export class SpaceApplicationsController {
   }
 
   @Delete('spaces/:id/applications/me')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Withdraw the caller’s pending application (→ canceled); they may apply again' })
   @ApiOkResponse({ type: ApplicationRecord })
@@ -53,6 +57,7 @@ export class SpaceApplicationsController {
   }
 
   @Get('spaces/:id/applications')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Applications in one state, pending by default, oldest first (admins)' })
   @ApiOkResponse({ type: ApplicationPage })
@@ -65,6 +70,7 @@ export class SpaceApplicationsController {
   }
 
   @Post('applications/:applicationId/approve')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Approve a pending application: the applicant becomes a member (admins)' })
@@ -78,6 +84,7 @@ export class SpaceApplicationsController {
   }
 
   @Post('applications/:applicationId/reject')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Reject a pending application; the applicant may reapply (admins)' })
@@ -91,6 +98,7 @@ export class SpaceApplicationsController {
   }
 
   @Get('spaces/:id/application-settings')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The application questions' })
   @ApiOkResponse({ type: ApplicationSettingsRecord })
@@ -102,6 +110,7 @@ export class SpaceApplicationsController {
   }
 
   @Put('spaces/:id/application-settings')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Replace the application questions, up to 5 (admins)' })
   @ApiOkResponse({ type: ApplicationSettingsRecord })

@@ -13,6 +13,7 @@ import { CreateInviteRequest, JoinByCodeRequest } from '../dto/legacy-requests.d
 import { JoinResultRecord } from '../../spaces/dto/space-records.dto';
 import { InvitePreviewRecord, InviteRecord } from '../dto/legacy-records.dto';
 import { SpaceInvitesService } from '../space-invites.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('spaces (legacy)')
 @Controller('spaces')
@@ -20,6 +21,7 @@ export class SpaceInvitesController {
   constructor(private readonly invites: SpaceInvitesService) {}
 
   @Get('invites/:code')
+  @RateLimitClass('read')
   @OptionalAuth()
   @ApiOperation({ summary: 'What an invite code leads to; anyone holding it' })
   @ApiOkResponse({ type: InvitePreviewRecord })
@@ -31,6 +33,7 @@ export class SpaceInvitesController {
   }
 
   @Post('join/:code')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({
@@ -46,6 +49,7 @@ export class SpaceInvitesController {
   }
 
   @Post(':id/my-invite')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create the caller’s invite (admins); the previous code stops working' })
@@ -59,6 +63,7 @@ export class SpaceInvitesController {
   }
 
   @Get(':id/my-invite')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s active invite (admins)' })
   @ApiOkResponse({ type: InviteRecord })
@@ -70,6 +75,7 @@ export class SpaceInvitesController {
   }
 
   @Delete(':id/my-invite')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Revoke the caller’s invite (admins)' })

@@ -19,6 +19,7 @@ import {
   ViewerRecord,
 } from '../../spaces/dto/space-records.dto';
 import { SpaceMembersService } from '../../spaces/space-members.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('spaces (legacy)')
 @Controller('spaces')
@@ -26,6 +27,7 @@ export class SpaceMembersController {
   constructor(private readonly members: SpaceMembersService) {}
 
   @Post(':id/join')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Join a public space whose join mode is open' })
@@ -39,6 +41,7 @@ export class SpaceMembersController {
   }
 
   @Delete(':id/membership')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Leave the space' })
@@ -48,6 +51,7 @@ export class SpaceMembersController {
   }
 
   @Get(':id/members')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Active members with their roles (members), earliest joined first' })
   @ApiOkResponse({ type: MemberPage })
@@ -60,6 +64,7 @@ export class SpaceMembersController {
   }
 
   @Put(':id/members/:memberDid')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Promote to admin or demote to member (admins)' })
   @ApiOkResponse({ type: MemberRecord })
@@ -73,6 +78,7 @@ export class SpaceMembersController {
   }
 
   @Delete(':id/members/:memberDid')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Kick a member, who may rejoin (admins)' })
@@ -86,6 +92,7 @@ export class SpaceMembersController {
   }
 
   @Post(':id/members/:memberDid/bans')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Ban a person, who cannot rejoin until unbanned (admins)' })
@@ -100,6 +107,7 @@ export class SpaceMembersController {
   }
 
   @Get(':id/bans')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Banned people, most recent first (admins)' })
   @ApiOkResponse({ type: BanPage })
@@ -112,6 +120,7 @@ export class SpaceMembersController {
   }
 
   @Delete(':id/bans/:memberDid')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Lift a ban (admins)' })
@@ -125,6 +134,7 @@ export class SpaceMembersController {
   }
 
   @Get(':id/viewer')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s relationship to the space' })
   @ApiOkResponse({ type: ViewerRecord })
@@ -136,6 +146,7 @@ export class SpaceMembersController {
   }
 
   @Put(':id/status')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Set the caller’s personal status message in the space (members)' })
   @ApiOkResponse({ type: MemberRecord })

@@ -17,6 +17,7 @@ import {
 } from '../../spaces/dto/space-requests.dto';
 import { DomainStatusRecord, SpaceRecord } from '../../spaces/dto/space-records.dto';
 import { SpacesService } from '../../spaces/spaces.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('spaces (legacy)')
 @Controller('spaces')
@@ -24,6 +25,7 @@ export class SpacesController {
   constructor(private readonly spaces: SpacesService) {}
 
   @Post()
+  @RateLimitClass('create')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create a space: closed and private, the caller its owner (first admin)' })
@@ -36,6 +38,7 @@ export class SpacesController {
   }
 
   @Get('domain/:domain/status')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Whether a subdomain is available, taken or invalid' })
   @ApiOkResponse({ type: DomainStatusRecord })
@@ -44,6 +47,7 @@ export class SpacesController {
   }
 
   @Get(':id')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'A space with the caller’s role' })
   @ApiOkResponse({ type: SpaceRecord })
@@ -52,6 +56,7 @@ export class SpacesController {
   }
 
   @Put(':id')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change name, description and images (admins)' })
   @ApiOkResponse({ type: SpaceRecord })
@@ -64,6 +69,7 @@ export class SpacesController {
   }
 
   @Delete(':id')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Soft-delete a space (admins); afterwards every route answers 404' })
@@ -73,6 +79,7 @@ export class SpacesController {
   }
 
   @Put(':id/public-config')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Set the public profile switch and join mode (admins); open requires isPublic' })
   @ApiOkResponse({ type: SpaceRecord })
@@ -85,6 +92,7 @@ export class SpacesController {
   }
 
   @Put(':id/domain')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Claim a subdomain (admins)' })
   @ApiOkResponse({ type: SpaceRecord })

@@ -4,6 +4,7 @@ import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { ImageTransformQuery } from '../dto/image-transform-query.dto';
 import { CdnService } from '../serving/cdn.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Images by their permanent public URL (design.md §11 "URLs"). */
 @ApiTags('media')
@@ -12,6 +13,7 @@ export class CdnController {
   constructor(private readonly cdn: CdnService) {}
 
   @Get(':mediaId/:filename')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({
     summary: 'A ready image, as uploaded or transformed; cacheable for a year (public, immutable)',

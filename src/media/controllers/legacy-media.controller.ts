@@ -5,6 +5,7 @@ import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from '../dto/legacy-media.dto';
 import { LegacyMediaService } from '../legacy-media.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The legacy media routes (api-spec.md "Legacy namespaces": images for avatars, banners, covers). */
 @ApiTags('media (legacy)')
@@ -13,6 +14,7 @@ export class LegacyMediaController {
   constructor(private readonly media: LegacyMediaService) {}
 
   @Post()
+  @RateLimitClass('create')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Mints an image upload: PUT the bytes with Content-Type and Content-Disposition' })
@@ -25,6 +27,7 @@ export class LegacyMediaController {
   }
 
   @Get(':id')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s own uploaded image' })
   @ApiOkResponse({ type: LegacyMediaInfo })

@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { MediaFilesService } from '../serving/media-files.service';
 import { SignedUrlQuery } from '../upload/upload-query.dto';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Audio, video and files by their signed URL (design.md §11 "URLs"). */
 @ApiTags('media')
@@ -18,6 +19,7 @@ export class MediaFilesController {
   constructor(private readonly files: MediaFilesService) {}
 
   @Get(':mediaId/:filename')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A ready audio, video or file by its signed URL; honours Range' })
   @ApiProduces('application/octet-stream')
@@ -44,6 +46,7 @@ export class MediaPostersController {
   constructor(private readonly files: MediaFilesService) {}
 
   @Get(':mediaId.jpg')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The poster (JPEG) of a ready audio or video, by its signed URL' })
   @ApiProduces('image/jpeg')

@@ -5,6 +5,7 @@ import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from '../dto/space-media.dto';
 import { SpaceMediaService } from '../space-media.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The v1 media routes of a space (api-spec.md "Writes", design.md §11 "v1 routes"). */
 @ApiTags('media')
@@ -13,6 +14,7 @@ export class SpaceMediaController {
   constructor(private readonly media: SpaceMediaService) {}
 
   @Post()
+  @RateLimitClass('create')
   @Gated(['write:posts', 'write:comments'], { anyOf: true, spaceParam: 'space' })
   @ApiOperation({ summary: 'Mints an upload: PUT the bytes at uploadUrl with uploadHeaders' })
   @ApiCreatedResponse({ type: MintedMedia })
@@ -25,6 +27,7 @@ export class SpaceMediaController {
   }
 
   @Get(':mediaId')
+  @RateLimitClass('read')
   @Gated(['write:posts', 'write:comments'], { anyOf: true, spaceParam: 'space' })
   @ApiOperation({ summary: 'Whether an upload landed: pending, ready or failed (uploader only)' })
   @ApiOkResponse({ type: MediaStatusResponse })

@@ -14,6 +14,7 @@ import { LegacyMediaInfo } from '../dto/legacy-media.dto';
 import { MediaStatusResponse } from '../dto/space-media.dto';
 import { SignedUrlQuery } from '../upload/upload-query.dto';
 import { UploadService } from '../upload/upload.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The minted upload URL (design.md §11 "Upload"): its signature is the whole capability. */
 @ApiTags('media')
@@ -23,6 +24,7 @@ export class UploadsController {
   constructor(private readonly uploads: UploadService) {}
 
   @Put(':mediaId')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @Anonymous()
   @ApiOperation({

@@ -13,6 +13,7 @@ import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto
 import { GroupAdminListing, GroupMemberRecord, GroupRecord } from '../dto/membership-records.dto';
 import { GroupRequest } from '../dto/membership-requests.dto';
 import { GroupsService } from '../groups.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * Groups administration (design.md §9): admins of the space. A non-admin member gets 403, a
@@ -24,6 +25,7 @@ export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
   @Get(':id/groups')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Every group of the space, oldest first (admins)' })
   @ApiOkResponse({ type: GroupAdminListing })
@@ -36,6 +38,7 @@ export class GroupsController {
   }
 
   @Post(':id/groups')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create a group (with its own DID)' })
@@ -49,6 +52,7 @@ export class GroupsController {
   }
 
   @Put(':id/groups/:groupId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change a group’s name, description and color' })
   @ApiOkResponse({ type: GroupRecord })
@@ -62,6 +66,7 @@ export class GroupsController {
   }
 
   @Delete(':id/groups/:groupId')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Delete a group and its memberships' })
@@ -75,6 +80,7 @@ export class GroupsController {
   }
 
   @Put(':id/groups/:groupId/members/:memberDid')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Put an active member of the space into the group' })
   @ApiOkResponse({ type: GroupMemberRecord })
@@ -88,6 +94,7 @@ export class GroupsController {
   }
 
   @Delete(':id/groups/:groupId/members/:memberDid')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Take a person out of the group' })

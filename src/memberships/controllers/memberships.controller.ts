@@ -11,6 +11,7 @@ import {
 } from '../dto/membership-records.dto';
 import { GroupMembershipsQuery, MembershipsQuery } from '../dto/membership-requests.dto';
 import { MembershipsService } from '../memberships.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * The granting person's space and group memberships (api-spec.md "Credential-gated reads"): a
@@ -22,6 +23,7 @@ export class MembershipsController {
   constructor(private readonly memberships: MembershipsService) {}
 
   @Get('v1/memberships')
+  @RateLimitClass('read')
   @Gated(['read:memberships'])
   @ApiOperation({ summary: 'The granting person’s space memberships, earliest joined first' })
   @ApiOkResponse({ type: SpaceMembershipListing })
@@ -33,6 +35,7 @@ export class MembershipsController {
   }
 
   @Get('v1/membership/:space')
+  @RateLimitClass('read')
   @Gated(['read:memberships'])
   @ApiOperation({
     summary: 'The granting person’s membership of one space (404: not a member or no such space)',
@@ -46,6 +49,7 @@ export class MembershipsController {
   }
 
   @Get('v1/group-memberships')
+  @RateLimitClass('read')
   @Gated(['read:memberships'])
   @ApiOperation({ summary: 'The granting person’s group memberships, earliest joined first' })
   @ApiOkResponse({ type: GroupMembershipListing })
@@ -57,6 +61,7 @@ export class MembershipsController {
   }
 
   @Get('v1/group-membership/:group')
+  @RateLimitClass('read')
   @Gated(['read:memberships'])
   @ApiOperation({ summary: 'The granting person’s membership of one group (404 on a miss)' })
   @ApiOkResponse({ type: GroupMembershipItem })

@@ -6,6 +6,7 @@ import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { FeedListing } from '../dto/post-records.dto';
 import { FeedService } from '../feed.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The granting person's feed across their spaces (api-spec.md "Credential-gated reads"). */
 @ApiTags('posts')
@@ -14,6 +15,7 @@ export class FeedController {
   constructor(private readonly feed: FeedService) {}
 
   @Get()
+  @RateLimitClass('read')
   @Gated(['read:posts'])
   @ApiOperation({ summary: 'Post cards newest first across the spaces the person is an active member of' })
   @ApiOkResponse({ type: FeedListing })

@@ -5,6 +5,7 @@ import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { PostCard } from '../dto/post-records.dto';
 import { PostPinsService } from '../post-pins.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * Post pins (design.md §9). Admins of the space; a non-admin member gets 403, a non-member of a
@@ -16,6 +17,7 @@ export class PostPinsController {
   constructor(private readonly pins: PostPinsService) {}
 
   @Put()
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Pin a post of the space (listings stay by recency; clients hoist)' })
   @ApiOkResponse({ type: PostCard })
@@ -28,6 +30,7 @@ export class PostPinsController {
   }
 
   @Delete()
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Unpin a post of the space' })
   @ApiOkResponse({ type: PostCard })

@@ -14,6 +14,7 @@ import {
 import { CreatePostRequest, PostListingQuery, UpdatePostRequest } from '../dto/post-requests.dto';
 import { PostUpvotesService } from '../post-upvotes.service';
 import { PostsService } from '../posts.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The posts of a space: optional-auth reads, the author's writes, upvotes (api-spec.md). */
 @ApiTags('posts')
@@ -25,6 +26,7 @@ export class PostsController {
   ) {}
 
   @Get()
+  @RateLimitClass('read')
   @OptionalAuth('read:posts')
   @ApiOperation({
     summary: 'Post cards of the space, newest first by default (public projection or member view)',
@@ -39,6 +41,7 @@ export class PostsController {
   }
 
   @Get(':postId')
+  @RateLimitClass('read')
   @OptionalAuth('read:posts')
   @ApiOperation({ summary: 'One post: eligible with the full post, or gated with a reason' })
   @ApiOkResponse({ schema: POST_RESPONSE_SCHEMA })
@@ -51,6 +54,7 @@ export class PostsController {
   }
 
   @Post()
+  @RateLimitClass('create')
   @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Publishes a post in a topic the author can post in' })
   @ApiCreatedResponse({ type: FullPost })
@@ -63,6 +67,7 @@ export class PostsController {
   }
 
   @Patch(':postId')
+  @RateLimitClass('create')
   @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({
     summary: 'Changes the caller’s own post (at least one of title, body, topic, attachments)',
@@ -78,6 +83,7 @@ export class PostsController {
   }
 
   @Delete(':postId')
+  @RateLimitClass('create')
   @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Deletes the caller’s own post' })
   @ApiOkResponse({ type: DeletedPostResponse })
@@ -90,6 +96,7 @@ export class PostsController {
   }
 
   @Put(':postId/upvote')
+  @RateLimitClass('action')
   @HttpCode(200)
   @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Upvotes a post (idempotent; always upvoted true)' })
@@ -103,6 +110,7 @@ export class PostsController {
   }
 
   @Delete(':postId/upvote')
+  @RateLimitClass('action')
   @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Withdraws an upvote (idempotent; always upvoted false)' })
   @ApiOkResponse({ type: UpvoteResponse })

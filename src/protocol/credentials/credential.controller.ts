@@ -5,6 +5,7 @@ import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { CredentialIntrospectionService } from './credential-introspection.service';
 import { CredentialRecordResponse, CredentialSpaceDto } from './credential-record.dto';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('credentials')
 @ApiExtraModels(CredentialSpaceDto)
@@ -13,6 +14,7 @@ export class CredentialController {
   constructor(private readonly introspection: CredentialIntrospectionService) {}
 
   @Get()
+  @RateLimitClass('read')
   @Gated([], { identityProof: false })
   @ApiOperation({ summary: 'What the presented credential covers' })
   @ApiOkResponse({ type: CredentialRecordResponse })

@@ -4,6 +4,7 @@ import { Anonymous } from '../../common/auth/access.decorators';
 import { AppConfig } from '../../config/app-config';
 import { PLAT_BRAND } from '../core';
 import { ProtocolDiscoveryResponse } from './dto/relay-responses.dto';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Builds the discovery document from configuration (design.md §1, api-spec.md). */
 export function protocolDiscovery(config: AppConfig): ProtocolDiscoveryResponse {
@@ -32,6 +33,7 @@ export class ProtocolDiscoveryController {
   constructor(private readonly config: AppConfig) {}
 
   @Get()
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Protocol discovery: the relay URL and its route templates' })
   @ApiOkResponse({ type: ProtocolDiscoveryResponse })

@@ -30,6 +30,7 @@ import {
 } from './dto/relay-responses.dto';
 import { RelayExceptionFilter } from './relay-errors';
 import { RelayApiService } from './relay-api.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 const NOT_FOUND = 'unknown or malformed id: the service’s constant 404 body';
 const BAD_REQUEST = { type: RelayErrorResponse, description: 'invalid input, `{error}`' };
@@ -50,6 +51,7 @@ export class RelayController {
   ) {}
 
   @Get('.well-known/plat-relay')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Relay profile: DID, capabilities, profile artifact' })
   @ApiOkResponse({ type: RelayWellKnownResponse })
@@ -58,6 +60,7 @@ export class RelayController {
   }
 
   @Post('proof/v1/operations')
+  @RateLimitClass('create')
   @HttpCode(200)
   @Anonymous()
   @ApiOperation({
@@ -80,6 +83,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/log')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The global operation log, in ingestion order' })
   @ApiOkResponse({ type: GlobalLogResponse })
@@ -89,6 +93,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/operations/:cid')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'One operation by CID' })
   @ApiParam({ name: 'cid' })
@@ -99,6 +104,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/countersignatures/:cid')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Countersignatures of an operation (this relay accepts none)' })
   @ApiParam({ name: 'cid' })
@@ -112,6 +118,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/identities/:did')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Identity state at the head of its chain' })
   @ApiParam({ name: 'did', example: 'did:plat:…' })
@@ -122,6 +129,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/identities/:did/log')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Identity log, genesis first' })
   @ApiParam({ name: 'did' })
@@ -133,6 +141,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/content/:contentId')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Content chain state at its selected head' })
   @ApiParam({ name: 'contentId' })
@@ -143,6 +152,7 @@ export class RelayController {
   }
 
   @Get('proof/v1/content/:contentId/log')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Content log (every branch), in ingestion order' })
   @ApiParam({ name: 'contentId' })
@@ -157,6 +167,7 @@ export class RelayController {
   }
 
   @Get('content/:contentId/blob')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The current document of public content' })
   @ApiParam({ name: 'contentId' })
@@ -167,6 +178,7 @@ export class RelayController {
   }
 
   @Get('index/v0/identities')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Identity chains (lexical by DID, or time-ordered)' })
   @ApiOkResponse({ type: IndexIdentitiesResponse })
@@ -176,6 +188,7 @@ export class RelayController {
   }
 
   @Get('index/v0/content')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Content chains (lexical by contentId, or time-ordered)' })
   @ApiOkResponse({ type: IndexContentResponse })
@@ -185,6 +198,7 @@ export class RelayController {
   }
 
   @Get('revocations/v1/credential/:credentialCID')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Whether this relay holds a revocation of the credential' })
   @ApiParam({ name: 'credentialCID' })
@@ -195,6 +209,7 @@ export class RelayController {
   }
 
   @Get('revocations/v1/issuer/:did')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Revocations by one issuer, by credential CID' })
   @ApiParam({ name: 'did' })

@@ -14,6 +14,7 @@ import { SpaceListingQuery } from '../dto/site-requests.dto';
 import { PublicSpacesService } from '../public-spaces.service';
 import { SpacePagesService } from '../space-pages.service';
 import { SpaceTopicsService } from '../space-topics.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 const SPACE_PARAM = { name: 'space', description: 'subdomain, space id or space DID' };
 const HIDDEN = 'no such space, or no public profile (same bytes for everything hidden)';
@@ -29,6 +30,7 @@ export class PublicSpacesController {
   ) {}
 
   @Get()
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'Spaces with a public profile, most recently active first' })
   @ApiOkResponse({ type: SpaceCardListing })
@@ -37,6 +39,7 @@ export class PublicSpacesController {
   }
 
   @Get(':space')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A space’s public profile' })
   @ApiParam(SPACE_PARAM)
@@ -47,6 +50,7 @@ export class PublicSpacesController {
   }
 
   @Get(':space/topics')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The space’s public topics by name, then id' })
   @ApiParam(SPACE_PARAM)
@@ -60,6 +64,7 @@ export class PublicSpacesController {
   }
 
   @Get(':space/topics/:topic')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'One public topic' })
   @ApiParam(SPACE_PARAM)
@@ -71,6 +76,7 @@ export class PublicSpacesController {
   }
 
   @Get(':space/pages')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The space’s enabled pages by sortOrder, then id' })
   @ApiParam(SPACE_PARAM)
@@ -84,6 +90,7 @@ export class PublicSpacesController {
   }
 
   @Get(':space/pages/:page')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'One enabled page, by page id or slug (same body)' })
   @ApiParam(SPACE_PARAM)

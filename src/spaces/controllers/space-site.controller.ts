@@ -22,6 +22,7 @@ import { SpaceRecord } from '../dto/space-records.dto';
 import { SpacePagesService } from '../space-pages.service';
 import { SpaceSiteService } from '../space-site.service';
 import { SpaceTopicsService } from '../space-topics.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * Space administration (design.md §9): site settings, topics, pages and the external domain.
@@ -38,6 +39,7 @@ export class SpaceSiteController {
   ) {}
 
   @Put(':id/site')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change site settings: mode, subscribe form, category, links, discovery, header' })
   @ApiOkResponse({ type: SpaceRecord })
@@ -50,6 +52,7 @@ export class SpaceSiteController {
   }
 
   @Post(':id/domain-verification')
+  @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
   @ApiOperation({ summary: 'Check https://<domain>/.well-known/plat-did for the space’s DID' })
@@ -63,6 +66,7 @@ export class SpaceSiteController {
   }
 
   @Get(':id/topics')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Every topic of the space, whatever its access (admins)' })
   @ApiOkResponse({ type: TopicAdminListing })
@@ -75,6 +79,7 @@ export class SpaceSiteController {
   }
 
   @Post(':id/topics')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create a topic' })
@@ -88,6 +93,7 @@ export class SpaceSiteController {
   }
 
   @Put(':id/topics/:topicId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change a topic’s name, description and access' })
   @ApiOkResponse({ type: TopicAdminRecord })
@@ -101,6 +107,7 @@ export class SpaceSiteController {
   }
 
   @Delete(':id/topics/:topicId')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Delete a topic' })
@@ -114,6 +121,7 @@ export class SpaceSiteController {
   }
 
   @Get(':id/pages')
+  @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Every page of the space, disabled ones included (admins)' })
   @ApiOkResponse({ type: PageAdminListing })
@@ -126,6 +134,7 @@ export class SpaceSiteController {
   }
 
   @Post(':id/pages')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create a page' })
@@ -139,6 +148,7 @@ export class SpaceSiteController {
   }
 
   @Put(':id/pages/:pageId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change a page' })
   @ApiOkResponse({ type: PageAdminRecord })
@@ -152,6 +162,7 @@ export class SpaceSiteController {
   }
 
   @Delete(':id/pages/:pageId')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Delete a page' })

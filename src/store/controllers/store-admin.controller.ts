@@ -13,6 +13,7 @@ import { ProductAdminRecord, ReleaseAdminRecord } from '../dto/store-records.dto
 import { ProductRequest, ReleaseRequest } from '../dto/store-requests.dto';
 import { ProductsService } from '../products.service';
 import { ReleasesService } from '../releases.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
  * Store administration (design.md §9, §13): products and releases. Admins of the space; a
@@ -27,6 +28,7 @@ export class StoreAdminController {
   ) {}
 
   @Post(':id/products')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create a product with its prices' })
@@ -40,6 +42,7 @@ export class StoreAdminController {
   }
 
   @Put(':id/products/:productId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change a product; its prices are replaced by the list sent' })
   @ApiOkResponse({ type: ProductAdminRecord })
@@ -53,6 +56,7 @@ export class StoreAdminController {
   }
 
   @Delete(':id/products/:productId')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Delete a product (frees its slug; leaves releases and event tickets)' })
@@ -66,6 +70,7 @@ export class StoreAdminController {
   }
 
   @Post(':id/releases')
+  @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
   @ApiOperation({ summary: 'Create a release' })
@@ -79,6 +84,7 @@ export class StoreAdminController {
   }
 
   @Put(':id/releases/:releaseId')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change a release' })
   @ApiOkResponse({ type: ReleaseAdminRecord })
@@ -92,6 +98,7 @@ export class StoreAdminController {
   }
 
   @Delete(':id/releases/:releaseId')
+  @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Delete a release (frees its slug)' })

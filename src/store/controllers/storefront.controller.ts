@@ -4,6 +4,7 @@ import { Anonymous } from '../../common/auth/access.decorators';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { FullRelease, ProductCardListing, ProductPage, ReleaseCardListing } from '../dto/store-records.dto';
 import { StorefrontService } from '../storefront.service';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 const SPACE_PARAM = { name: 'space', description: 'subdomain, space id or space DID' };
 const HIDDEN = 'no such space or item, no public profile, or unpublished (same bytes for everything hidden)';
@@ -15,6 +16,7 @@ export class StorefrontController {
   constructor(private readonly storefront: StorefrontService) {}
 
   @Get(':space/products')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The space’s published products by sortOrder, then id' })
   @ApiParam(SPACE_PARAM)
@@ -28,6 +30,7 @@ export class StorefrontController {
   }
 
   @Get(':space/products/:slug')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A published product’s purchase page' })
   @ApiParam(SPACE_PARAM)
@@ -39,6 +42,7 @@ export class StorefrontController {
   }
 
   @Get(':space/releases')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The space’s published releases, newest publishedAt first' })
   @ApiParam(SPACE_PARAM)
@@ -52,6 +56,7 @@ export class StorefrontController {
   }
 
   @Get(':space/releases/:release')
+  @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A published release with its credits and products' })
   @ApiParam(SPACE_PARAM)

@@ -12,6 +12,7 @@ import { unauthorized } from '../../../src/common/errors/api-error';
 import { AppConfig } from '../../../src/config/app-config';
 import { Clock } from '../../../src/common/clock/clock';
 import { bootApp, BootOptions, GENEROUS_RATE_LIMITS } from '../../support/app';
+import { RateLimitClass } from '../../../src/infrastructure/rate-limit/rate-limit-class';
 
 /** The real Redis of this machine and CI. */
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -130,36 +131,42 @@ export const proofFor = (grant: string) => `PLAT grant:${grant}`;
 @Controller()
 export class FixtureController {
   @Get('v1/__rate-limit/optional')
+  @RateLimitClass('read')
   @OptionalAuth('read:posts')
   optional(@Req() request: AuthenticatedRequest) {
     return { grant: request.principal?.grant ?? null };
   }
 
   @Get('v1/__rate-limit/gated')
+  @RateLimitClass('read')
   @Gated([])
   gatedRead(@Req() request: AuthenticatedRequest) {
     return { grant: request.principal?.grant };
   }
 
   @Post('v1/__rate-limit/gated')
+  @RateLimitClass('ordinary')
   @Gated([])
   gatedWrite(@Req() request: AuthenticatedRequest) {
     return { grant: request.principal?.grant };
   }
 
   @Get('v1/__rate-limit/anonymous')
+  @RateLimitClass('read')
   @Anonymous()
   anonymous() {
     return { ok: true };
   }
 
   @Put('v1/spaces/:space/posts/:post/upvote')
+  @RateLimitClass('action')
   @Gated(['write:upvotes'])
   upvote(@Param('post') _post: string) {
     return { upvoted: true, upvoteCount: 1 };
   }
 
   @Post('v1/spaces/:space/posts')
+  @RateLimitClass('create')
   @Gated(['write:posts'])
   createPost(@Param('space') _space: string) {
     return { created: true };
