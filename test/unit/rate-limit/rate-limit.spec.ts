@@ -1,9 +1,18 @@
 import { loadConfig } from '../../../src/config/app-config';
 import { BudgetTable } from '../../../src/infrastructure/rate-limit/budgets';
-import { classify, routedPath } from '../../../src/infrastructure/rate-limit/classify';
+import {
+  declaredRoutes,
+  RateLimitTable,
+  routedPath,
+} from '../../../src/infrastructure/rate-limit/rate-limit-class';
+import { appControllers } from '../../support/app-controllers';
 import { clientIp } from '../../../src/infrastructure/rate-limit/client-ip';
 import { Clock } from '../../../src/common/clock/clock';
 import { MemoryRateLimitStore } from '../../../src/infrastructure/rate-limit/memory-store';
+
+// The per-IP stage's table, built from the service's routes as at boot.
+const routeTable = new RateLimitTable(declaredRoutes(appControllers()));
+const classify = (method: string, path: string) => routeTable.classify(method, path);
 
 describe('rate-limit configuration', () => {
   it('defaults to the numbers of api-spec.md "Limits"', () => {
