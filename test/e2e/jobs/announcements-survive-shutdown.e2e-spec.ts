@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { drain } from '../../../src/infrastructure/health/drain';
 import { Actor } from '../../support/actors';
-import { directClient, eventually, UNANNOUNCED_POSTS } from './faults-support';
+import { directClient, UNANNOUNCED_POSTS } from './faults-support';
+import { eventuallyTrue } from '../../support/eventually';
 import { admit, bootSpaces, newSpace, newTopic, person, SpacesTestApp } from '../posts/support';
 
 /**
@@ -60,7 +61,7 @@ describe('posts in flight at SIGTERM are all announced (issue 30 item 3)', () =>
             WHERE datname = current_database() AND wait_event_type = 'Lock'`,
         )
       ).rows[0].n === 4;
-    expect(await eventually(waiting)).toBe(true);
+    expect(await eventuallyTrue(waiting)).toBe(true);
 
     const draining = drain(t.app);
     // Long enough for a shutdown that closes the queue first (as before) to have closed it.
@@ -75,6 +76,6 @@ describe('posts in flight at SIGTERM are all announced (issue 30 item 3)', () =>
     replica = await bootSpaces({ env, databaseUrl: t.databaseUrl });
     const unannounced = async () =>
       ((await replica!.dataSource.query(UNANNOUNCED_POSTS)) as { unannounced: number }[])[0].unannounced;
-    expect(await eventually(async () => (await unannounced()) === 0)).toBe(true);
+    expect(await eventuallyTrue(async () => (await unannounced()) === 0)).toBe(true);
   });
 });

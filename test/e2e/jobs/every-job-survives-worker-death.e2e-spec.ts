@@ -8,19 +8,9 @@ import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
 import { Actor } from '../../support/actors';
 import { RedisRelay } from '../rate-limit/support';
 import { admit, bootSpaces, makePublic, newPost, newSpace, newTopic, SpacesTestApp } from '../posts/support';
+import { eventually } from '../../support/eventually';
 
 const REDIS_URL = process.env.REDIS_URL;
-
-/** Polls `read` until `accept` holds or `timeoutMs` passes; answers the last value read. */
-async function eventually<T>(read: () => T | Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 /**
  * Issue 30 item 2: a worker that dies mid-job loses nothing, for every kind of job the service

@@ -5,16 +5,6 @@ export const UNANNOUNCED_POSTS = `SELECT count(*)::int AS unannounced FROM posts
   LEFT JOIN notification_fanouts f ON f.key = 'notify.post.created:' || p.id::text
   WHERE f.key IS NULL`;
 
-/** Polls `probe` until it answers true (every 100 ms, at most `ms`). */
-export async function eventually(probe: () => Promise<boolean>, ms = 20_000): Promise<boolean> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    if (await probe()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return probe();
-}
-
 /** SQL on the app's database over a connection of its own (outside the app's pool). */
 export async function directClient(databaseUrl: string): Promise<Client> {
   const url = new URL(process.env.TEST_DATABASE_ADMIN_URL!);

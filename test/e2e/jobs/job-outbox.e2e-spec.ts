@@ -8,7 +8,8 @@ import { refuseWrites } from '../../support/faults';
 import { TcpRelay } from '../../support/network';
 import { bootApp, TestApp } from '../../support/app';
 import { admit, bootSpaces, newSpace, newTopic, person, SpacesTestApp } from '../posts/support';
-import { directClient, eventually, UNANNOUNCED_POSTS } from './faults-support';
+import { directClient, UNANNOUNCED_POSTS } from './faults-support';
+import { eventuallyTrue } from '../../support/eventually';
 
 const REDIS_URL = process.env.REDIS_URL;
 
@@ -80,7 +81,7 @@ const REDIS_URL = process.env.REDIS_URL;
               WHERE datname = current_database() AND wait_event_type = 'Lock'`,
           )
         ).rows[0].n === 1;
-      expect(await eventually(waiting)).toBe(true);
+      expect(await eventuallyTrue(waiting)).toBe(true);
       await relay.cut();
       await locker.query('ROLLBACK');
       await locker.end();
@@ -95,8 +96,8 @@ const REDIS_URL = process.env.REDIS_URL;
       expect(await unannounced()).toBe(1);
 
       await relay.restore();
-      expect(await eventually(allAnnounced)).toBe(true);
-      expect(await eventually(async () => (await outboxRows()) === 0)).toBe(true);
+      expect(await eventuallyTrue(allAnnounced)).toBe(true);
+      expect(await eventuallyTrue(async () => (await outboxRows()) === 0)).toBe(true);
     });
 
     it('a queued job lost with Redis’s data (restarted empty) is handed on again and runs', async () => {
@@ -119,8 +120,8 @@ const REDIS_URL = process.env.REDIS_URL;
         ).post(`/v1/spaces/${spaceId}/posts`, { topic, body: 'lost in Redis' });
         expect(answer.status).toBe(201);
         await deleteKeys(direct, delayed.config.JOBS_REDIS_PREFIX);
-        expect(await eventually(allAnnounced)).toBe(true);
-        expect(await eventually(async () => (await outboxRows()) === 0)).toBe(true);
+        expect(await eventuallyTrue(allAnnounced)).toBe(true);
+        expect(await eventuallyTrue(async () => (await outboxRows()) === 0)).toBe(true);
       } finally {
         await delayed.close();
       }
@@ -137,13 +138,13 @@ const REDIS_URL = process.env.REDIS_URL;
           body,
         );
       };
-      expect(await eventually(failedForGood, 40_000)).toBe(true);
+      expect(await eventuallyTrue(failedForGood, 40_000)).toBe(true);
       expect(await unannounced()).toBe(1);
       expect(await outboxRows()).toBe(1);
 
       await repair();
-      expect(await eventually(allAnnounced)).toBe(true);
-      expect(await eventually(async () => (await outboxRows()) === 0)).toBe(true);
+      expect(await eventuallyTrue(allAnnounced)).toBe(true);
+      expect(await eventuallyTrue(async () => (await outboxRows()) === 0)).toBe(true);
     }, 60_000);
   },
 );
@@ -205,7 +206,7 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
           body,
         );
       };
-      expect(await eventually(failedForGood, 40_000)).toBe(true);
+      expect(await eventuallyTrue(failedForGood, 40_000)).toBe(true);
 
       await relay.restore();
       const unannounced = async () =>
@@ -217,12 +218,12 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
             unannounced: number;
           }[]
         )[0].unannounced;
-      expect(await eventually(async () => (await unannounced()) === 0)).toBe(true);
+      expect(await eventuallyTrue(async () => (await unannounced()) === 0)).toBe(true);
       const rows = async () =>
         (
           (await t.app.get(DataSource).query('SELECT count(*)::int AS n FROM job_outbox')) as { n: number }[]
         )[0].n;
-      expect(await eventually(async () => (await rows()) === 0)).toBe(true);
+      expect(await eventuallyTrue(async () => (await rows()) === 0)).toBe(true);
     }, 60_000);
   },
 );

@@ -28,19 +28,9 @@ import {
   wav,
 } from '../media/support';
 import { JobQueues } from './support';
+import { eventually } from '../../support/eventually';
 
 const REDIS_URL = process.env.REDIS_URL;
-
-/** Polls `read` until `accept` holds or `timeoutMs` passes; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 /**
  * Issue 30 item 2: one image, two roles (docs/decisions/0117-process-roles.md). An `api` process and a

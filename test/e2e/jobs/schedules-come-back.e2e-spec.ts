@@ -6,7 +6,7 @@ import { SWEEP_JOB } from '../../../src/media/processing/media-processing';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';
-import { eventually } from './faults-support';
+import { eventuallyTrue } from '../../support/eventually';
 
 const REDIS_URL = process.env.REDIS_URL;
 const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB].sort();
@@ -51,14 +51,14 @@ const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB].sort();
 
     it('after Redis comes back empty, every repeating job is scheduled again', async () => {
       t = await boot();
-      expect(await eventually(async () => (await scheduled()).join() === SCHEDULED.join())).toBe(true);
+      expect(await eventuallyTrue(async () => (await scheduled()).join() === SCHEDULED.join())).toBe(true);
 
       await relay.cut();
       await deleteKeys(direct, prefix);
       expect(await scheduled()).toEqual([]);
       await relay.restore();
 
-      expect(await eventually(async () => (await scheduled()).join() === SCHEDULED.join())).toBe(true);
+      expect(await eventuallyTrue(async () => (await scheduled()).join() === SCHEDULED.join())).toBe(true);
     });
 
     it('a boot while Redis is down schedules them once it is reachable', async () => {
@@ -67,7 +67,7 @@ const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB].sort();
       expect(await scheduled()).toEqual([]);
       await relay.restore();
 
-      expect(await eventually(async () => (await scheduled()).join() === SCHEDULED.join())).toBe(true);
+      expect(await eventuallyTrue(async () => (await scheduled()).join() === SCHEDULED.join())).toBe(true);
     });
   },
 );

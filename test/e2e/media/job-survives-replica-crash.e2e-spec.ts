@@ -16,19 +16,9 @@ import {
   uuidOf,
   wav,
 } from './support';
+import { eventually } from '../../support/eventually';
 
 const REDIS_URL = process.env.REDIS_URL;
-
-/** Polls `read` until `accept` holds or `timeoutMs` passes; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
 
 /**
  * Issue 13 item 4: a processing job taken by a replica that dies mid-run is not lost. Replica A

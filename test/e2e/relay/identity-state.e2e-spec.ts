@@ -11,19 +11,10 @@ import { createTestDatabase } from '../../support/database';
 import { TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';
 import { allRoles, bootRelayApp, ingest, TestIdentity } from './support';
+import { eventually } from '../../support/eventually';
 
 /** The real Redis of this machine and CI (as the rate-limit tests use it). */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 3000) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    value = await read();
-  }
-  return value;
-}
 
 describe('identity state service (e2e)', () => {
   let t: TestApp;
@@ -195,6 +186,7 @@ describe('identity cache across replicas over Redis (e2e)', () => {
       const seen = await eventually(
         () => onB.current(dave.did),
         (state) => state?.headCid === update.cid,
+        3000,
       );
       expect(seen?.headCid).toBe(update.cid);
     } finally {

@@ -20,6 +20,7 @@ import {
   startService,
   stopAll,
 } from './service-processes';
+import { eventually } from '../../support/eventually';
 
 const REDIS_URL = process.env.REDIS_URL;
 const FFPROBE = spawnSync('sh', ['-c', 'command -v ffprobe']).stdout?.toString().trim() ?? '';
@@ -297,15 +298,4 @@ function killQuietly(pid: number): void {
   } catch {
     // Already gone.
   }
-}
-
-/** Polls `read` until `accept` holds or `timeoutMs` passes; answers the last value read. */
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
 }
