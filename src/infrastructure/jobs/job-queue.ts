@@ -1,3 +1,5 @@
+import type { TraceCarrier } from '../tracing/trace-context';
+
 /** How a kind of job is retried when its handler throws. */
 export interface JobRetry {
   /** Runs in all, the first included (default 5). */
@@ -11,8 +13,6 @@ export interface JobRetry {
    */
   concurrency?: number;
 }
-
-import type { TraceCarrier } from '../tracing/trace-context';
 
 export interface AddedJob {
   /** A job with the same id that is still waiting makes this one a no-op (deduplication). */

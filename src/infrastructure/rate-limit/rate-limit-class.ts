@@ -1,5 +1,6 @@
-import { SetMetadata } from '@nestjs/common';
+import { RequestMethod, SetMetadata } from '@nestjs/common';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { MetadataScanner } from '@nestjs/core';
 import { parse as parseUrl } from 'node:url';
 import { RequestClass } from './budgets';
 
@@ -94,21 +95,22 @@ const asList = (value: unknown): string[] =>
 
 /** The routes of controller classes, with their declared class (method-level over class-level). */
 export function declaredRoutes(controllers: Array<new (...args: never[]) => object>): DeclaredRoute[] {
+  const scanner = new MetadataScanner();
   const routes: DeclaredRoute[] = [];
   for (const controller of controllers) {
     const controllerPaths = asList(Reflect.getMetadata(PATH_METADATA, controller));
     const prototype = controller.prototype as Record<string, unknown>;
-    for (const name of methodNames(prototype)) {
+    for (const name of scanner.getAllMethodNames(prototype)) {
       const handler = prototype[name] as object;
       const handlerPath: unknown = Reflect.getMetadata(PATH_METADATA, handler);
       if (handlerPath === undefined) continue;
-      const verb = Reflect.getMetadata(METHOD_METADATA, handler) as number;
+      const verb = Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod;
       const templates = controllerPaths.flatMap((base) =>
         asList(handlerPath).map((path) => joinPath(base, path)),
       );
       routes.push({
         name: `${controller.name}.${name}`,
-        method: HTTP_METHODS[verb] ?? 'ALL',
+        method: RequestMethod[verb] ?? 'ALL',
         templates,
         declaration: (Reflect.getMetadata(RATE_LIMIT_CLASS, handler) ??
           Reflect.getMetadata(RATE_LIMIT_CLASS, controller)) as RateLimitDeclaration | undefined,
@@ -116,25 +118,6 @@ export function declaredRoutes(controllers: Array<new (...args: never[]) => obje
     }
   }
   return routes;
-}
-
-/** Nest's RequestMethod enum, by value. */
-const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'ALL', 'OPTIONS', 'HEAD', 'SEARCH'];
-
-function methodNames(prototype: Record<string, unknown>): string[] {
-  const names = new Set<string>();
-  for (let current = prototype; current && current !== Object.prototype;) {
-    for (const name of Object.getOwnPropertyNames(current)) {
-      if (
-        name !== 'constructor' &&
-        typeof Object.getOwnPropertyDescriptor(current, name)?.value === 'function'
-      ) {
-        names.add(name);
-      }
-    }
-    current = Object.getPrototypeOf(current) as Record<string, unknown>;
-  }
-  return [...names];
 }
 
 /**
@@ -165,6 +148,9 @@ export class RateLimitTable {
           requestClass: BUDGET_CLASS[declaration.name],
           artifact: declaration.plainTextRefusal,
         };
+        // A route charged as an unrouted request of its method would only add a test to every
+        // request: the table keeps the few that differ (creates, actions, key-proof, artifacts).
+        if (route.method !== 'ALL' && sameCharge(classification, unrouted(route.method))) continue;
         this.routes.push({ method: route.method, template, pattern, classification });
       }
     }
@@ -180,8 +166,17 @@ export class RateLimitTable {
         return route.classification;
       }
     }
-    return routed === 'GET' ? UNROUTED_READ : UNROUTED_OTHER;
+    return unrouted(routed);
   }
+}
+
+/** How a request of `method` that matches no route of the table is charged. */
+function unrouted(method: string): Classification {
+  return method === 'GET' || method === 'HEAD' ? UNROUTED_READ : UNROUTED_OTHER;
+}
+
+function sameCharge(a: Classification, b: Classification): boolean {
+  return a.exempt === b.exempt && a.requestClass === b.requestClass && a.artifact === b.artifact;
 }
 
 /** Characters for which `parseurl` leaves its fast path. */
