@@ -1,8 +1,13 @@
 /**
- * Module boundaries (docs/architecture.md): a feature module's entities are its own, and no file
- * under src/ is part of an import cycle. `npm run lint` runs this after eslint.
+ * Module boundaries (docs/architecture.md): a feature module's entities are its own, another
+ * module is reached only through its `index.ts` (its public API), and no file under src/ is part
+ * of an import cycle. `npm run lint` runs this after eslint.
  */
 const entity = ['/entities/', '[.]entity[.]ts$'];
+/** Folders under src/ that are shared code, not feature modules: imported by path. */
+const shared = ['common', 'infrastructure', 'config', 'api-docs', 'cli'];
+/** Pure libraries inside a module (no NestJS): imported through their own index. */
+const libraries = ['^src/protocol/core/', '^src/protocol/client/'];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -15,6 +20,18 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/([^/]+)/' },
       to: { path: entity, pathNot: '^src/$1/' },
+    },
+    {
+      name: 'only-through-index',
+      comment:
+        "Another feature module is imported only through its index.ts, the module's public API; " +
+        'what is not exported there is its own to change.',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: {
+        path: `^src/(?!(?:${shared.join('|')})/)[^/]+/(?!index[.]ts$)`,
+        pathNot: ['^src/$1/', ...libraries],
+      },
     },
     {
       name: 'no-circular',

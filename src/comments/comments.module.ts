@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
-import { PostsModule } from '../posts/posts.module';
-import { SpacesModule } from '../spaces/spaces.module';
-import { UsersModule } from '../users/users.module';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { PostsModule } from '../posts';
+import { SpacesModule } from '../spaces';
+import { UsersModule } from '../users';
+import { MediaRecordsModule } from '../media';
 import { CommentsController } from './comments.controller';
 import { CommentsService } from './comments.service';
 import { Comment } from './entities/comment.entity';

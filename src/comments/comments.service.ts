@@ -8,13 +8,10 @@ import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id'
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { KeysetColumn, paginateKeyset } from '../common/pagination/keyset';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { PostAccess } from '../posts/post-access.service';
-import { SpaceDirectory } from '../spaces/space-directory';
-import { SpaceWriter } from '../spaces/grant-access.service';
-import { MediaLookup } from '../media/records/media-lookup';
-import { MediaObject } from '../media/dto/media-object.dto';
-import { AuthorDirectory } from '../users/author-directory';
-import { AuthorRecord } from '../users/dto/author.dto';
+import { PostAccess } from '../posts';
+import { SpaceDirectory, SpaceWriter } from '../spaces';
+import { MediaLookup, MediaObject } from '../media';
+import { AuthorDirectory, AuthorRecord } from '../users';
 import {
   CommentDeletion,
   CommentItem,

@@ -3,7 +3,7 @@ import { APP_FILTER, APP_GUARD, APP_PIPE, DiscoveryModule } from '@nestjs/core';
 import { AppConfig } from '../config/app-config';
 import { IdempotencyModule } from '../infrastructure/idempotency/idempotency.module';
 import { RateLimitModule } from '../infrastructure/rate-limit/rate-limit.module';
-import { AuthModule } from '../protocol/auth/auth.module';
+import { AuthModule } from '../protocol';
 import { RouteAccessAudit } from './auth/route-access.audit';
 import { RouteAccessGuard } from './auth/route-access.guard';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter';

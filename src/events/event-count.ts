@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { SpaceCounters } from '../spaces/space-counters';
+import { SpaceCounters } from '../spaces';
 
 /**
  * Registers the count behind a space's `eventCountSummary` (design.md §12): its `public` and

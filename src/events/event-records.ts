@@ -1,5 +1,5 @@
 import { formatEntityId } from '../common/ids/entity-id';
-import { MediaObject } from '../media/dto/media-object.dto';
+import { MediaObject } from '../media';
 import {
   EventAdminRecord,
   EventOccurrenceRecord,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
-import { SpacesModule } from '../spaces/spaces.module';
+import { SpacesModule } from '../spaces';
 import { EventAdminController } from './controllers/event-admin.controller';
 import { PublicEventsController } from './controllers/public-events.controller';
 import { CalendarEvent } from './entities/event.entity';
@@ -17,7 +17,7 @@ import { OccurrenceRefresh } from './occurrence-refresh';
 import { OccurrenceSlots } from './occurrence-slots';
 import { OccurrenceStore } from './occurrence-store';
 import { TicketEntries } from './ticket-entries';
-import { StoreModule } from '../store/store.module';
+import { StoreModule } from '../store';
 
 /**
  * Events of spaces (design.md §9, §12): the admins' event and occurrence writes, the anonymous

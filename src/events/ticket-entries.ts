@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { parseEntityId } from '../common/ids/entity-id';
-import { TicketCatalog } from '../store/ticket-catalog';
+import { TicketCatalog } from '../store';
 import { TicketEntry } from './dto/event-records.dto';
 import { CalendarEvent } from './entities/event.entity';
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { RelayModule } from '../protocol/relay/relay.module';
-import { UsersModule } from '../users/users.module';
+import { RelayModule } from '../protocol';
+import { UsersModule } from '../users';
 import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
 import { KeyProofController } from './controllers/key-proof.controller';
 import { KeyProofService } from './key-proof.service';

@@ -19,9 +19,8 @@ import {
   type KeyRole,
   type MultikeyPublicKey,
 } from '../protocol/core';
-import { IdentityStateService } from '../protocol/relay/identity-state.service';
-import { RelayIngestService } from '../protocol/relay/relay-ingest.service';
-import { UsersService } from '../users/users.service';
+import { IdentityStateService, RelayIngestService } from '../protocol';
+import { UsersService } from '../users';
 import {
   AdoptedKeyProof,
   CreatedKeyProof,

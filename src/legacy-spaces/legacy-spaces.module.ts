@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
-import { SpacesModule } from '../spaces/spaces.module';
+import { SpacesModule } from '../spaces';
 import { SpaceApplicationsController } from './controllers/space-applications.controller';
 import { SpaceInvitesController } from './controllers/space-invites.controller';
 import { SpaceMembersController } from './controllers/space-members.controller';

@@ -2,12 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import { Clock } from '../common/clock/clock';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import {
-  MemberBanned,
-  MemberRoleChanged,
-  MembershipEnded,
-  SpaceDeleted,
-} from '../spaces/events/membership-events';
+import { MemberBanned, MemberRoleChanged, MembershipEnded, SpaceDeleted } from '../spaces';
 import { SpaceApplication } from './entities/space-application.entity';
 import { SpaceInvite } from './entities/space-invite.entity';
 

@@ -3,8 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
-import { conflict, forbidden, invalidRequest, notFound } from '../common/errors/api-error';
-import { ValidationDetail } from '../common/errors/api-error';
+import { conflict, forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { CursorCodec } from '../common/pagination/cursor-codec';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
@@ -20,12 +19,17 @@ import {
 } from './dto/legacy-requests.dto';
 import { ApplicationRecord, ApplicationSettingsRecord } from './dto/legacy-records.dto';
 import { SpaceApplication, StoredApplicationResponse } from './entities/space-application.entity';
-import { SpaceView, StoredApplicationQuestion } from '../spaces/space-views';
-import { SpacesService } from '../spaces/spaces.service';
-import { MembershipWrites } from '../spaces/membership-writes';
-import { assertRepeats, isAdmin, SpaceAccess } from '../spaces/space-access';
+import {
+  SpaceView,
+  StoredApplicationQuestion,
+  SpacesService,
+  MembershipWrites,
+  assertRepeats,
+  isAdmin,
+  SpaceAccess,
+  SpaceDirectory,
+} from '../spaces';
 import { toApplicationRecord } from './legacy-records';
-import { SpaceDirectory } from '../spaces/space-directory';
 
 /** Applications to join (pending → approved | rejected) and the questions they answer. */
 @Injectable()

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../media/records/media-lookup';
+import { MediaLookup } from '../media';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource, IsNull, Repository } from 'typeorm';
@@ -8,18 +8,22 @@ import { Clock } from '../common/clock/clock';
 import { forbidden, notFound } from '../common/errors/api-error';
 import { formatEntityId, newUuid } from '../common/ids/entity-id';
 import { CreateInviteRequest, JoinByCodeRequest } from './dto/legacy-requests.dto';
-import { JoinResultRecord } from '../spaces/dto/space-records.dto';
+import {
+  JoinResultRecord,
+  SpaceView,
+  MembershipWrites,
+  assertRepeats,
+  SpaceAccess,
+  effectiveJoinMode,
+  LIMITS,
+  SpaceDirectory,
+} from '../spaces';
 import { InvitePreviewRecord, InviteRecord } from './dto/legacy-records.dto';
 import { SpaceInvite } from './entities/space-invite.entity';
-import { SpaceView } from '../spaces/space-views';
-import { MembershipWrites } from '../spaces/membership-writes';
 import { SpaceApplicationsService } from './space-applications.service';
-import { assertRepeats, SpaceAccess } from '../spaces/space-access';
 import { toInviteRecord } from './legacy-records';
-import { effectiveJoinMode, LIMITS } from '../spaces/space-rules';
-import { SpaceDirectory } from '../spaces/space-directory';
 import { MembershipFollower } from './membership-follower';
-import { grantCoversSpace } from '../protocol/auth/credential-grant';
+import { grantCoversSpace } from '../protocol';
 
 const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
 

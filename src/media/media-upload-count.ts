@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SpaceCounters } from '../spaces/space-counters';
+import { SpaceCounters } from '../spaces';
 import { MediaLookup } from './records/media-lookup';
 
 /**

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SpacesModule } from '../spaces/spaces.module';
+import { SpacesModule } from '../spaces';
 import { LegacyMediaController } from './controllers/legacy-media.controller';
 import { SpaceMediaController } from './controllers/space-media.controller';
 import { UploadsController } from './controllers/uploads.controller';

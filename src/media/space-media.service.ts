@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { ApiError, invalidRequest, notFound } from '../common/errors/api-error';
-import { SpaceGrantAccess, SpaceWriter } from '../spaces/grant-access.service';
+import { SpaceGrantAccess, SpaceWriter } from '../spaces';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from './dto/space-media.dto';
 import { MediaPresenter } from './media-presenter';
 import { MediaRows } from './media-rows';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { SpaceMembershipReads } from '../spaces/space-membership-reads';
+import { SpaceMembershipReads } from '../spaces';
 import { GroupMembership } from './entities/group-membership.entity';
 
 /**

@@ -1,12 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import {
-  MemberBanned,
-  MemberJoined,
-  MembershipEnded,
-  SpaceDeleted,
-} from '../spaces/events/membership-events';
+import { MemberBanned, MemberJoined, MembershipEnded, SpaceDeleted } from '../spaces';
 import { GroupMembership } from './entities/group-membership.entity';
 
 /**

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SpacesModule } from '../spaces/spaces.module';
+import { SpacesModule } from '../spaces';
 import { GroupMembership } from './entities/group-membership.entity';
 import { SpaceGroup } from './entities/space-group.entity';
 import { GroupCounts } from './group-counts';
@@ -12,7 +12,7 @@ import { GroupsService } from './groups.service';
 import { MembershipsController } from './controllers/memberships.controller';
 import { MembershipsService } from './memberships.service';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { RelayModule } from '../protocol/relay/relay.module';
+import { RelayModule } from '../protocol';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../media/records/media-lookup';
+import { MediaLookup } from '../media';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
@@ -7,9 +7,7 @@ import { notFound } from '../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
 import { bothDirections, CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
-import { SpaceView } from '../spaces/space-views';
-import { SpaceDirectory } from '../spaces/space-directory';
-import { ActiveMembership, SpaceMembershipReads } from '../spaces/space-membership-reads';
+import { SpaceView, SpaceDirectory, ActiveMembership, SpaceMembershipReads } from '../spaces';
 import {
   GroupMembershipItem,
   GroupMembershipListing,

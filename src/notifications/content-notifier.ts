@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../common/clock/clock';
 import { formatEntityId } from '../common/ids/entity-id';
-import { CommentAdded, CommentUpvoted } from '../comments/events/comment-events';
+import { CommentAdded, CommentUpvoted } from '../comments';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { PostPinned, PostPublished, PostUpvoted } from '../posts/events/post-events';
+import { PostPinned, PostPublished, PostUpvoted } from '../posts';
 import { ContentAudience, PostSubject } from './content-audience';
 import { NotificationAudience, StoredPerson } from './entities/notification.entity';
 import { NotificationWriter } from './notification-writer';

@@ -1,16 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import {
-  ApplicationCanceled,
-  ApplicationDecided,
-  ApplicationSubmitted,
-} from '../legacy-spaces/events/application-events';
-import {
-  MemberBanned,
-  MemberJoined,
-  MemberKicked,
-  MemberRoleChanged,
-} from '../spaces/events/membership-events';
+import { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from '../legacy-spaces';
+import { MemberBanned, MemberJoined, MemberKicked, MemberRoleChanged } from '../spaces';
 import { JoinAnnouncements } from './join-announcements';
 import { NotificationsService } from './notifications.service';
 

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
-import { PostsModule } from '../posts/posts.module';
-import { SpacesModule } from '../spaces/spaces.module';
-import { UsersModule } from '../users/users.module';
+import { PostsModule } from '../posts';
+import { SpacesModule } from '../spaces';
+import { UsersModule } from '../users';
 import { MembershipNotifier } from './membership-notifier';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { ContentAudience } from './content-audience';

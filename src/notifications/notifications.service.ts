@@ -14,8 +14,8 @@ import {
   NotificationStatusRecord,
   SpaceNotificationCounts,
 } from './dto/notification-records.dto';
-import { PostReadability } from '../posts/post-readability';
-import { SpaceDirectory } from '../spaces/space-directory';
+import { PostReadability } from '../posts';
+import { SpaceDirectory } from '../spaces';
 import { nameOf, PeopleNames } from './people-names';
 import { namedPosts, shownItems } from './notification-titles';
 import { NotificationWriter } from './notification-writer';

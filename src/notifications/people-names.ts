@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthorDirectory } from '../users/author-directory';
+import { AuthorDirectory } from '../users';
 import { StoredPerson } from './entities/notification.entity';
 
 /**

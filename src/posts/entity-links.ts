@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
 import { AppConfig } from '../config/app-config';
-import { SpaceDirectory } from '../spaces/space-directory';
+import { SpaceDirectory } from '../spaces';
 import { EntityLinkRecord } from './dto/post-records.dto';
 import { Post } from './entities/post.entity';
 import { cardTextOf } from './post-card-text';

@@ -5,12 +5,10 @@ import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { notFound } from '../common/errors/api-error';
 import { parseEntityId } from '../common/ids/entity-id';
-import { GroupMembershipLookup } from '../memberships/group-membership-lookup';
-import { SpaceGrantAccess, SpaceReadView, SpaceWriter } from '../spaces/grant-access.service';
-import { SpaceDirectory } from '../spaces/space-directory';
+import { GroupMembershipLookup } from '../memberships';
+import { SpaceGrantAccess, SpaceReadView, SpaceWriter, SpaceDirectory, TopicView } from '../spaces';
 import { Post } from './entities/post.entity';
 import { LIVE_POST_IN_SPACE, postOfRow, PostRow } from './post-rows';
-import { TopicView } from '../spaces/space-views';
 
 /** Why a post's content is withheld (api-spec.md "Post response union"). */
 export type GatedReason = 'signIn' | 'spaceMembers' | 'restricted';

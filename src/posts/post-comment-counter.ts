@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { CommentAdded, CommentRemoved } from '../comments/events/comment-events';
+import { CommentAdded, CommentRemoved } from '../comments';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
 import { Post } from './entities/post.entity';
 

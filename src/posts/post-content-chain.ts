@@ -1,13 +1,17 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { ChainGenesis, type SignedGenesis } from '../protocol/publishing/chain-genesis';
-import type { ChainOwner, ChainState, StoredHead } from '../protocol/publishing/chain-owner';
-import { ChainOutbox } from '../protocol/publishing/chain-outbox';
-import type { PublishedContent } from '../protocol/publishing/content-publisher';
-import { SpaceDirectory } from '../spaces/space-directory';
+import {
+  ChainGenesis,
+  type SignedGenesis,
+  type ChainOwner,
+  type ChainState,
+  type StoredHead,
+  ChainOutbox,
+  type PublishedContent,
+} from '../protocol';
+import { SpaceDirectory, type SpaceView, type TopicView } from '../spaces';
 import { Post } from './entities/post.entity';
-import type { SpaceView, TopicView } from '../spaces/space-views';
 import { applyFold } from './rendering/post-text';
 
 export const POST_SCHEMA = 'https://schemas.dfos.com/post/v1';

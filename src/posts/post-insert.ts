@@ -1,6 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { AuthorRecord } from '../users/dto/author.dto';
-import { authorRecordOf } from '../users/author-directory';
+import { AuthorRecord, authorRecordOf } from '../users';
 import { Post } from './entities/post.entity';
 import { countChange } from './post-counts';
 

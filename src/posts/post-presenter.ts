@@ -2,18 +2,15 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
-import { attachmentTokensOf } from '../media/records/attachment-tokens';
-import { MediaLookup } from '../media/records/media-lookup';
-import { SpaceDirectory } from '../spaces/space-directory';
-import { AuthorDirectory } from '../users/author-directory';
-import { AuthorRecord } from '../users/dto/author.dto';
+import { attachmentTokensOf, MediaLookup } from '../media';
+import { SpaceDirectory, SpaceView, TopicView } from '../spaces';
+import { AuthorDirectory, AuthorRecord } from '../users';
 import { FullPost, LinkCardRecord, PostCard, SpaceCallToAction } from './dto/post-records.dto';
 import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
 import { EntityLinkResolver } from './entity-links';
 import { applyFold, bareUrlsOf } from './rendering/post-text';
 import { cardTextOf } from './post-card-text';
-import { SpaceView, TopicView } from '../spaces/space-views';
 
 /**
  * Maps posts to the wire (api-spec.md "Post card", "Full post", "SpaceView call-to-action"). A page of

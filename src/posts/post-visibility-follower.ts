@@ -2,7 +2,7 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { SpaceVisibilityChanged } from '../spaces/events/visibility-events';
+import { SpaceVisibilityChanged } from '../spaces';
 import { Post } from './entities/post.entity';
 import { PostContentChain } from './post-content-chain';
 

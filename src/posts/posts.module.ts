@@ -2,10 +2,10 @@ import { Module } from '@nestjs/common';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { PostCommentCounter } from './post-comment-counter';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { MembershipsModule } from '../memberships/memberships.module';
-import { SpacesModule } from '../spaces/spaces.module';
-import { UsersModule } from '../users/users.module';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { MembershipsModule } from '../memberships';
+import { SpacesModule } from '../spaces';
+import { UsersModule } from '../users';
+import { MediaRecordsModule } from '../media';
 import { Post } from './entities/post.entity';
 import { PostUpvote } from './entities/post-upvote.entity';
 import { PostTopicCount } from './entities/post-topic-count.entity';
@@ -25,8 +25,7 @@ import { PostPinsController } from './controllers/post-pins.controller';
 import { PostPinsService } from './post-pins.service';
 import { PostsService } from './posts.service';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { PublishingModule } from '../protocol/publishing/publishing.module';
-import { RelayModule } from '../protocol/relay/relay.module';
+import { PublishingModule, RelayModule } from '../protocol';
 
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes

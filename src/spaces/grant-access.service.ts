@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Scope } from '../common/auth/route-access';
 import { forbidden, notFound } from '../common/errors/api-error';
-import { grantCoversSpace } from '../protocol/auth/credential-grant';
+import { grantCoversSpace } from '../protocol';
 import { SpaceView, TopicView } from './space-views';
 import { SpaceDirectory } from './space-directory';
 import { MemberRole } from './space-rules';

@@ -15,8 +15,7 @@ import { SpacePage } from './entities/space-page.entity';
 import { mentionedIdentities, renderMentions } from './page-mentions';
 import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-records';
 import { SpaceAccess } from './space-access';
-import { MediaLookup } from '../media/records/media-lookup';
-import { attachmentTokensOf } from '../media/records/attachment-tokens';
+import { MediaLookup, attachmentTokensOf } from '../media';
 import { SpaceDirectory } from './space-directory';
 import { SLUG_PATTERN, slugFromTitle } from './space-rules';
 

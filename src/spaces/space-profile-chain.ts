@@ -1,9 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import type { ChainOwner, ChainState, StoredHead } from '../protocol/publishing/chain-owner';
-import { ChainOutbox } from '../protocol/publishing/chain-outbox';
-import { PROFILE_SCHEMA, type PublishedContent } from '../protocol/publishing/content-publisher';
+import {
+  type ChainOwner,
+  type ChainState,
+  type StoredHead,
+  ChainOutbox,
+  PROFILE_SCHEMA,
+  type PublishedContent,
+} from '../protocol';
 import { Space } from './entities/space.entity';
 
 const PROFILE_CHAIN_OWNER = 'space-profile';

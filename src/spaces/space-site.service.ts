@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { invalidRequest } from '../common/errors/api-error';
-import { MediaLookup } from '../media/records/media-lookup';
+import { MediaLookup } from '../media';
 import { DomainFetcher } from './domain-fetcher';
 import { DomainCheckOutcome, DomainVerificationRecord } from './dto/public-space-records.dto';
 import { DomainVerificationRequest, SiteRequest } from './dto/site-requests.dto';

@@ -20,12 +20,11 @@ import { SpacePagesService } from './space-pages.service';
 import { SpaceProfileChain } from './space-profile-chain';
 import { SpaceSiteService } from './space-site.service';
 import { SpaceTopicsService } from './space-topics.service';
-import { PublishingModule } from '../protocol/publishing/publishing.module';
+import { PublishingModule, RelayModule } from '../protocol';
 import { SpacesService } from './spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { RelayModule } from '../protocol/relay/relay.module';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { MediaRecordsModule } from '../media';
 
 /**
  * Spaces and their memberships, topics and pages: the public space reads (/v1/spaces: discovery,

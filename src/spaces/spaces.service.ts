@@ -5,8 +5,8 @@ import { RequestPrincipal } from '../common/auth/request-authenticator';
 import { Clock } from '../common/clock/clock';
 import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
 import { newUuid } from '../common/ids/entity-id';
-import { MediaLookup } from '../media/records/media-lookup';
-import { OriginIdentities } from '../protocol/publishing/origin-identities';
+import { MediaLookup } from '../media';
+import { OriginIdentities } from '../protocol';
 import {
   ClaimDomainRequest,
   CreateSpaceRequest,

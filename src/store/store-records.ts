@@ -1,6 +1,6 @@
 import { formatEntityId } from '../common/ids/entity-id';
-import { MediaObject } from '../media/dto/media-object.dto';
-import { SpaceCallToAction } from '../posts/dto/post-records.dto';
+import { MediaObject } from '../media';
+import { SpaceCallToAction } from '../posts';
 import {
   PriceRecord,
   ProductAdminRecord,

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { SpacesModule } from '../spaces/spaces.module';
-import { UsersModule } from '../users/users.module';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { SpacesModule } from '../spaces';
+import { UsersModule } from '../users';
+import { MediaRecordsModule } from '../media';
 import { StoreAdminController } from './controllers/store-admin.controller';
 import { StorefrontController } from './controllers/storefront.controller';
 import { StoreProductPrice } from './entities/store-product-price.entity';

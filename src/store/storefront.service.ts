@@ -7,12 +7,10 @@ import { CursorCodec } from '../common/pagination/cursor-codec';
 import { closeKeysetPage, openKeysetPage, paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceCallToAction } from '../posts/dto/post-records.dto';
-import { SpaceDirectory } from '../spaces/space-directory';
-import { SpaceView } from '../spaces/space-views';
-import { MediaObject } from '../media/dto/media-object.dto';
-import { MediaLookup } from '../media/records/media-lookup';
-import { AuthorDirectory } from '../users/author-directory';
+import { SpaceCallToAction } from '../posts';
+import { SpaceDirectory, SpaceView } from '../spaces';
+import { MediaObject, MediaLookup } from '../media';
+import { AuthorDirectory } from '../users';
 import {
   FullRelease,
   ProductCard,

@@ -1,6 +1,6 @@
 import { DataSource, EntityManager } from 'typeorm';
 import { conflict } from '../common/errors/api-error';
-import { isUniqueViolation } from '../spaces/db-errors';
+import { isUniqueViolation } from '../spaces';
 
 /**
  * One write transaction whose unique-index refusal (a slug taken meanwhile) is a 409. A write that

@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { AuthorRecord } from './dto/author.dto';
 import { User } from './entities/user.entity';
-import { MediaLookup } from '../media/records/media-lookup';
+import { MediaLookup } from '../media';
 
 /** Author records of many people at once, for listings (one query per page, never one per item). */
 @Injectable()

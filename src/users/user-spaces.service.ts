@@ -9,10 +9,8 @@ import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceView } from '../spaces/space-views';
-import { memberCountSummary } from '../spaces/public-records';
-import { SpaceDirectory } from '../spaces/space-directory';
-import { MediaLookup } from '../media/records/media-lookup';
+import { SpaceView, memberCountSummary, SpaceDirectory } from '../spaces';
+import { MediaLookup } from '../media';
 import {
   MAX_PINS,
   PinnedSpaceCard,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media/records/media-records.module';
+import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SpacesModule } from '../spaces/spaces.module';
+import { SpacesModule } from '../spaces';
 import { AccountsController } from './accounts.controller';
 import { AuthorDirectory } from './author-directory';
 import { UserSpacePin } from './entities/user-space-pin.entity';
@@ -9,8 +9,7 @@ import { UserSpacesService } from './user-spaces.service';
 import { User } from './entities/user.entity';
 import { UsersService } from './users.service';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { RelayModule } from '../protocol/relay/relay.module';
-import { AuthModule } from '../protocol/auth/auth.module';
+import { RelayModule, AuthModule } from '../protocol';
 
 /** Accounts and profiles, pins, and the public user reads (/v1/users). */
 @Module({

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../media/records/media-lookup';
+import { MediaLookup } from '../media';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, IsNull, Not, QueryFailedError, Repository } from 'typeorm';
 import { RequestPrincipal } from '../common/auth/request-authenticator';
@@ -10,8 +10,7 @@ import { CursorCodec } from '../common/pagination/cursor-codec';
 import { paginateKeyset } from '../common/pagination/keyset';
 import { Page } from '../common/pagination/page';
 import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { IdentityDirectory } from '../protocol/auth/identity-directory';
-import { ContentPublisher, PROFILE_SCHEMA } from '../protocol/publishing/content-publisher';
+import { IdentityDirectory, ContentPublisher, PROFILE_SCHEMA } from '../protocol';
 import {
   CreateAccountRequest,
   OwnProfileResponse,

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { MediaObject } from '../../media/dto/media-object.dto';
+import { MediaObject } from '../../media';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-import { AuthorRecord } from '../../users/dto/author.dto';
+import { AuthorRecord } from '../../users';
 
 export class CommentViewer {
   @ApiProperty({ description: 'whether the caller has upvoted this comment' })

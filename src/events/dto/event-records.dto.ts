@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { MediaObject } from '../../media/dto/media-object.dto';
+import { MediaObject } from '../../media';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { EVENT_MODES, EVENT_TYPES, EVENT_VISIBILITIES } from './event-requests.dto';
 
@@ -22,8 +22,8 @@ export class EventSpaceBlock {
 }
 
 /** A ticket entry (api-spec.md): a published store product named by the event, as the store emits it. */
-export { TicketEntry } from '../../store/dto/store-records.dto';
-import { TicketEntry } from '../../store/dto/store-records.dto';
+export { TicketEntry } from '../../store';
+import { TicketEntry } from '../../store';
 
 /** One occurrence of an event (api-spec.md "Event occurrence"). */
 export class EventOccurrenceRecord {

@@ -10,7 +10,7 @@ import { IdentityProof, OptionalAuth } from '../../common/auth/access.decorators
 import { OptionalPrincipal, Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { CreateInviteRequest, JoinByCodeRequest } from '../dto/legacy-requests.dto';
-import { JoinResultRecord } from '../../spaces/dto/space-records.dto';
+import { JoinResultRecord } from '../../spaces';
 import { InvitePreviewRecord, InviteRecord } from '../dto/legacy-records.dto';
 import { SpaceInvitesService } from '../space-invites.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';

@@ -9,16 +9,14 @@ import {
   ChangeRoleRequest,
   PersonalStatusRequest,
   SpaceIdBody,
-} from '../../spaces/dto/space-requests.dto';
-import {
   BanPage,
   BanRecord,
   JoinResultRecord,
   MemberPage,
   MemberRecord,
   ViewerRecord,
-} from '../../spaces/dto/space-records.dto';
-import { SpaceMembersService } from '../../spaces/space-members.service';
+  SpaceMembersService,
+} from '../../spaces';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('spaces (legacy)')

@@ -14,9 +14,10 @@ import {
   CreateSpaceRequest,
   PublicConfigRequest,
   UpdateSpaceRequest,
-} from '../../spaces/dto/space-requests.dto';
-import { DomainStatusRecord, SpaceRecord } from '../../spaces/dto/space-records.dto';
-import { SpacesService } from '../../spaces/spaces.service';
+  DomainStatusRecord,
+  SpaceRecord,
+  SpacesService,
+} from '../../spaces';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('spaces (legacy)')

@@ -1,12 +1,12 @@
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-import { ApplicationQuestionRecord } from '../../spaces/dto/space-records.dto';
-import { ApiProperty } from '@nestjs/swagger';
 import {
+  ApplicationQuestionRecord,
   APPLICATION_STATUSES,
   ApplicationStatus,
   JOIN_MODE_OVERRIDES,
   JoinModeOverride,
-} from '../../spaces/space-rules';
+} from '../../spaces';
+import { ApiProperty } from '@nestjs/swagger';
 
 const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
 

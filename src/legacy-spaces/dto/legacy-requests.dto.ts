@@ -1,5 +1,12 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { SpaceIdBody } from '../../spaces/dto/space-requests.dto';
+import {
+  SpaceIdBody,
+  APPLICATION_STATUSES,
+  ApplicationStatus,
+  JOIN_MODE_OVERRIDES,
+  JoinModeOverride,
+  LIMITS,
+} from '../../spaces';
 import { Transform } from 'class-transformer';
 import {
   ArrayMaxSize,
@@ -15,13 +22,6 @@ import {
   Min,
 } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import {
-  APPLICATION_STATUSES,
-  ApplicationStatus,
-  JOIN_MODE_OVERRIDES,
-  JoinModeOverride,
-  LIMITS,
-} from '../../spaces/space-rules';
 import { NestedRecords } from '../../common/validation/nested-records';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

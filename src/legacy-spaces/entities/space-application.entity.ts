@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import type { ApplicationStatus } from '../../spaces/space-rules';
+import type { ApplicationStatus } from '../../spaces';
 
 export interface StoredApplicationResponse {
   question: string;

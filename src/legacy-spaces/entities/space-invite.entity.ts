@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import type { JoinModeOverride } from '../../spaces/space-rules';
+import type { JoinModeOverride } from '../../spaces';
 
 /**
  * An admin's invite link. At most one unrevoked invite per admin and space: creating a new one

@@ -1,5 +1,5 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
-import { SpaceCard } from '../../spaces/dto/public-space-records.dto';
+import { SpaceCard } from '../../spaces';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { GROUP_COLORS, MEMBERSHIP_ROLES } from '../group-rules';
 

@@ -2,7 +2,7 @@ import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { ApiExtraModels, ApiProperty, getSchemaPath, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString, Matches } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { DID_PATTERN } from '../../spaces/space-rules';
+import { DID_PATTERN } from '../../spaces';
 
 const DID_EXAMPLE = 'did:plat:2346789acdefhknrtvz2346789acdef';
 const DID_MESSAGE = 'spaceDID must be a space DID (did:plat:…)';

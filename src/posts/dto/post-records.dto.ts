@@ -1,7 +1,7 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-import { AuthorRecord } from '../../users/dto/author.dto';
-import { MediaObject } from '../../media/dto/media-object.dto';
+import { AuthorRecord } from '../../users';
+import { MediaObject } from '../../media';
 
 const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
 const POST_ID_EXAMPLE = 'post_0190f1a2b3c4d5e6f708192a3b4c5d6e';

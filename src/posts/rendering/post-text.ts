@@ -55,7 +55,7 @@ export function slugOf(title: string | null, body: string): string {
   return slugWords(stripMarkdown(applyFold(body).body)) || 'post';
 }
 
-export { attachmentTokensOf } from '../../media/records/attachment-tokens';
+export { attachmentTokensOf } from '../../media';
 
 /**
  * Bare http(s) URLs of a (returned) body, in order of first appearance, without duplicates. A bare

@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { unauthorized } from '../../common/errors/api-error';
 import { formatEntityId } from '../../common/ids/entity-id';
-import { SpaceDirectory } from '../../spaces/space-directory';
-import { UsersService } from '../../users/users.service';
+import { SpaceDirectory } from '../../spaces';
+import { UsersService } from '../../users';
 import { SCOPES } from '../auth/credential-grant';
 import { CredentialRecordResponse, CredentialSpaceDto } from './credential-record.dto';
 

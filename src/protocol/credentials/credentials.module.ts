@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SpacesModule } from '../../spaces/spaces.module';
-import { UsersModule } from '../../users/users.module';
+import { SpacesModule } from '../../spaces';
+import { UsersModule } from '../../users';
 import { CredentialController } from './credential.controller';
 import { CredentialIntrospectionService } from './credential-introspection.service';
 

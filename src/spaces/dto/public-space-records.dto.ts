@@ -1,5 +1,5 @@
 import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
-import { MediaObject } from '../../media/dto/media-object.dto';
+import { MediaObject } from '../../media';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
 import { JOIN_MODES, SITE_MODES, TOPIC_ACCESS_TIERS } from '../space-rules';

@@ -16,8 +16,7 @@ import {
   ValidateIf,
 } from 'class-validator';
 import { NestedRecords } from '../../common/validation/nested-records';
-import { Present } from '../../spaces/dto/space-requests.dto';
-import { DID_PATTERN } from '../../spaces/space-rules';
+import { Present, DID_PATTERN } from '../../spaces';
 import {
   CURRENCY_CODES,
   PRICE_INTERVALS,

@@ -29,16 +29,17 @@ describe('module boundaries (dependency-cruiser)', () => {
     }
   }
 
-  it("refuses an import of another module's entity, and an import cycle", () => {
+  it("refuses an import of another module's entity or of a file behind its index, and an import cycle", () => {
     const { status, output } = cruise(fixture);
     expect(status).not.toBe(0);
+    expect(output).toContain('only-through-index: src/beta/reach-in.ts → src/alpha/alpha.service.ts');
     expect(output).toContain(
       'no-foreign-entities: src/beta/beta.service.ts → src/alpha/entities/thing.entity.ts',
     );
     expect(output).toMatch(/no-circular: src\/gamma\/(first|second)\.ts/);
     // A module's own entity and another module's service are fine.
     expect(output).not.toContain('src/alpha/alpha.service.ts →');
-    expect(output).not.toContain('src/beta/beta.service.ts → src/alpha/alpha.service.ts');
+    expect(output).not.toContain('src/beta/beta.service.ts → src/alpha/index.ts');
   });
 
   it('passes on the service', () => {

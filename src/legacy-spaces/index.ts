@@ -1,0 +1,1 @@
+export { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application-events';

@@ -1,0 +1,2 @@
+export { GroupMembershipLookup } from './group-membership-lookup';
+export { MembershipsModule } from './memberships.module';

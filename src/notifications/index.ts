@@ -1,0 +1,5 @@
+/**
+ * The public API of the `notifications` module: what other modules may import (docs/architecture.md
+ * "Module shape"). Nothing yet: no other module depends on it.
+ */
+export {};

@@ -1,0 +1,5 @@
+export { SpaceCallToAction } from './dto/post-records.dto';
+export { PostPinned, PostPublished, PostUpvoted } from './events/post-events';
+export { PostAccess } from './post-access.service';
+export { PostReadability } from './post-readability';
+export { PostsModule } from './posts.module';

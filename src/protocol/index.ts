@@ -1,0 +1,12 @@
+export { AuthModule } from './auth/auth.module';
+export { grantCoversSpace } from './auth/credential-grant';
+export { IdentityDirectory } from './auth/identity-directory';
+export { ChainGenesis, type SignedGenesis } from './publishing/chain-genesis';
+export { ChainOutbox } from './publishing/chain-outbox';
+export { type ChainOwner, type ChainState, type StoredHead } from './publishing/chain-owner';
+export { ContentPublisher, PROFILE_SCHEMA, type PublishedContent } from './publishing/content-publisher';
+export { OriginIdentities } from './publishing/origin-identities';
+export { PublishingModule } from './publishing/publishing.module';
+export { IdentityStateService } from './relay/identity-state.service';
+export { RelayIngestService } from './relay/relay-ingest.service';
+export { RelayModule } from './relay/relay.module';

@@ -1,0 +1,4 @@
+export { AuthorDirectory, authorRecordOf } from './author-directory';
+export { AuthorRecord } from './dto/author.dto';
+export { UsersModule } from './users.module';
+export { UsersService } from './users.service';
