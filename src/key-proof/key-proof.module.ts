@@ -4,13 +4,14 @@ import { RelayModule } from '../protocol';
 import { UsersModule } from '../users';
 import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
 import { KeyProofController } from './controllers/key-proof.controller';
-import { KeyProofService } from './key-proof.service';
+import { KeyProofRepository } from './key-proof.repository';
+import { KeyProofService } from './services/key-proof.service';
 import { KeyProofsController } from './controllers/key-proofs.controller';
 
 /** The key-proof ceremony: owner side (`/key-proofs`) and the anonymous key-proof routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([KeyProofCeremony]), RelayModule, UsersModule],
   controllers: [KeyProofController, KeyProofsController],
-  providers: [KeyProofService],
+  providers: [KeyProofService, KeyProofRepository],
 })
 export class KeyProofModule {}

@@ -9,8 +9,8 @@ import {
   PresentedKeyProof,
   PresentKeyProofRequest,
 } from '../dto/key-proof.dto';
-import { KeyProofExceptionsFilter } from '../key-proof-exceptions.filter';
-import { KeyProofService } from '../key-proof.service';
+import { KeyProofExceptionsFilter } from './key-proof-exceptions.filter';
+import { KeyProofService } from '../services/key-proof.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The anonymous side of the key-proof ceremony: the signed envelope is the whole capability. */

@@ -11,7 +11,7 @@ import {
   DeclinedKeyProof,
   KeyProofRecord,
 } from '../dto/key-proof.dto';
-import { KeyProofService } from '../key-proof.service';
+import { KeyProofService } from '../services/key-proof.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The owner side of the key-proof ceremony (design.md §10): the owner's own ceremonies only. */

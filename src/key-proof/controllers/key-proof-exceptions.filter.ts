@@ -1,8 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus } from '@nestjs/common';
 import type { Response } from 'express';
-import { AllExceptionsFilter } from '../common/errors/all-exceptions.filter';
-import { ApiError, invalidRequest } from '../common/errors/api-error';
-import { UnknownKeyProofCode } from './key-proof.service';
+import { AllExceptionsFilter } from '../../common/errors/all-exceptions.filter';
+import { ApiError, invalidRequest } from '../../common/errors/api-error';
+import { UnknownKeyProofCode } from '../services/key-proof.service';
 
 /** The well-known route's own 404 body (api-spec.md "Anonymous reads"). */
 export const UNKNOWN_CODE_BODY = '{"error":"unknown or expired code"}';

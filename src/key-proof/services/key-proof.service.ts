@@ -1,10 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager, In, Not } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { AppConfig } from '../config/app-config';
+import { DataSource, EntityManager } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
+import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/app-config';
 import {
   base64urlEncode,
   decodeJws,
@@ -18,9 +18,9 @@ import {
   type IdentityUpdateOperation,
   type KeyRole,
   type MultikeyPublicKey,
-} from '../protocol/core';
-import { IdentityStateService, RelayIngestService } from '../protocol';
-import { UsersService } from '../users';
+} from '../../protocol/core';
+import { IdentityStateService, RelayIngestService } from '../../protocol';
+import { UsersService } from '../../users';
 import {
   AdoptedKeyProof,
   CreatedKeyProof,
@@ -31,7 +31,7 @@ import {
   KeyProofStatus,
   PresentedKeyProof,
   PresentKeyProofRequest,
-} from './dto/key-proof.dto';
+} from '../dto/key-proof.dto';
 import {
   CEREMONY_LIFETIME_MS,
   DEFAULT_DESCRIPTION,
@@ -43,8 +43,9 @@ import {
   parseEnvelopeTimestamp,
   parseRoleSet,
   TIMESTAMP_WINDOW_MS,
-} from './key-proof-envelope';
-import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
+} from '../domain/key-proof-envelope';
+import { KeyProofCeremony } from '../entities/key-proof-ceremony.entity';
+import { KeyProofRepository } from '../key-proof.repository';
 
 export const CODE_LENGTH = 8;
 const CODE_PATTERN = new RegExp(`^[${ID_ALPHABET}]{${CODE_LENGTH}}$`);
@@ -68,6 +69,7 @@ export class KeyProofService {
     private readonly identities: IdentityStateService,
     private readonly ingest: RelayIngestService,
     private readonly users: UsersService,
+    private readonly ceremonies: KeyProofRepository,
   ) {}
 
   // ---- owner side ----
@@ -84,31 +86,18 @@ export class KeyProofService {
     }
     const state = await this.liveState(ownerDid);
     if (!state) throw conflict('The identity cannot take new keys');
-    const repository = this.dataSource.getRepository(KeyProofCeremony);
     const expiresAt = new Date(this.clock.now().getTime() + CEREMONY_LIFETIME_MS);
     for (;;) {
-      const ceremony = repository.create({
-        code: newCode(),
+      const code = newCode();
+      const stored = await this.ceremonies.insertUnlessCodeTaken({
+        code,
         ownerDid,
         roleSet,
         prevCid: state.headCid,
         nonce: base64urlEncode(randomBytes(24)),
-        status: 'pending',
-        presentedKey: null,
-        description: null,
-        envelope: null,
         expiresAt,
-        adoptedKeyId: null,
-        chainOpCid: null,
       });
-      const inserted = await repository
-        .createQueryBuilder()
-        .insert()
-        .values(ceremony)
-        .orIgnore()
-        .returning(['code'])
-        .execute();
-      if (inserted.raw.length === 1) return { code: ceremony.code, expiresAt: expiresAt.toISOString() };
+      if (stored) return { code, expiresAt: expiresAt.toISOString() };
     }
   }
 
@@ -150,13 +139,13 @@ export class KeyProofService {
       }
       throw invalidRequest(`The operation was refused: ${result.error ?? 'it does not verify'}`);
     }
-    const updated = await this.dataSource
-      .getRepository(KeyProofCeremony)
-      .update(
-        { code: ceremony.code, status: 'presented', presentedKey: ceremony.presentedKey },
-        { status: 'adopted', adoptedKeyId: entry.id, chainOpCid: result.cid },
-      );
-    if (updated.affected !== 1) throw conflict('The ceremony changed meanwhile');
+    const adopted = await this.ceremonies.markAdopted(
+      ceremony.code,
+      ceremony.presentedKey,
+      entry.id,
+      result.cid,
+    );
+    if (!adopted) throw conflict('The ceremony changed meanwhile');
     return { status: 'adopted', keyId: entry.id, chainOpCID: result.cid };
   }
 
@@ -164,10 +153,8 @@ export class KeyProofService {
     const ceremony = await this.ownCeremony(ownerDid, code);
     const status = this.statusOf(ceremony);
     if (status !== 'pending' && status !== 'presented') throw conflict('The ceremony is not open');
-    const updated = await this.dataSource
-      .getRepository(KeyProofCeremony)
-      .update({ code: ceremony.code, status: In(['pending', 'presented']) }, { status: 'rejected' });
-    if (updated.affected !== 1) throw conflict('The ceremony changed meanwhile');
+    if (!(await this.ceremonies.markDeclined(ceremony.code)))
+      throw conflict('The ceremony changed meanwhile');
     return { status: 'rejected' };
   }
 
@@ -224,7 +211,7 @@ export class KeyProofService {
         return invalidRequest('The envelope is bound to a different chain head');
       }
       if (!envelopeSignatureVerifies(envelope)) {
-        await manager.update(KeyProofCeremony, { code: ceremony.code }, { status: 'failed' });
+        await this.ceremonies.markBurned(ceremony.code, manager);
         return invalidRequest('The envelope signature does not verify; the ceremony is burned');
       }
       if (ceremony.presentedKey !== null && ceremony.presentedKey !== payload.publicKeyMultibase) {
@@ -233,24 +220,22 @@ export class KeyProofService {
       if (hasKey(state, payload.publicKeyMultibase)) {
         return invalidRequest('The key is already a key of this identity');
       }
-      const elsewhere = await manager.getRepository(KeyProofCeremony).exists({
-        where: [
-          { presentedKey: payload.publicKeyMultibase, ownerDid: Not(ceremony.ownerDid), status: 'adopted' },
-          { presentedKey: payload.publicKeyMultibase, ownerDid: Not(ceremony.ownerDid), status: 'presented' },
-        ],
-      });
+      const elsewhere = await this.ceremonies.keyProvedElsewhere(
+        payload.publicKeyMultibase,
+        ceremony.ownerDid,
+        manager,
+      );
       if (elsewhere) return invalidRequest('The key was already proved by another identity');
       const description = request.description?.trim() ? request.description.trim() : DEFAULT_DESCRIPTION;
-      await manager.update(
-        KeyProofCeremony,
-        { code: ceremony.code },
+      await this.ceremonies.markPresented(
+        ceremony.code,
         {
-          status: 'presented',
           presentedKey: payload.publicKeyMultibase,
           description,
           envelope: request.envelope,
           prevCid: payload.prevCID,
         },
+        manager,
       );
       return ceremony;
     });
@@ -338,10 +323,7 @@ export class KeyProofService {
 
   private find(code: string, manager?: EntityManager, lock = false): Promise<KeyProofCeremony | null> {
     if (typeof code !== 'string' || !CODE_PATTERN.test(code)) return Promise.resolve(null);
-    return (manager ?? this.dataSource.manager).getRepository(KeyProofCeremony).findOne({
-      where: { code },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+    return this.ceremonies.find(code, manager, lock);
   }
 
   private isOpen(ceremony: KeyProofCeremony): boolean {

@@ -4,9 +4,9 @@ import {
   KEY_ROLES,
   verifyEd25519,
   type KeyRole,
-} from '../protocol/core';
-import { utf8Encode } from '../protocol/core/bytes';
-import { parseJsonObject } from '../protocol/core/json';
+} from '../../protocol/core';
+import { utf8Encode } from '../../protocol/core/bytes';
+import { parseJsonObject } from '../../protocol/core/json';
 
 /** JWS `typ` of a key-proof envelope (design.md §0). */
 export const KEY_ADD_TYP = 'did:plat:key-add';
