@@ -1,6 +1,7 @@
 import 'reflect-metadata';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { format, resolveConfig } from 'prettier';
 import { DataSource } from 'typeorm';
 import { schemaDrift } from '../src/infrastructure/database/schema-drift';
 import { bootContext } from './boot-context';
@@ -8,7 +9,11 @@ import { withScratchDatabase } from './scratch-database';
 
 const MIGRATIONS_DIR = join(process.cwd(), 'db', 'migrations');
 
-/** Writes db/migrations/<timestamp>-<Name>.ts with the SQL the entities need, and registers it. */
+/**
+ * Writes db/migrations/<timestamp>-<Name>.ts with the SQL the entities need, formatted by prettier
+ * with the repository's settings. Nothing to register: db/migrations/index.ts finds the file
+ * (docs/decisions/0132-adding-a-module.md).
+ */
 async function main(): Promise<void> {
   const name = process.argv[2];
   if (!name || !/^[A-Z][A-Za-z0-9]+$/.test(name))
@@ -50,22 +55,10 @@ ${statements(drift.down.reverse())}
 }
 `;
   const file = `${timestamp}-${name}`;
-  writeFileSync(join(MIGRATIONS_DIR, `${file}.ts`), source);
-  const indexPath = join(MIGRATIONS_DIR, 'index.ts');
-  const index = readFileSync(indexPath, 'utf8')
-    .replace(
-      /(import \{ MigrationInterface \} from 'typeorm';\n)/,
-      `$1import { ${className} } from './${file}';\n`,
-    )
-    .replace(/= \[([^\]]*)\];/, (_match, list: string) => {
-      const entries = list
-        .split(',')
-        .map((entry) => entry.trim())
-        .filter(Boolean);
-      return `= [${[...entries, className].join(', ')}];`;
-    });
-  writeFileSync(indexPath, index);
-  process.stdout.write(`Wrote db/migrations/${file}.ts; run \`npm run format\`.\n`);
+  const path = join(MIGRATIONS_DIR, `${file}.ts`);
+  const options = await resolveConfig(path);
+  writeFileSync(path, await format(source, { ...options, filepath: path }));
+  process.stdout.write(`Wrote db/migrations/${file}.ts\n`);
 }
 
 main().catch((error: unknown) => {

@@ -8,7 +8,12 @@ import { withScratchDatabase } from './scratch-database';
 
 export const OPENAPI_PATH = join(process.cwd(), 'docs', 'openapi.json');
 
-/** Writes docs/openapi.json from the route metadata; with --check, fails when the committed copy drifted. */
+/**
+ * Writes docs/openapi.json from the route metadata; with --check, fails when the committed copy
+ * drifted. The file is byte for byte what `GET /openapi.json` serves: two-space JSON with keys
+ * sorted at every depth and a final newline (ApiArtifacts), so it is stable and diffs line by
+ * line; prettier leaves it alone (.prettierignore), since rewrapping it would break that equality.
+ */
 async function main(): Promise<void> {
   const check = process.argv.includes('--check');
   const json = await withScratchDatabase(async (url) => {
