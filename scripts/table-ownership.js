@@ -1,26 +1,42 @@
 // Module boundaries in SQL (docs/architecture.md): SQL text in a module names only its own tables
 // (from its @Entity declarations) and the views other modules publish for joins. dependency-cruiser
 // checks imports; this checks what imports cannot show. Exits 1 on any violation.
-const { readdirSync, readFileSync, statSync } = require('node:fs');
+const { existsSync, readdirSync, readFileSync, statSync } = require('node:fs');
 const { join, relative } = require('node:path');
 
 const rootArgument = process.argv.indexOf('--root');
 const root = rootArgument > 0 ? process.argv[rootArgument + 1] : join(__dirname, '..');
 const src = join(root, 'src');
-/** Views a module publishes as its SQL read API (db/migrations), by owner. */
-const PUBLISHED_VIEWS = {
-  spaces: [
-    'live_spaces',
-    'space_member_standings',
-    'active_space_members',
-    'live_space_topics',
-    'discoverable_spaces',
-  ],
-  users: ['public_users', 'author_records'],
-  'legacy-spaces': ['space_applicants'],
-  memberships: ['space_group_ids', 'group_members'],
-  posts: ['live_posts'],
-};
+/**
+ * Views a module publishes as its SQL read API, by owner: each module declares its own in its
+ * index.ts (`export const PUBLISHED_VIEWS = ['live_posts'] as const;`), so publishing a view edits
+ * nothing outside the module (docs/decisions/0132-adding-a-module.md). Its migrations create them.
+ */
+function publishedViews() {
+  const views = {};
+  for (const module of readdirSync(src).sort()) {
+    const index = join(src, module, 'index.ts');
+    if (!existsSync(index)) continue;
+    const declared = /export const PUBLISHED_VIEWS\s*=\s*\[([^\]]*)\]/.exec(readFileSync(index, 'utf8'));
+    if (declared) views[module] = [...declared[1].matchAll(/'([a-z_][a-z0-9_]*)'/g)].map((match) => match[1]);
+  }
+  return views;
+}
+const PUBLISHED_VIEWS = publishedViews();
+/** Views the migrations create (none outside a repository with db/migrations). */
+function createdViews() {
+  const dir = join(root, 'db', 'migrations');
+  if (!existsSync(dir)) return null;
+  const created = new Set();
+  for (const name of readdirSync(dir)) {
+    for (const match of readFileSync(join(dir, name), 'utf8').matchAll(
+      /CREATE (?:OR REPLACE )?VIEW \\?"?([a-z_][a-z0-9_]*)/gi,
+    )) {
+      created.add(match[1]);
+    }
+  }
+  return created;
+}
 const SQL_NAME = /\b(?:FROM|JOIN|UPDATE|INTO|TABLE)\s+"?([a-z_][a-z0-9_]*)"?/gi;
 
 function files(dir) {
@@ -49,6 +65,17 @@ for (const path of files(src)) {
       const owner = owners.get(table);
       if (owner && owner !== module) violations.push(`${relative(root, path)} names ${table} (${owner})`);
     }
+  }
+}
+const created = createdViews();
+const publishers = new Map();
+for (const [module, views] of Object.entries(PUBLISHED_VIEWS)) {
+  for (const view of views) {
+    if (publishers.has(view))
+      violations.push(`src/${module}/index.ts publishes ${view}, as does ${publishers.get(view)}`);
+    publishers.set(view, module);
+    if (created && !created.has(view))
+      violations.push(`src/${module}/index.ts publishes ${view}, which no migration creates`);
   }
 }
 const unique = [...new Set(violations)].sort();

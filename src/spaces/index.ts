@@ -51,3 +51,10 @@ export {
 export { SpaceView, StoredApplicationQuestion, TopicView } from './space-views';
 export { SpacesModule } from './spaces.module';
 export { SpacesService } from './spaces.service';
+export const PUBLISHED_VIEWS = [
+  'live_spaces',
+  'space_member_standings',
+  'active_space_members',
+  'live_space_topics',
+  'discoverable_spaces',
+] as const;

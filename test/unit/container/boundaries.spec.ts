@@ -58,6 +58,12 @@ describe('module boundaries (dependency-cruiser)', () => {
     }
     expect(failure?.status).toBe(1);
     expect(failure?.stderr).toContain('src/beta/beta.sql.ts names things (alpha)');
+    // Each module declares the views it publishes in its index.ts; its migrations create them.
+    expect(failure?.stderr).toContain(
+      'src/alpha/index.ts publishes alpha_ghosts, which no migration creates',
+    );
+    expect(failure?.stderr).toContain('src/beta/index.ts publishes alpha_things, as does alpha');
+    expect(failure?.stderr).not.toContain('alpha_things, which no migration creates');
     // The service itself passes.
     expect(execFileSync(process.execPath, [script], { encoding: 'utf8' })).toContain('no violations');
   });
