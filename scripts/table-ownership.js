@@ -17,7 +17,7 @@ function publishedViews() {
   for (const module of readdirSync(src).sort()) {
     const index = join(src, module, 'index.ts');
     if (!existsSync(index)) continue;
-    const declared = /export const PUBLISHED_VIEWS\s*=\s*\[([^\]]*)\]/.exec(readFileSync(index, 'utf8'));
+    const declared = /^export const PUBLISHED_VIEWS\s*=\s*\[([^\]]*)\]/m.exec(readFileSync(index, 'utf8'));
     if (declared) views[module] = [...declared[1].matchAll(/'([a-z_][a-z0-9_]*)'/g)].map((match) => match[1]);
   }
   return views;

@@ -1,22 +1,29 @@
 import { v7 as uuidv7 } from 'uuid';
 
-/** Wire prefixes of entity ids (api-spec.md "Shared conventions"). */
-export type EntityPrefix =
-  | 'space'
-  | 'post'
-  | 'comment'
-  | 'media'
-  | 'topic'
-  | 'page'
-  | 'group'
-  | 'identity'
-  | 'evt'
-  | 'product'
-  | 'price'
-  | 'release'
-  | 'notification'
-  | 'application'
-  | 'space_invite';
+/**
+ * Wire prefixes of entity ids (api-spec.md "Shared conventions"), as the keys of an interface so
+ * that a module adds its own from its folder (docs/decisions/0132-adding-a-module.md):
+ * `declare module '../../common/ids/entity-id' { interface EntityPrefixes { bookmark: true } }`.
+ */
+export interface EntityPrefixes {
+  space: true;
+  post: true;
+  comment: true;
+  media: true;
+  topic: true;
+  page: true;
+  group: true;
+  identity: true;
+  evt: true;
+  product: true;
+  price: true;
+  release: true;
+  notification: true;
+  application: true;
+  space_invite: true;
+}
+
+export type EntityPrefix = keyof EntityPrefixes;
 
 const HEX_UUID = /^[0-9a-f]{32}$/;
 
