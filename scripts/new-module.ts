@@ -71,6 +71,11 @@ export function refusal(root: string, names: ModuleNames): string | null {
   if (sources.some((text) => text.includes(`@Entity({ name: '${names.table}'`))) {
     return `the table ${names.table} is another module's`;
   }
+  const migrations = join(root, 'db', 'migrations');
+  const views = readdirSync(migrations).map((file) => readFileSync(join(migrations, file), 'utf8'));
+  if (views.some((text) => new RegExp(`VIEW \\\\?"?${names.table}\\b`).test(text))) {
+    return `${names.table} is a view of another module`;
+  }
   const taken = (pattern: RegExp) => sources.some((text) => pattern.test(text));
   if (taken(new RegExp(`\\bclass (?:${names.pascal}Module|${names.entityPascal})\\b`))) {
     return `a class ${names.pascal}Module or ${names.entityPascal} exists`;

@@ -113,14 +113,19 @@ describe('npm run new:module', () => {
     expect(cruise.output).toContain('no dependency violations found');
     expect(tables.output).toContain('table-ownership: no violations');
     expect(prettier.status).toBe(0);
-  }, 180_000);
+  }, 240_000);
 
-  it('refuses a name that exists, a name that is not kebab-case and a table another module owns', async () => {
+  it('refuses a name that exists, a name that is not kebab-case, and a table or view of another module', async () => {
     const again = await run(copy, process.execPath, ['dist/scripts/new-module.js', 'bookmarks']);
     expect(again).toEqual({ status: 1, output: 'new:module: refused: src/bookmarks exists\n' });
     const pascal = await run(copy, process.execPath, ['dist/scripts/new-module.js', 'Bookmarks']);
     expect(pascal.status).toBe(1);
     expect(pascal.output).toContain('"Bookmarks" is not kebab-case');
+    const view = await run(copy, process.execPath, ['dist/scripts/new-module.js', 'live-posts']);
+    expect(view).toEqual({
+      status: 1,
+      output: 'new:module: refused: live_posts is a view of another module\n',
+    });
     const taken = await run(copy, process.execPath, ['dist/scripts/new-module.js', 'key-proof-ceremonies']);
     expect(taken).toEqual({
       status: 1,
