@@ -3,14 +3,16 @@
 // TypeORM's entity methods. A call counts when the method it calls is declared by TypeORM
 // (DataSource, EntityManager, Repository, QueryRunner, or a type picked from them) and is one that
 // reaches the database: `query` (and the `sql` tag), `createQueryBuilder`, `getRepository`, `find…`,
-// `insert`, `update`, `delete`, `save`, `upsert`, `exists…`, `count…` and the like. `transaction`, `create` and `merge`
-// do not count (a service opens the transaction; create and merge build objects). The database
-// plumbing (src/infrastructure/database/, src/infrastructure/health/) is exempt.
+// `insert`, `update`, `delete`, `save`, `upsert`, `exists…`, `count…` and the like. `transaction`,
+// `create` and `merge` do not count (a service opens the transaction; create and merge build
+// objects). Found with the TypeScript checker, so a repository injected under any name counts. The
+// database plumbing (src/infrastructure/database/, src/infrastructure/health/) is exempt.
 //
 // Modules move their statements into repositories one at a time, so the files that still offend are
 // listed in scripts/statement-placement.baseline.json. Exits 1 on an offending file that is not in
 // the baseline, and on a baseline entry that no longer offends (remove it: the list only shrinks).
-// `--write-baseline` writes today's offenders; `--root <dir>` and `--baseline <file>` are for tests.
+// `--prune-baseline` removes the entries that no longer offend, and never adds one; `--root <dir>`
+// and `--baseline <file>` are for tests.
 const { existsSync, readdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, sep } = require('node:path');
 const ts = require('typescript');
@@ -132,13 +134,18 @@ for (const path of sources) {
 }
 const offending = [...offenders.keys()].sort();
 
-if (process.argv.includes('--write-baseline')) {
-  writeFileSync(baselinePath, `${JSON.stringify(offending, null, 2)}\n`);
-  console.log(`statement-placement: ${offending.length} files written to ${relative(root, baselinePath)}`);
-  process.exit(0);
+const readBaseline = () =>
+  existsSync(baselinePath) ? JSON.parse(readFileSync(baselinePath, 'utf8') || '[]') : [];
+const writeBaseline = (files) => writeFileSync(baselinePath, `${JSON.stringify(files, null, 2)}\n`);
+
+if (process.argv.includes('--prune-baseline')) {
+  const before = readBaseline();
+  const kept = before.filter((file) => offenders.has(file));
+  writeBaseline(kept);
+  console.log(`statement-placement: ${before.length - kept.length} entries pruned from the baseline`);
 }
 
-const baseline = existsSync(baselinePath) ? JSON.parse(readFileSync(baselinePath, 'utf8') || '[]') : [];
+const baseline = readBaseline();
 const errors = [];
 for (const file of offending) {
   if (baseline.includes(file)) continue;
@@ -147,9 +154,9 @@ for (const file of offending) {
   }
 }
 for (const file of baseline) {
-  if (!offenders.has(file)) {
-    errors.push(`${file}: listed in the baseline but runs no statement now (remove it from the baseline)`);
-  }
+  if (offenders.has(file)) continue;
+  const now = existsSync(join(root, file)) ? 'runs no statement now' : 'no longer exists';
+  errors.push(`${file}: listed in the baseline but ${now} (remove it from the baseline: --prune-baseline)`);
 }
 for (const line of errors) console.error(`error statement-placement: ${line}`);
 if (errors.length > 0) process.exit(1);

@@ -78,8 +78,9 @@ describe('module boundaries (dependency-cruiser)', () => {
       scratch = mkdtempSync(join(tmpdir(), 'statement-placement-'));
     });
     afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+    let baselines = 0;
     const baseline = (files: string[]): string => {
-      const path = join(scratch, `${files.length}.json`);
+      const path = join(scratch, `baseline-${(baselines += 1)}.json`);
       writeFileSync(path, JSON.stringify(files));
       return path;
     };
@@ -93,17 +94,22 @@ describe('module boundaries (dependency-cruiser)', () => {
     });
 
     it('accepts an offender listed in the baseline, and refuses a baseline entry that no longer offends', () => {
-      expect(run('--root', fixture, '--baseline', baseline(['src/beta/notes.service.ts'])).status).toBe(0);
-      const stale = run(
-        '--root',
-        fixture,
-        '--baseline',
-        baseline(['src/beta/notes.service.ts', 'src/alpha/alpha.service.ts']),
-      );
-      expect(stale.status).toBe(1);
-      expect(stale.stderr).toContain(
+      const listed = ['src/beta/notes.service.ts', 'src/alpha/alpha.service.ts'];
+      const { status, stderr } = run('--root', fixture, '--baseline', baseline(listed));
+      expect(status).toBe(1);
+      expect(stderr).not.toContain('notes.service.ts');
+      expect(stderr).toContain(
         'src/alpha/alpha.service.ts: listed in the baseline but runs no statement now',
       );
+    });
+
+    it('prunes the entries that no longer offend, and adds none', () => {
+      const path = baseline(['src/alpha/alpha.service.ts', 'src/beta/gone.ts']);
+      const pruned = run('--root', fixture, '--baseline', path, '--prune-baseline');
+      expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual([]);
+      // The service that runs SQL is still refused: pruning never lists an offender.
+      expect(pruned.status).toBe(1);
+      expect(pruned.stderr).toContain('src/beta/notes.service.ts:12 query');
     });
 
     it('passes on the service with its baseline', () => {
