@@ -1,5 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
-import { PATH_METADATA } from '@nestjs/common/constants';
+import { Controller, Get, Param } from '@nestjs/common';
+import { PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
+import { ApiParam } from '@nestjs/swagger';
 import { declaredRoutes } from '../../../src/infrastructure/rate-limit/rate-limit-class';
 import { appControllers } from '../../support/app-controllers';
 
@@ -8,7 +10,8 @@ import { appControllers } from '../../support/app-controllers';
  * controller per resource with its full prefix, ending at the resource's name
  * (`@Controller('spaces/:space/products')`; never `@Controller()` with full paths in its methods,
  * nor a prefix that stops at `v1` or at a parameter), no prefix split over several controllers, and
- * one name per path parameter across the API. Read from the controllers' metadata; nothing boots.
+ * one name per path parameter across the API, which each `@Param` and `@ApiParam` of a route names
+ * as its path does. Read from the controllers' metadata; nothing boots.
  */
 const PARAMETER_NAMES = [
   'space',
@@ -104,6 +107,28 @@ function prefixOf(controller: ControllerClass): string {
   return paths.length === 1 ? (paths[0] ?? '').replace(/^\/+|\/+$/g, '').toLowerCase() : paths.join(',');
 }
 
+/** @nestjs/swagger's `DECORATORS.API_PARAMETERS`, which its package does not export. */
+const API_PARAMETERS = 'swagger/apiParameters';
+
+const parametersOf = (template: string): string[] =>
+  [...template.matchAll(/:([A-Za-z_$][\w$]*)/g)].map((match) => match[1]);
+
+/** The path parameters a handler reads (`@Param('x')`) and documents (`@ApiParam({ name: 'x' })`). */
+function readParameters(controller: ControllerClass, handler: string): [label: string, name: string][] {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, handler) ?? {}) as Record<
+    string,
+    { data?: unknown }
+  >;
+  const read = Object.entries(args)
+    .filter(([key, arg]) => key.startsWith(`${RouteParamtypes.PARAM}:`) && typeof arg.data === 'string')
+    .map(([, arg]): [string, string] => [`@Param('${arg.data as string}')`, arg.data as string]);
+  const method = (controller.prototype as Record<string, object>)[handler];
+  const documented = ((Reflect.getMetadata(API_PARAMETERS, method) ?? []) as { name: string; in: string }[])
+    .filter((parameter) => parameter.in === 'path')
+    .map((parameter): [string, string] => [`@ApiParam ${parameter.name}`, parameter.name]);
+  return [...read, ...documented];
+}
+
 /** Every way the service's controllers break the rules above, one line each. */
 function offenses(controllers: ControllerClass[]): string[] {
   const found: string[] = [];
@@ -118,13 +143,14 @@ function offenses(controllers: ControllerClass[]): string[] {
         found.push(`${controller.name}: prefix ${prefix} names no resource`);
       byPrefix.set(prefix, [...(byPrefix.get(prefix) ?? []), controller]);
     }
-    const parameters = new Set(
-      declaredRoutes([controller]).flatMap((route) =>
-        route.templates.flatMap((template) =>
-          [...template.matchAll(/:([A-Za-z_$][\w$]*)/g)].map((m) => m[1]),
-        ),
-      ),
-    );
+    const parameters = new Set<string>();
+    for (const route of declaredRoutes([controller])) {
+      const own = new Set(route.templates.flatMap(parametersOf));
+      own.forEach((parameter) => parameters.add(parameter));
+      for (const [label, name] of readParameters(controller, route.name.split('.')[1])) {
+        if (!own.has(name)) found.push(`${route.name}: ${label} is not a parameter of its path`);
+      }
+    }
     for (const parameter of parameters) {
       if (!PARAMETER_NAMES.includes(parameter)) found.push(`${controller.name}: parameter :${parameter}`);
     }
@@ -139,7 +165,7 @@ function offenses(controllers: ControllerClass[]): string[] {
 describe('route declarations', () => {
   const found = offenses(appControllers());
 
-  it('gives every controller its own full prefix and uses one name per path parameter', () => {
+  it('gives every controller its own full prefix, and every path parameter its one name (in @Param and @ApiParam too)', () => {
     expect(found.filter((offense) => !NOT_YET_CONVERTED.includes(offense))).toEqual([]);
   });
 
@@ -166,12 +192,17 @@ describe('route declarations', () => {
     @Controller('v1/things/:thing')
     class ThingController {
       @Get()
-      show() {}
+      @ApiParam({ name: 'item' })
+      show(@Param('thing') thing: string, @Param('id') id: string) {
+        return [thing, id];
+      }
     }
     expect(offenses([RootController, ThingsController, MoreThingsController, ThingController])).toEqual([
       'MoreThingsController: prefix things shared',
       'RootController: no prefix',
       'RootController: parameter :id',
+      'ThingController.show: @ApiParam item is not a parameter of its path',
+      "ThingController.show: @Param('id') is not a parameter of its path",
       'ThingController: parameter :thing',
       'ThingController: prefix v1/things/:thing names no resource',
       'ThingsController: parameter :thing',
