@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 /**
  * A V8 CPU profile (`node --cpu-prof`) of the app under a scenario's load, summed up: where the
  * samples fell by function (self time) and by origin (our src/ modules, each package of
- * node_modules, Node's internals, garbage collection, idle). Issue 12 item 7 wants these before
- * and after each change; the .cpuprofile itself opens in Chrome DevTools or speedscope.
+ * node_modules, Node's internals, garbage collection, idle). Taken before and after a change to the
+ * request path (bench/README.md, "Profiles"); the .cpuprofile itself opens in Chrome DevTools or speedscope.
  */
 export interface ProfileSummary {
   /** Sampled time, idle included. */

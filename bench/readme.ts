@@ -101,14 +101,7 @@ function resultsSection(report: Report): string {
         .map((l) => `- ${l}`),
     );
   if (report.targets.length > 0)
-    lines.push(
-      '',
-      "Issue 12 item 6 targets, on this run's medians:",
-      '',
-      '```',
-      formatTargets(report.targets),
-      '```',
-    );
+    lines.push('', "Targets, on this run's medians:", '', '```', formatTargets(report.targets), '```');
   if (report.problems.length > 0)
     lines.push('', 'Problems of this run:', '', ...report.problems.map((p) => `- ${p.split('\n')[0]}`));
   return lines.join('\n');

@@ -50,7 +50,7 @@ export interface ScenarioResult {
   verified: { identical: boolean; differences: string[] } | null;
   /** Bytes of the app's answer (verify step). */
   bytes?: number;
-  /** Issue 12 item 6's target for it (see Scenario.target). */
+  /** Its target (see Scenario.target; bench/README.md, "Targets"). */
   target?: { ratio?: number; relative?: number; relativeTo?: string };
   note?: string;
   skipped?: string;

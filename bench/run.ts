@@ -188,8 +188,7 @@ async function main(mode: Mode): Promise<number> {
     );
     console.log(formatTable(results));
     if (compared.length > 0) console.log(`\n${formatComparisons(compared)}`);
-    if (targets.length > 0)
-      console.log(`\nissue 12 item 6 targets (medians of this run):\n${formatTargets(targets)}`);
+    if (targets.length > 0) console.log(`\ntargets (medians of this run):\n${formatTargets(targets)}`);
   }
   console.log(
     `\nwritten ${written} (${Object.entries(seconds)

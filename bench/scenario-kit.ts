@@ -32,7 +32,7 @@ export interface Scenario {
   /** How the verify step compares this scenario's two answers (default: exactly). */
   compare?: CompareRules;
   /**
-   * Issue 12 item 6's target for this scenario: the app/counterpart ratio at least `ratio`, and/or
+   * This scenario's target (bench/README.md, "Targets"): the app/counterpart ratio at least `ratio`, and/or
    * the app's req/s over `relativeTo`'s at least `relative`. Checked and listed after the table.
    */
   target?: { ratio?: number; relative?: number };

@@ -3,7 +3,7 @@ import type { PlanContext, Scenario } from '../scenario-kit';
 import { EVENTS_PER_SPACE, OTHER_EVENTS, SMALL_SPACE_DOMAIN } from '../seed-plan';
 
 /**
- * The event listings (issue 15), on the seed's events (bench/seed.ts): the small space's
+ * The event listings (docs/decisions/0078-the-store-and-events-benchmarks.md), on the seed's events (bench/seed.ts): the small space's
  * occurrences of the default window (now to 90 days on: one-off events, a weekly and a daily
  * series) and the cross-space feed of every discoverable space's public occurrences (OTHER_EVENTS
  * over the directory's spaces, a third weekly): a full page of 100, the first page of 20 and the

@@ -8,7 +8,8 @@ import type { Scenario } from '../scenario-kit';
  * compared with "health ready" measured alone in the same run, its p99 should not move.
  * "..., wide bodies flat out" posts them as fast as four connections can: the read then shares the
  * machine with receiving and refusing hundreds of MiB a second, which no body check removes.
- * Both are optional (issue 11's check, not issue 12's): `BENCH_SCENARIOS=wide` runs them.
+ * Both are optional (a check of the body-shape bound, not a target against the twin):
+ * `BENCH_SCENARIOS=wide` runs them.
  */
 const WIDE_BODY = `{${Array.from({ length: 50_000 }, (_, index) => `"m${index}":0`).join(',')}}`;
 

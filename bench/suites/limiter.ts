@@ -2,8 +2,8 @@ import { SkipScenario, type Counterpart, type Scenario } from '../scenario-kit';
 import type { ServiceEnv } from '../service-env';
 
 /**
- * What rate limiting costs (issue 4 item 8, issue 12 item 6: the Redis limiter within 10% of
- * limiting off): GET /v1/protocol (a few hundred bytes from the configuration, no database work,
+ * What rate limiting costs (docs/decisions/0089-the-rate-limiter-without-promises-one-redis-command-per-turn.md;
+ * target: the Redis limiter within 10% of limiting off): GET /v1/protocol (a few hundred bytes from the configuration, no database work,
  * so the limiter's own cost is not hidden behind other work), the app with the limiter on (in
  * memory, or Redis with its own key prefix) against the app with it off: two fresh processes per
  * round, alternated like every pair. The per-IP budgets are raised to 1e9 so one load generator on
@@ -52,7 +52,7 @@ export const limiterScenarios: Scenario[] = [
     },
     against: limitingOff,
     compare: { appHeader: 'ratelimit-remaining', volatile: [OWN_BASE_URL] },
-    // Issue 12 item 6: the Redis limiter costs at most 10% against limiting off.
+    // Target: the Redis limiter costs at most 10% against limiting off.
     target: { ratio: 0.9 },
   },
 ];

@@ -170,7 +170,7 @@ export const mediaScenarios: Scenario[] = [
       return { method: 'GET', path: cdnPath(media.mediaId, media.filename) };
     },
     against: { kind: 'twin', handler: 'media cdn variant' },
-    // An anonymous read: issue 12 item 6's "every other anonymous read".
+    // An anonymous read: the target of "every other anonymous read" (bench/README.md, "Targets").
     target: { ratio: 0.6 },
     relativeTo: 'health ready',
   },

@@ -7,7 +7,7 @@ import { SkipScenario, type PlanContext, type Scenario } from '../scenario-kit';
 import { MEMBERS_TOPIC, spaceId, sqlDid, topicId } from '../seed-plan';
 
 /**
- * Post create in a 50,000-member space vs a 5-member space (issue 16 item 2): announcing a post to
+ * Post create in a 50,000-member space vs a 5-member space (docs/decisions/0049-content-notifications.md): announcing a post to
  * its members is a background job (notify.post.created), so the author's POST answers at the same
  * rate whatever the space's size (target: ≥ 0.9 of the small one's req/s). Both spaces are seeded
  * spaces the bench actors belong to whose seed has only an owner: space 6 keeps its 5 members

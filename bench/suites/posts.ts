@@ -15,7 +15,7 @@ import { postTexts, TEXT_VARIANTS } from '../seed-texts';
 /**
  * Posts, on the seeded database (bench/seed.ts): the listing of the 100k-post space (first page,
  * the page ~100 deep by its cursor, the member view with a request proof), the same first page
- * on the 500-post space (issue 12 item 6: within 10% of it), one post, a post's comment thread,
+ * on the 500-post space (target: within 10% of it), one post, a post's comment thread,
  * the feed. Every page is `limit=100`. The member view, thread and feed are signed by the bench
  * reader (bench/actors.ts), a member of both bench spaces and 30 others.
  */
@@ -61,7 +61,7 @@ export const postsScenarios: Scenario[] = [
     group: 'read',
     request: () => ({ method: 'GET', path: BIG_LISTING }),
     against: { kind: 'twin', handler: 'posts listing' },
-    // Issue 12 item 6: at least half the twin, and within 10% of the same page on 500 posts.
+    // Target: at least half the twin, and within 10% of the same page on 500 posts.
     relativeTo: 'posts first page (500-post space)',
     target: { ratio: 0.5, relative: 0.9 },
   },

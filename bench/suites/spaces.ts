@@ -3,7 +3,7 @@ import type { PlanContext, Scenario } from '../scenario-kit';
 import { BIG_SPACE_DOMAIN } from '../seed-plan';
 
 /**
- * The public space directory (issue 5 item 8) over the seed's spaces (BENCH_SEED_SPACES, default
+ * The public space directory (docs/decisions/0041-public-space-reads.md) over the seed's spaces (BENCH_SEED_SPACES, default
  * 10,000, 88% public and live): the first page, the page after walking BENCH_SPACES_DEPTH (default
  * 50) pages by their cursors (a keyset page should cost what the first one costs), and the single
  * fetch of the big space (its privatePostCountSummary sums the counters of its non-public topics,

@@ -2,7 +2,7 @@ import type { Scenario } from '../scenario-kit';
 import { SMALL_SPACE_DOMAIN, STORE_PURCHASED_SLUG } from '../seed-plan';
 
 /**
- * The store's public reads (issue 14 item 6), on the small space's catalog (bench/seed.ts:
+ * The store's public reads (docs/decisions/0078-the-store-and-events-benchmarks.md), on the small space's catalog (bench/seed.ts:
  * STORE_PRODUCTS products, three prices each, one release listing the first ten): a full page of
  * 100 product cards with their public prices, and the purchase page of a product listed in the
  * release (product, prices, release, the space's call-to-action).

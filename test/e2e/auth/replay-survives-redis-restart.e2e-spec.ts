@@ -9,8 +9,9 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REDIS_DB = 12;
 
 /**
- * Issue 11 item 10: a spent jti stays spent when Redis loses its data (a restart of a Redis that
- * keeps nothing on disk), so a captured write cannot be replayed after one.
+ * A spent jti stays spent when Redis loses its data (a restart of a Redis that
+ * keeps nothing on disk), so a captured write cannot be replayed after one
+ * (docs/decisions/0027-replay-protection-spent-jtis-in-postgresql.md).
  */
 describe('replay protection across a Redis restart (e2e)', () => {
   let t: TestApp;

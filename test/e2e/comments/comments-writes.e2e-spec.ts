@@ -296,8 +296,8 @@ describe('comment writes (api-spec.md "Writes", rules 3, 5, 6, 7, 8)', () => {
       expect(await commentCountOf(t, postId)).toBe(count - 2);
     });
 
-    // Issue 29 item 9: tombstones answered `author: null`; api-spec.md "Comment" gives every
-    // comment the Author shape (only a post's author may be null).
+    // Tombstones answered `author: null`; api-spec.md "Comment" gives every comment the Author
+    // shape, only a post's author may be null (docs/decisions/0101-comment-tombstone-author.md).
     it('keeps the author of a deleted root and reply in the Author shape, body null, for members and strangers', async () => {
       const dora = await person(t);
       expectStatus(await dora.signUp('dora-tombstones', 'Dora D'), 201);

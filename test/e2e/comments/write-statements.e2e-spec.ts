@@ -13,7 +13,7 @@ import {
   SpacesTestApp,
 } from './support';
 
-describe('the statements of a comment create and an upvote (issue 12 item 3)', () => {
+describe('the statements of a comment create and an upvote (0093-writes-resolve-the-space-and-the-writers-membership-in-one)', () => {
   let t: SpacesTestApp;
   let owner: Actor;
   let member: Actor;

@@ -10,7 +10,7 @@ import { TcpRelay } from '../../support/network';
 const WEDGED_AFTER_MS = 60_000;
 
 /**
- * Issue 11 item 3: PostgreSQL behind a TCP relay that the test blackholes (a partition), cuts
+ * Database faults (docs/decisions/0065-database-faults.md): PostgreSQL behind a TCP relay that the test blackholes (a partition), cuts
  * (connections reset, new ones refused) or whose backends it terminates. Every such request is
  * answered 503 E_SERVICE_UNAVAILABLE, never 500, and the pool heals by itself once the database
  * answers again. Timeouts are small so a fault is answered in about two seconds.

@@ -15,9 +15,10 @@ import {
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Issue 11 item 4: a write carrying `Idempotency-Key` can be retried (with a new request proof)
+ * A write carrying `Idempotency-Key` can be retried (with a new request proof)
  * and gets the first answer, byte for byte; the same key with another request is 409. Keys belong
- * to the authenticated caller, and a write that failed without committing runs again.
+ * to the authenticated caller, and a write that failed without committing runs again
+ * (docs/decisions/0063-idempotency-key.md).
  */
 describe('Idempotency-Key on writes (e2e)', () => {
   let t: SpacesTestApp;

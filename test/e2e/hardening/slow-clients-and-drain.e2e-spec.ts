@@ -4,7 +4,10 @@ import { drain } from '../../../src/infrastructure/health/drain';
 import { PlatIdentity } from '../../../src/protocol/client';
 import { bootApp, TestApp } from '../../support/app';
 
-/** Issue 11 items 5 and 6: stalled bodies are dropped in seconds; SIGTERM resets no request. */
+/**
+ * Stalled bodies are dropped in seconds; SIGTERM resets no request
+ * (docs/decisions/0018-slow-clients-and-draining-on-sigterm.md).
+ */
 describe('slow clients and draining (e2e)', () => {
   let t: TestApp;
   let port: number;

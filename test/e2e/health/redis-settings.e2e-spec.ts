@@ -7,13 +7,13 @@ import { closedPort } from '../../support/network';
 const hasRedisServer = spawnSync('redis-server', ['--version']).status === 0;
 
 /**
- * Issue 30 item 6: the boot reads Redis's `maxmemory-policy` and warns when it is not `noeviction`
+ * The boot reads Redis's `maxmemory-policy` and warns when it is not `noeviction`
  * (BullMQ's queued jobs would be evicted under memory pressure). Against a Redis of the test's own,
  * set up as a managed service often is: CONFIG disabled (so the policy is read from INFO) and an
- * evicting policy.
+ * evicting policy (docs/decisions/0119-readiness-without-shared-dependencies.md).
  */
 (hasRedisServer ? describe : describe.skip)(
-  `Redis settings checked at boot (issue 30 item 6, e2e)${hasRedisServer ? '' : ' [skipped: needs redis-server]'}`,
+  `Redis settings checked at boot (0119-readiness-without-shared-dependencies, e2e)${hasRedisServer ? '' : ' [skipped: needs redis-server]'}`,
   () => {
     const log = new CapturedLog();
     let server: ChildProcess;

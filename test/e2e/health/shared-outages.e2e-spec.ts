@@ -19,7 +19,7 @@ class SteppedClock extends Clock {
 }
 
 /**
- * Issue 30 item 6: readiness answers for this replica (booted, not draining, its pool not wedged),
+ * Readiness answers for this replica (booted, not draining, its pool not wedged),
  * not for PostgreSQL or Redis, which every replica shares. The attack it answers: PostgreSQL goes
  * away, every replica's readiness used to fail at once, the load balancer dropped them all and
  * clients got its own HTML 503 instead of the service's JSON envelope. Now readiness stays 200,
@@ -27,7 +27,7 @@ class SteppedClock extends Clock {
  * `/health/dependencies` (always 200) and `postgres_up` / `redis_up`.
  * (docs/decisions/0119-readiness-without-shared-dependencies.md)
  */
-describe('health during shared outages (issue 30 item 6, e2e)', () => {
+describe('health during shared outages (0119-readiness-without-shared-dependencies, e2e)', () => {
   const clock = new SteppedClock();
   let postgres: TcpRelay;
   let redis: TcpRelay | undefined;

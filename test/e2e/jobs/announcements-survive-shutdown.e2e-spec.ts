@@ -6,12 +6,12 @@ import { eventuallyTrue } from '../../support/eventually';
 import { admit, bootSpaces, newSpace, newTopic, person, SpacesTestApp } from '../posts/support';
 
 /**
- * Issue 30 item 3, SIGTERM: Nest's app.close() closed the job queue (a module's destroy hook)
+ * SIGTERM loses no announcement (docs/decisions/0125-no-background-work-lost.md). Nest's app.close() closed the job queue (a module's destroy hook)
  * before in-flight requests finished, so posts answered 201 and their announcement failed with
  * "Connection is closed" (4 concurrent creates, SIGTERM at 1 s: 4 of 4 lost). The drain now stops
  * taking requests and lets them finish before anything closes.
  */
-describe('posts in flight at SIGTERM are all announced (issue 30 item 3)', () => {
+describe('posts in flight at SIGTERM are all announced (0125-no-background-work-lost)', () => {
   const prefix = `plat:test:${randomUUID()}:jobs`;
   // Without Redis the stopped replica's queue dies with it: the other's outbox sweep takes its jobs.
   const env = {

@@ -13,7 +13,7 @@ import { eventually } from '../../support/eventually';
 const REDIS_URL = process.env.REDIS_URL;
 
 /**
- * Issue 30 item 2: a worker that dies mid-job loses nothing, for every kind of job the service
+ * A worker that dies mid-job loses nothing (docs/decisions/0117-process-roles.md), for every kind of job the service
  * registers (the media case alone: test/e2e/media/job-survives-replica-crash.e2e-spec.ts). Kinds
  * share one BullMQ queue, except those that bound their concurrency, which have a queue and a worker
  * of their own (`jobs.<kind>`: media.probe, the announcements); a job's claim lapses the same way on

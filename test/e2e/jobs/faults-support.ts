@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 
-/** Acknowledged posts whose announcement never ran (the query of issue 30). */
+/** Acknowledged posts whose announcement never ran (docs/decisions/0125-no-background-work-lost.md). */
 export const UNANNOUNCED_POSTS = `SELECT count(*)::int AS unannounced FROM posts p
   LEFT JOIN notification_fanouts f ON f.key = 'notify.post.created:' || p.id::text
   WHERE f.key IS NULL`;

@@ -14,7 +14,7 @@ import { eventuallyTrue } from '../../support/eventually';
 const REDIS_URL = process.env.REDIS_URL;
 
 /**
- * Issue 30 item 3: announcements were queued in Redis after commit with no outbox, so Redis
+ * No background work is lost (docs/decisions/0125-no-background-work-lost.md): announcements were queued in Redis after commit with no outbox, so Redis
  * unreachable at that moment dropped them, a job whose 5 attempts failed during a PostgreSQL outage
  * stayed in BullMQ's failed set for good, and queued jobs vanished when Redis restarted empty. The
  * job is now recorded in the post's transaction (job_outbox) and handed on until it ran.
@@ -159,7 +159,7 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
 }
 
 /**
- * Issue 30 item 3, a PostgreSQL outage longer than a job's retries: its 5 attempts span about 15 s,
+ * A PostgreSQL outage longer than a job's retries: its 5 attempts span about 15 s,
  * so the announcement ended in BullMQ's failed set for good. The database is reached through a TCP
  * relay and cut after the post is acknowledged; once it is back, the sweep hands the job on again.
  */

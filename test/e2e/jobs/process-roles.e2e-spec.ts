@@ -33,7 +33,7 @@ import { eventually } from '../../support/eventually';
 const REDIS_URL = process.env.REDIS_URL;
 
 /**
- * Issue 30 item 2: one image, two roles (docs/decisions/0117-process-roles.md). An `api` process and a
+ * One image, two roles (docs/decisions/0117-process-roles.md). An `api` process and a
  * `worker` process on the same database and Redis: the api answers a post's creation and queues
  * its announcement but runs no job (no BullMQ worker of its own, no repeating job scheduled); the
  * worker, booted afterwards, takes the waiting job and announces the post to the members, and

@@ -12,7 +12,7 @@ const REDIS_URL = process.env.REDIS_URL;
 const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB].sort();
 
 /**
- * Issue 30 item 3: the repeating jobs were registered only at boot, so after Redis restarted empty
+ * Schedules come back (docs/decisions/0125-no-background-work-lost.md): the repeating jobs were registered only at boot, so after Redis restarted empty
  * they were gone until a replica restarted (a due outbox row sat untouched), and a boot while Redis
  * was down never scheduled them. They are registered again whenever the queue's connection is
  * (re)established. Redis is reached through a TCP relay; "restarted empty" is the cut of the relay

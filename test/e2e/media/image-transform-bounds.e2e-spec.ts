@@ -17,7 +17,7 @@ import {
 } from './support';
 
 /**
- * Issue 29 item 1: an anonymous image request must not exhaust a replica. Transforms never enlarge,
+ * An anonymous image request must not exhaust a replica. Transforms never enlarge,
  * an animation renders whole only within the frame and pixel caps (its first frame otherwise),
  * renders take one of few slots (503 with Retry-After past the queue) and a media keeps a bounded
  * number of variants (docs/decisions/0107-image-transform-bounds.md, 0106-image-render-slots.md,
@@ -53,7 +53,7 @@ const get = (t: MediaTestApp, url: string, accept?: string) => {
 const variantsOf = async (t: MediaTestApp, mediaId: string) =>
   (await storedOf(t, mediaId)).filter((path) => path.includes('/variants/'));
 
-describe('bounded image transforms under small caps (issue 29 item 1)', () => {
+describe('bounded image transforms under small caps (0107-image-transform-bounds)', () => {
   let t: MediaTestApp;
   let uploader: Actor;
   let space: { id: string };
@@ -203,7 +203,7 @@ describe('bounded image transforms under small caps (issue 29 item 1)', () => {
   });
 });
 
-describe('renders in flight leave the replica responsive (issue 29 item 1)', () => {
+describe('renders in flight leave the replica responsive (0106-image-render-slots)', () => {
   let t: MediaTestApp;
 
   let base: string;

@@ -21,11 +21,12 @@ import { eventually } from '../../support/eventually';
 const REDIS_URL = process.env.REDIS_URL;
 
 /**
- * Issue 13 item 4: a processing job taken by a replica that dies mid-run is not lost. Replica A
+ * A processing job taken by a replica that dies mid-run is not lost. Replica A
  * (the real service) takes the job and is stuck in its ffprobe (a stand-in that never answers);
  * then A dies as far as Redis can tell: every connection it has is cut, so it stops renewing its
  * claim on the job. Replica B, booted afterwards on the same database, store and queue, finds the
- * lapsed claim in its stalled-job check and runs the job to the end: the media becomes ready.
+ * lapsed claim in its stalled-job check and runs the job to the end: the media becomes ready
+ * (docs/decisions/0080-a-job-whose-replica-dies.md).
  */
 (REDIS_URL ? describe : describe.skip)(
   `a media job taken by a replica that dies (BullMQ)${REDIS_URL ? '' : ' [skipped: needs REDIS_URL, a real Redis]'}`,

@@ -31,7 +31,8 @@ async function mostAtOnce(log: string): Promise<number> {
 }
 
 /**
- * Issue 29 item 5, attack: one identity uploads many audio files at once; every upload queued a
+ * Media processing a few at a time (docs/decisions/0111-media-processing-containment.md). The
+ * attack: one identity uploads many audio files at once; every upload queued a
  * probe job and every job started its ffprobe and ffmpeg at once (the in-process queue had no
  * bound; BullMQ's worker gave them every one of JOBS_CONCURRENCY's slots). Now a replica runs at
  * most MEDIA_PROCESSING_CONCURRENCY of them at a time, on either queue.

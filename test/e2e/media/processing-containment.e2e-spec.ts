@@ -35,7 +35,7 @@ const playlist = (uri: string) =>
   `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:3.0,\n${uri}\n#EXT-X-ENDLIST\n`;
 
 /**
- * Issue 29 item 5: ffprobe and ffmpeg read an upload only as the container it sniffed as, and open
+ * ffprobe and ffmpeg read an upload only as the container it sniffed as, and open
  * nothing but the file itself (docs/decisions/0111-media-processing-containment.md).
  */
 (FFMPEG_PRESENT ? describe : describe.skip)(

@@ -87,7 +87,7 @@ describe('media in an S3-compatible bucket (MEDIA_S3_BUCKET, design.md §11)', (
   });
 
   (FFMPEG_PRESENT ? it : it.skip)(
-    'processes audio from the bucket through a temporary copy (issue 29 item 5: scratch within MEDIA_SCRATCH_MAX_BYTES)',
+    'processes audio from the bucket through a temporary copy (scratch within MEDIA_SCRATCH_MAX_BYTES: 0111-media-processing-containment)',
     async () => {
       const minted = await mint(uploader, space.id, { filename: 'tone.wav', contentType: 'audio/wav' });
       expectStatus(await upload(t, minted.uploadUrl, wav(1), minted.uploadHeaders), 200);
@@ -98,7 +98,7 @@ describe('media in an S3-compatible bucket (MEDIA_S3_BUCKET, design.md §11)', (
     },
   );
 
-  it('keeps at most MEDIA_VARIANTS_PER_MEDIA variants of an image in the bucket, serving the rest (issue 29 item 1)', async () => {
+  it('keeps at most MEDIA_VARIANTS_PER_MEDIA variants of an image in the bucket, serving the rest (0108-image-variant-bound)', async () => {
     const bytes = await png(60, 40);
     const minted = await mint(uploader, space.id, { filename: 'sizes.png', contentType: 'image/png' });
     expectStatus(await upload(t, minted.uploadUrl, bytes, minted.uploadHeaders), 200);

@@ -278,7 +278,7 @@ describe('v1 media: mint, upload, status (design.md §11)', () => {
     );
   });
 
-  it('answers a non-member the constant 404 for a media of a public space, not the 403 of a write (issue 29 item 9)', async () => {
+  it('answers a non-member the constant 404 for a media of a public space, not the 403 of a write (0113-media-status-and-no-store)', async () => {
     // design.md §11: "only the uploader sees it (404 otherwise)"; a stranger used to get 403.
     const minted = await mint(member, space.id, { filename: 'seen.png', contentType: 'image/png' });
     expectNotFound(await outsider.get(`/v1/spaces/${space.id}/media/${minted.media.id}`));

@@ -55,7 +55,7 @@ async function mediaRowsOf(t: MediaTestApp, did: string): Promise<number> {
 }
 
 /**
- * Issue 29 item 5, attack: "any identity can create a space and mint 30 × 500 MB per minute".
+ * The attack: "any identity can create a space and mint 30 × 500 MB per minute".
  * Each identity now has MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY over any 24 hours, counted at the mint
  * (docs/decisions/0114-media-upload-quota.md).
  */
@@ -239,8 +239,9 @@ describe('the per-identity upload quota (MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY)', () 
 });
 
 /**
- * Issue 29 item 5: the media module keeps the bytes each space holds (`media_space_usage`), in
- * the transaction of each write that stores or drops an upload's bytes; `MediaLookup` exports it.
+ * The media module keeps the bytes each space holds (`media_space_usage`), in the transaction of
+ * each write that stores or drops an upload's bytes; `MediaLookup` exports it
+ * (docs/decisions/0114-media-upload-quota.md).
  */
 describe('the per-space storage figure (MediaLookup.storedBytesOfSpace)', () => {
   let t: MediaTestApp;

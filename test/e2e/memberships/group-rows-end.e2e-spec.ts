@@ -17,13 +17,13 @@ type Ending = 'leave' | 'kick' | 'ban and unban';
 type Rejoin = 'open join' | 'invite';
 
 /**
- * Issue 29 item 3: group memberships end with the space membership (leave, kick, ban, space
+ * Group memberships end with the space membership (leave, kick, ban, space
  * deletion) in the membership write's transaction, so a rejoin starts with no groups.
  * The attack on main: an admin kicks (or bans, then unbans) a member of a group; the member
  * rejoins through the open join or any invite and reads the group-only topic again, because the
  * group row had stayed.
  */
-describe('group memberships end with the space membership (issue 29 item 3)', () => {
+describe('group memberships end with the space membership (0104-group-rows-end-with-membership)', () => {
   let t: SpacesTestApp;
   let owner: Actor;
   let space: { id: string; did: string };

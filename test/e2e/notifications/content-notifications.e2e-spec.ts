@@ -204,7 +204,7 @@ describe('content notifications (e2e)', () => {
       expect(await kinds(member)).toEqual([]);
     });
 
-    it('attack (issue 29 item 7): an aggregated announcement stops naming posts deleted or moved where the recipient cannot read them', async () => {
+    it('attack (0115-notification-titles-read-now): an aggregated announcement stops naming posts deleted or moved where the recipient cannot read them', async () => {
       const group = await newGroup(owner, space, { name: 'Hidden' });
       const groupTopic = await newTopic(owner, space, 'Hidden room', { groups: [group.id] });
       const moved = await post(admin, { topic: publicTopic, title: 'Soon secret', body: 'one' });

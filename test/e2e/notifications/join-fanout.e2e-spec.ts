@@ -38,12 +38,13 @@ const memberCount = async (t: SpacesTestApp, spaceId: string): Promise<number> =
   );
 
 /**
- * Issue 29 item 4, attack: joining a big space made the joining request load every active member
+ * Joins are told to the space by a background job (docs/decisions/0109-join-announcements-as-a-job.md).
+ * The attack: joining a big space made the joining request load every active member
  * and upsert one notification each before it answered (and recount the members), so one join
  * cost grew with the space. Here the join's statements are counted in a 5-member space and in a
  * 305-member one: the same statements, none about notifications or the member list.
  */
-describe('a join costs the same statements whatever the space size (issue 29 item 4)', () => {
+describe('a join costs the same statements whatever the space size (0109-join-announcements-as-a-job)', () => {
   let t: SpacesTestApp;
 
   beforeAll(async () => {
@@ -81,7 +82,7 @@ describe('a join costs the same statements whatever the space size (issue 29 ite
       expect(
         naming(statements, 'space_memberships').filter((statement) => /count\(/i.test(statement)),
       ).toEqual([]);
-      // The announcement is recorded with the join, in its transaction (issue 30 item 3: job outbox).
+      // The announcement is recorded with the join, in its transaction (the job outbox: 0125-no-background-work-lost).
       expect(naming(statements, 'job_outbox')).toHaveLength(1);
     }
   });
@@ -92,7 +93,7 @@ describe('a join costs the same statements whatever the space size (issue 29 ite
  * member is told once, a retried job tells no one twice and counts no one twice, and an aggregated
  * join notification names at most PEOPLE_KEPT people while its count stays exact.
  */
-describe('notify.member.joined as a background job (issue 29 item 4)', () => {
+describe('notify.member.joined as a background job (0109-join-announcements-as-a-job)', () => {
   let t: SpacesTestApp;
   let joins: { settled(): Promise<void> };
 

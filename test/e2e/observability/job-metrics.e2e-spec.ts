@@ -31,7 +31,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
 }
 
 /**
- * Issue 30 item 7: background work can be seen. Jobs done and failed and how long they ran, jobs
+ * Background work can be seen (docs/decisions/0123-traces-and-job-metrics.md). Jobs done and failed and how long they ran, jobs
  * waiting and the oldest one's age, the chain outbox's backlog, media that processing failed, and
  * which build runs, all on the metrics port.
  */

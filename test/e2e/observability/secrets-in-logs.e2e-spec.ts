@@ -20,12 +20,12 @@ import {
 const sigOf = (url: string) => new URL(url).searchParams.get('sig')!;
 
 /**
- * Issue 29 item 6. The attack: upload URLs and media-file URLs carry their signature in the query
+ * Signed URLs stay out of the logs (docs/decisions/0122-secrets-out-of-logs.md). The attack: upload URLs and media-file URLs carry their signature in the query
  * (`?exp&sig=`), and access and error lines used to write the URL verbatim, so whoever reads the
  * logs could upload into, or download, a private file for the hour the URL lives. Now every line
  * names such a URL with `sig=[redacted]`; the captured log holds no signature value at all.
  */
-describe('signed URLs stay out of the logs (issue 29 item 6, e2e)', () => {
+describe('signed URLs stay out of the logs (0122-secrets-out-of-logs, e2e)', () => {
   let t: MediaTestApp;
   let uploader: Actor;
   let space: { id: string };

@@ -63,7 +63,8 @@ function requestAndJob(
 }
 
 /**
- * Issue 30 item 7: one trace from an upload request through its processing job. The request's
+ * One trace from an upload request through its processing job
+ * (docs/decisions/0123-traces-and-job-metrics.md). The request's
  * server span, the job's span (a descendant of it, on whichever queue runs it) and what the job
  * does (SQL, Redis, S3 over HTTP) share one trace id; `traceparent` goes out with the S3 calls.
  */

@@ -59,7 +59,7 @@ async function queriesDuring(dataSource: DataSource, run: () => Promise<unknown>
   return queries;
 }
 
-describe('card text is kept with the post (issue 12 item 1)', () => {
+describe('card text is kept with the post (0057-card-text-is-kept-with-the-post)', () => {
   let t: SpacesTestApp;
   let owner: Actor;
   let member: Actor;

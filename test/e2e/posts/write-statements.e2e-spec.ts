@@ -21,7 +21,7 @@ import {
  */
 const MAX_STATEMENTS = 9;
 
-describe('a post create sends at most 9 statements (issue 12 item 3, issue 30 item 3)', () => {
+describe('a post create sends at most 9 statements (0075-the-post-write-in-7-statements, with the job outbox of 0125-no-background-work-lost)', () => {
   let t: SpacesTestApp;
   let owner: Actor;
   let member: Actor;

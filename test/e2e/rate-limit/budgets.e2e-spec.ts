@@ -124,7 +124,7 @@ describe.each([
       expectRefused(await send('post', '/v1/spaces/s/media', ip), 'create', 3);
     });
 
-    it('charges relay ingest and POST /spaces to `create` as well (issue 11 item 9)', async () => {
+    it('charges relay ingest and POST /spaces to `create` as well (0031-relay-ingest-and-post-spaces-are-create)', async () => {
       const ip = freshIp();
       for (const path of ['/relay/proof/v1/operations', '/spaces', '/relay/proof/v1/operations/']) {
         expect((await send('post', path, ip)).status).not.toBe(429);

@@ -4,7 +4,7 @@ import { CapturedLog } from '../../support/log-capture';
 import { bootLimitedApp, LimitedApp } from './support';
 
 /**
- * Issue 29 item 7. The attack: behind load balancers that append to X-Forwarded-For, the first
+ * TRUST_PROXY as a hop count (docs/decisions/0124-trust-proxy-hops.md). The attack: behind load balancers that append to X-Forwarded-For, the first
  * entry is whatever the client sent, so with TRUST_PROXY=true a client picks a fresh first entry
  * per request and escapes its budget (and the logs name whom it pleases). With a hop count the
  * entry that many places from the right counts: the one the outer balancer appended. The reads

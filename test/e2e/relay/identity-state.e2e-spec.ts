@@ -196,8 +196,9 @@ describe('identity cache across replicas over Redis (e2e)', () => {
     }
   });
 
-  // Issue 29 item 7: replica A commits a key removal but cannot publish its invalidation (its Redis
-  // connection is cut) while B stays subscribed; B used to accept the removed key for up to 60 s.
+  // Replica A commits a key removal but cannot publish its invalidation (its Redis connection is
+  // cut) while B stays subscribed; B used to accept the removed key for up to 60 s
+  // (docs/decisions/0105-identity-cache-missed-invalidations.md).
   it('attack: a removed key whose invalidation could not be published stops verifying on the other replica within the epoch check interval', async () => {
     const database = await createTestDatabase();
     const env = { REDIS_URL };

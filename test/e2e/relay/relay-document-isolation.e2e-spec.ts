@@ -19,7 +19,7 @@ const PROFILE = 'https://schemas.dfos.com/profile/v1';
 const POST = 'https://schemas.dfos.com/post/v1';
 
 /**
- * Issue 29 item 2: a relay document is served only through the chain that stored it, and the
+ * A relay document is served only through the chain that stored it, and the
  * documents of a deleted, retracted or superseded head are served by no one
  * (docs/decisions/0120-relay-documents-per-chain.md).
  */

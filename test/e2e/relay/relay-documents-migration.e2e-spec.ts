@@ -13,7 +13,7 @@ async function migrated(url: string, migrations: typeof MIGRATIONS): Promise<Dat
 }
 
 /**
- * Issue 29 item 2: the migration keys existing documents by the chain that stored them
+ * The migration keys existing documents by the chain that stored them
  * (docs/decisions/0120-relay-documents-per-chain.md): each live origin chain keeps its head document,
  * with its projections; superseded documents, those of deleted chains and any other creator's claim
  * are gone.

@@ -35,7 +35,7 @@ async function statementOf(run: () => Promise<unknown>, names: string): Promise<
 }
 
 /**
- * Issue 29 item 7: the relay index's nameContains / titleContains / docSchema filters are served by
+ * The relay index's nameContains / titleContains / docSchema filters are served by
  * indexes, not by a scan of every chain (docs/decisions/0121-relay-index-filters.md). The plans are
  * those of the very statements the routes send, on seeded and analyzed tables.
  */

@@ -348,9 +348,10 @@ describe('legacy spaces: applications and application settings (e2e)', () => {
   });
 
   /**
-   * Issue 29 item 4: anyone who had ever applied to a private space (rejected, withdrawn, approved
+   * Anyone who had ever applied to a private space (rejected, withdrawn, approved
    * and kicked since) kept reading its record and questions through GET /spaces/{id}. A past
-   * applicant is a stranger again: the constant 404 everywhere but their own application record.
+   * applicant is a stranger again: the constant 404 everywhere but their own application record
+   * (docs/decisions/0116-past-applicants-of-private-spaces.md).
    */
   describe('past applicants of a private space', () => {
     const answer = { responses: [{ question: 'What do you make?', response: 'Pots' }] };

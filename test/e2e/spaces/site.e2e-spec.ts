@@ -303,7 +303,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       expect((await t.anonymous.get(`/v1/spaces/${id}/topics/${topic.id}`)).body.name).toBe('Keep');
     });
 
-    it('refuses groups of another space or unknown ones (400 at the member), storing nothing (issue 11 item 10)', async () => {
+    it('refuses groups of another space or unknown ones (400 at the member), storing nothing (0020-a-topics-groups-are-groups-of-its-space)', async () => {
       const id = await publicSpace(owner);
       const other = await publicSpace(owner);
       const own = (await owner.post(`/spaces/${id}/groups`, { name: 'Own' })).body.id as string;

@@ -32,7 +32,8 @@ const PROCESSED_WITHIN_MS = 45_000;
 const COMPLETED_PROBES = 'plat_jobs_total{kind="media.probe",outcome="completed"}';
 
 /**
- * Issue 30 item 8: the documented topology started as an operator would, without Docker. Two `api`
+ * The documented topology started as an operator would, without Docker
+ * (docs/decisions/0126-topology-as-processes.md). Two `api`
  * and two `worker` processes of the built service (`node dist/src/main.js`, NODE_ENV=production,
  * every required setting) on one fresh PostgreSQL database migrated by the migrate step, one Redis
  * (the queue, rate-limit budgets and caches, under prefixes of this test) and an S3-compatible
@@ -47,7 +48,7 @@ const COMPLETED_PROBES = 'plat_jobs_total{kind="media.probe",outcome="completed"
  * that took it, then lifts the hold, so the survivor's probe is real.
  */
 (RUNNABLE ? describe : describe.skip)(
-  `two api and two worker processes on PostgreSQL, Redis and S3 (issue 30 item 8)${
+  `two api and two worker processes on PostgreSQL, Redis and S3 (0126-topology-as-processes)${
     RUNNABLE ? '' : ' [skipped: needs REDIS_URL and ffmpeg]'
   }`,
   () => {

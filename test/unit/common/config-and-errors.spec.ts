@@ -32,7 +32,7 @@ describe('configuration', () => {
     expect((config as unknown as Record<string, unknown>).PATH).toBeUndefined();
   });
 
-  it('refuses a media scratch budget smaller than the largest audio or video (issue 29 item 5)', () => {
+  it('refuses a media scratch budget smaller than the largest audio or video (0111-media-processing-containment)', () => {
     expect(loadConfig({}).MEDIA_SCRATCH_MAX_BYTES).toBe(1024 * 1024 * 1024);
     expect(() => loadConfig({ MEDIA_SCRATCH_MAX_BYTES: String(500 * 1024 * 1024 - 1) })).toThrow(
       /MEDIA_SCRATCH_MAX_BYTES: must be at least MEDIA_MAX_AUDIO_BYTES and MEDIA_MAX_VIDEO_BYTES/,
@@ -49,12 +49,12 @@ describe('configuration', () => {
     expect(() => loadConfig({ MEDIA_PROCESSING_CONCURRENCY: '0' })).toThrow(ConfigValidationError);
   });
 
-  it('copies media for processing to MEDIA_SCRATCH_DIR, by default the system temporary directory (issue 30 item 4)', () => {
+  it('copies media for processing to MEDIA_SCRATCH_DIR, by default the system temporary directory (0112-media-scratch-volume)', () => {
     expect(loadConfig({}).mediaScratchDir).toBe(tmpdir());
     expect(loadConfig({ MEDIA_SCRATCH_DIR: '/scratch' }).mediaScratchDir).toBe('/scratch');
   });
 
-  it('serves metrics only when METRICS_PORT is set, never on the API port (issue 11 item 11)', () => {
+  it('serves metrics only when METRICS_PORT is set, never on the API port (0064-observability-metrics-traceparent-and-hpa)', () => {
     expect(loadConfig({}).METRICS_PORT).toBeUndefined();
     expect(loadConfig({ METRICS_PORT: '9464' }).METRICS_PORT).toBe(9464);
     expect(loadConfig({ METRICS_PORT: '0' }).METRICS_PORT).toBe(0);

@@ -2,7 +2,10 @@ import pino from 'pino';
 import { isSecretName, redactText, redactUrl } from '../../../src/infrastructure/logging/log-redaction';
 import { loggerOptions } from '../../../src/infrastructure/logging/logging.module';
 
-/** Issue 29 item 6: no signature, code or token of a URL reaches a log line, wherever it is quoted. */
+/**
+ * No signature, code or token of a URL reaches a log line, wherever it is quoted
+ * (docs/decisions/0122-secrets-out-of-logs.md).
+ */
 describe('log redaction', () => {
   it('redacts the signature of upload, media-file and poster URLs, and keeps the rest', () => {
     expect(redactUrl('/uploads/media_1?exp=1798761600&sig=AbC-_x')).toBe(

@@ -1,7 +1,7 @@
 import { ConfigValidationError, loadConfig } from '../../../src/config/app-config';
 
 /**
- * Issue 30 item 1: with NODE_ENV=production the service refuses to start without what production
+ * With NODE_ENV=production the service refuses to start without what production
  * needs, each refusal one line naming the variable (docs/decisions/0118-production-config-refusals.md).
  */
 describe('production configuration is complete or refused', () => {
@@ -101,7 +101,7 @@ describe('production configuration is complete or refused', () => {
   });
 });
 
-/** Issue 30 item 2: one image, two roles. */
+/** One image, two roles (docs/decisions/0117-process-roles.md). */
 describe('PLAT_ROLE', () => {
   it('defaults to all: serves the API and runs jobs (npm start unchanged)', () => {
     const config = loadConfig({});

@@ -15,7 +15,7 @@ interface LogLine {
 }
 
 /** The service's logger, access log and request scope on a bare server, with the log lines captured. */
-describe('request logging (issue 2 point 8)', () => {
+describe('request logging (0025-operations-access-logs-shutdown-ci-and-setting-errors)', () => {
   let server: Server;
   let port: number;
   const lines: LogLine[] = [];
@@ -92,7 +92,7 @@ describe('request logging (issue 2 point 8)', () => {
     expect(JSON.stringify(lines)).not.toContain('secret');
   });
 
-  it('names a request by its traceparent and logs the trace on every line (issue 11 item 11)', async () => {
+  it('names a request by its traceparent and logs the trace on every line (0064-observability-metrics-traceparent-and-hpa)', async () => {
     const traceId = '0af7651916cd43dd8448eb211c80319c';
     const headers = await get('/v1/spaces', {
       traceparent: `00-${traceId}-b7ad6b7169203331-01`,
@@ -127,7 +127,7 @@ describe('request logging (issue 2 point 8)', () => {
     expect((await linesOf('log-3')).map((line) => line.msg)).toEqual(['handler ran']);
   });
 
-  it('never logs a key-proof or invite code (issue 11 item 10)', async () => {
+  it('never logs a key-proof or invite code (0021-no-bearer-codes-in-logs)', async () => {
     await get('/v1/key-proof/status?code=SECRETCODE1&x=1', { 'x-request-id': 'codes-1' });
     const [line] = await linesOf('codes-1');
     expect(line.req?.url).toBe('/v1/key-proof/status?code=[redacted]&x=1');

@@ -4,9 +4,9 @@ import { ConfigValidationError, loadConfig } from '../../../src/config/app-confi
 import { clientAddress, TrustProxy } from '../../../src/infrastructure/http/client-address';
 
 /**
- * Issue 29 item 7: behind load balancers that append to X-Forwarded-For the first entry is the
- * client's own choice, so TRUST_PROXY also takes a hop count (TRUST_PROXY=2: the second entry from
- * the right is the client); `true` keeps meaning the first entry (design.md §6).
+ * Behind load balancers that append to X-Forwarded-For the first entry is the client's own choice,
+ * so TRUST_PROXY also takes a hop count (TRUST_PROXY=2: the second entry from the right is the
+ * client); `true` keeps meaning the first entry (design.md §6; docs/decisions/0124-trust-proxy-hops.md).
  */
 describe('TRUST_PROXY', () => {
   const trust = (value: string) => loadConfig({ TRUST_PROXY: value }).TRUST_PROXY;

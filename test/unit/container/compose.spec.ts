@@ -75,7 +75,7 @@ const TIERS = [
   { service: 'worker', role: 'worker' },
 ];
 
-describe('docker/compose.yaml (issue 30 item 8)', () => {
+describe('docker/compose.yaml (0102-compose-rehearsal)', () => {
   it('runs PostgreSQL, Redis, MinIO with its bucket, the migrate step, one api and one worker', () => {
     expect(Object.keys(services).sort()).toEqual(
       ['postgres', 'redis', 'minio', 'minio-init', 'migrate', 'api', 'worker'].sort(),

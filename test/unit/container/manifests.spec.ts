@@ -192,7 +192,7 @@ describe('docker/k8s kustomization', () => {
     expect(applied.filter((m) => m.doc.kind === 'Secret')).toEqual([]);
   });
 
-  it('has the expected kinds and API versions (issue 30 item 5: worker tier, Ingress, NetworkPolicy, monitoring)', () => {
+  it('has the expected kinds and API versions (0110-manifests-two-tiers: worker tier, Ingress, NetworkPolicy, monitoring)', () => {
     const kinds = applied.map((m) => `${m.doc.apiVersion} ${m.doc.kind} ${m.doc.metadata.name}`).sort();
     expect(kinds).toEqual(
       [
@@ -225,7 +225,7 @@ describe('docker/k8s kustomization', () => {
     for (const workload of workloads()) expect(workload.spec.template.metadata.labels[NAME_LABEL]).toBe(APP);
   });
 
-  it('runs one image everywhere: every Deployment and the migrate Job get it from `images` (issue 30 item 5)', () => {
+  it('runs one image everywhere: every Deployment and the migrate Job get it from `images` (0110-manifests-two-tiers)', () => {
     const [image] = kustomization.images;
     expect(kustomization.images).toHaveLength(1);
     expect(
@@ -293,7 +293,7 @@ describe.each(TIERS)('Deployment $name (PLAT_ROLE=$role)', (tier) => {
     }
   });
 
-  it('serves metrics on a port of their own, which the pod annotations point Prometheus at (issue 11 item 11)', () => {
+  it('serves metrics on a port of their own, which the pod annotations point Prometheus at (0064-observability-metrics-traceparent-and-hpa)', () => {
     const metricsPort = containerPortOf('metrics', c());
     expect(metricsPort).toBeDefined();
     expect(metricsPort).not.toBe(containerPortOf('http', c()));
@@ -420,7 +420,7 @@ describe('api Deployment', () => {
   });
 });
 
-describe('worker Deployment (issue 30 item 5)', () => {
+describe('worker Deployment (0110-manifests-two-tiers)', () => {
   const worker = () => named('Deployment', 'plat-worker');
   const workerContainer = () => containerOf(worker());
 
@@ -524,7 +524,7 @@ describe('Service', () => {
   });
 });
 
-describe('Ingress (issue 30 item 5)', () => {
+describe('Ingress (0110-manifests-two-tiers)', () => {
   const ingress = () => only('Ingress');
   const annotation = (name: string) => ingress().metadata.annotations[`nginx.ingress.kubernetes.io/${name}`];
   const apiConfig = () => configOf(container());
@@ -558,7 +558,7 @@ describe('Ingress (issue 30 item 5)', () => {
   });
 });
 
-describe('NetworkPolicy (issue 30 item 5)', () => {
+describe('NetworkPolicy (0110-manifests-two-tiers)', () => {
   const policyFor = (workload: Obj) => {
     const found = all('NetworkPolicy').filter((p) =>
       matches(p.spec.podSelector.matchLabels, workload.spec.template.metadata.labels),
@@ -612,7 +612,7 @@ describe('NetworkPolicy (issue 30 item 5)', () => {
   });
 });
 
-describe('monitoring (issue 30 item 5)', () => {
+describe('monitoring (0110-manifests-two-tiers)', () => {
   it('scrapes the metrics port of both tiers through a headless Service the ServiceMonitor selects', () => {
     const service = named('Service', 'plat-metrics');
     expect(service.spec.clusterIP).toBe('None');
@@ -663,7 +663,7 @@ describe('monitoring (issue 30 item 5)', () => {
     }
   });
 
-  it('alerts on the background work the issue names with the expressions it names (issue 30 items 5, 7)', () => {
+  it('alerts on stalled, failing and waiting background work with the agreed expressions (0127-worker-scaling-on-waiting-jobs)', () => {
     const expr = (alert: string) =>
       String(rules().find((rule) => rule.alert === alert)?.expr)
         .replace(/\s+/g, ' ')
@@ -711,7 +711,7 @@ describe('monitoring (issue 30 item 5)', () => {
   });
 });
 
-describe('scaling on request rate (issue 11 item 11)', () => {
+describe('scaling on request rate (0064-observability-metrics-traceparent-and-hpa)', () => {
   const rate = () => named('HorizontalPodAutoscaler', APP).spec.metrics.find((m: Obj) => m.type === 'Pods');
 
   it('scales on requests per second per pod beside CPU', () => {

@@ -15,7 +15,7 @@ function systemError(code: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`connect ${code} 127.0.0.1:5432`), { code, syscall: 'connect' });
 }
 
-describe('isDatabaseUnavailable (issue 11 item 3)', () => {
+describe('isDatabaseUnavailable (0065-database-faults)', () => {
   it.each([
     ['57P01 terminated by an administrator', '57P01'],
     ['57P02 crash shutdown', '57P02'],

@@ -10,9 +10,9 @@ async function until(holds: () => boolean): Promise<void> {
 }
 
 /**
- * Issue 29 item 5: a kind's `concurrency` holds on BullMQ too (it used to bound only the in-process
- * queue: BullMQ's one worker gave a kind every JOBS_CONCURRENCY slot), and a bounded kind's waiting
- * jobs do not hold slots other kinds need.
+ * A kind's `concurrency` holds on BullMQ too (it used to bound only the in-process queue: BullMQ's
+ * one worker gave a kind every JOBS_CONCURRENCY slot), and a bounded kind's waiting jobs do not hold
+ * slots other kinds need (docs/decisions/0111-media-processing-containment.md).
  */
 (REDIS_URL ? describe : describe.skip)('BullMqJobQueue: concurrency of one kind', () => {
   let jobs: BullMqJobQueue;

@@ -6,8 +6,9 @@ import { InProcessJobQueue } from '../../../src/infrastructure/jobs/in-process-j
 const REDIS_URL = process.env.REDIS_URL;
 
 /**
- * Issue 30 item 2: a bounded kind's jobs wait on a queue of their own (`jobs.<kind>`), so what
- * reads the queues (jobs_queue_depth, the e2e tests of PLAT_ROLE) must see those queues too.
+ * A bounded kind's jobs wait on a queue of their own (`jobs.<kind>`), so what reads the queues
+ * (jobs_queue_depth, the e2e tests of PLAT_ROLE) must see those queues too
+ * (docs/decisions/0117-process-roles.md).
  */
 (REDIS_URL ? describe : describe.skip)('BullMqJobQueue: its queues', () => {
   let jobs: EnqueueOnlyJobQueue | undefined;

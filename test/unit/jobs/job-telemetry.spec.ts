@@ -51,9 +51,9 @@ const queues: QueueUnderTest[] = [
 ];
 
 /**
- * Issue 30 item 7: each job continues the trace that queued it (W3C trace context stored with the
- * job), in both queues; every attempt is counted by outcome and timed; the backlog per kind is
- * readable for plat_jobs_waiting and plat_job_oldest_waiting_seconds.
+ * Each job continues the trace that queued it (W3C trace context stored with the job), in both
+ * queues; every attempt is counted by outcome and timed; the backlog per kind is readable for
+ * plat_jobs_waiting and plat_job_oldest_waiting_seconds (docs/decisions/0123-traces-and-job-metrics.md).
  */
 describe.each(queues)('$name: trace context and job metrics', ({ available, make }) => {
   let jobs: JobQueue;

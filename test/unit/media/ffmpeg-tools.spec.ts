@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { FfmpegTools } from '../../../src/media/processing/ffmpeg-tools';
 
 /**
- * Issue 29 item 5: every ffprobe and ffmpeg run reads its input through the `file` protocol only,
- * with the demuxer pinned to the sniffed container (never ffmpeg's own guess).
+ * Every ffprobe and ffmpeg run reads its input through the `file` protocol only, with the demuxer
+ * pinned to the sniffed container, never ffmpeg's own guess
+ * (docs/decisions/0111-media-processing-containment.md).
  */
 describe('FfmpegTools input options', () => {
   let directory: string;

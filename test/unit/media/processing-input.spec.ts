@@ -46,7 +46,7 @@ async function until(holds: () => boolean): Promise<void> {
   while (!holds() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-describe('scratch space of media processing (issue 29 item 5)', () => {
+describe('scratch space of media processing (0111-media-processing-containment)', () => {
   let scratch: string;
 
   beforeEach(async () => {
@@ -131,7 +131,7 @@ describe('scratch space of media processing (issue 29 item 5)', () => {
     await expect(new ScratchBudget(10).reserve(11)).rejects.toBeInstanceOf(ScratchTooSmall);
   });
 
-  describe('free space of the scratch directory (issue 30 item 4)', () => {
+  describe('free space of the scratch directory (0112-media-scratch-volume)', () => {
     it('refuses a copy the directory’s file system has no room for, before writing a byte, and frees the budget', async () => {
       const store = new RemoteStore();
       store.objects.set('m/a', Buffer.alloc(10));

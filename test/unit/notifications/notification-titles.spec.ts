@@ -10,7 +10,7 @@ function notification(aggregationType: 'post' | 'identity', people: Notification
   return Object.assign(new Notification(), { aggregationType, people });
 }
 
-describe('notification titles (issue 29 item 7)', () => {
+describe('notification titles (0115-notification-titles-read-now)', () => {
   it('names a post by its card title when it has one', () => {
     expect(withTitle('Mia posted', 'Kiln day')).toBe('Mia posted: Kiln day');
     expect(withTitle('Mia posted', null)).toBe('Mia posted');

@@ -23,12 +23,12 @@ function redisAnswering(config: () => Promise<unknown>, info: () => Promise<stri
 const refused = (message: string) => () => Promise.reject(new Error(message));
 
 /**
- * Issue 30 item 6: BullMQ keeps queued jobs as keys, so a Redis that may evict keys loses jobs
+ * BullMQ keeps queued jobs as keys, so a Redis that may evict keys loses jobs
  * silently. The boot reads `maxmemory-policy` and warns, naming the setting, unless it is
  * `noeviction`; a managed Redis that refuses CONFIG is read through INFO; one that refuses both is
- * noted at info level.
+ * noted at info level (docs/decisions/0119-readiness-without-shared-dependencies.md).
  */
-describe('Redis maxmemory-policy check at boot (issue 30 item 6)', () => {
+describe('Redis maxmemory-policy check at boot (0119-readiness-without-shared-dependencies)', () => {
   it('warns, naming the setting and the policy, when Redis may evict keys', async () => {
     const log = new RecordedLog();
     await checkMaxmemoryPolicy(

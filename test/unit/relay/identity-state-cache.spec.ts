@@ -140,7 +140,7 @@ describe('IdentityStateService cache', () => {
 });
 
 /**
- * Issue 29 item 7: a replica whose invalidation publish fails records it in the database, and the
+ * A replica whose invalidation publish fails records it in the database, and the
  * other replicas, still subscribed, stop trusting their cache within EPOCH_CHECK_INTERVAL_MS instead
  * of the 60 s TTL (docs/decisions/0105-identity-cache-missed-invalidations.md).
  */

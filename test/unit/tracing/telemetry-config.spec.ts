@@ -1,9 +1,9 @@
 import { ConfigValidationError, loadConfig } from '../../../src/config/app-config';
 
 /**
- * Issue 30 item 7: the OpenTelemetry variables the service documents are validated at boot (the SDK
- * reads them itself, before the config, so a typo would otherwise pass silently), and the commit
- * `plat_build_info` names is a setting.
+ * The OpenTelemetry variables the service documents are validated at boot (the SDK reads them
+ * itself, before the config, so a typo would otherwise pass silently), and the commit
+ * `plat_build_info` names is a setting (docs/decisions/0123-traces-and-job-metrics.md).
  */
 describe('telemetry settings', () => {
   it('accepts OpenTelemetry’s endpoint, exporters and service name, and a commit id', () => {

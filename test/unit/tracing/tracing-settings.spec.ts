@@ -1,8 +1,9 @@
 import { tracingRequested } from '../../../src/infrastructure/tracing/tracing-settings';
 
 /**
- * Issue 30 item 7: tracing is off unless OpenTelemetry's own environment asks for it (an OTLP
- * endpoint or a traces exporter), and OpenTelemetry's ways of turning it off win.
+ * Tracing is off unless OpenTelemetry's own environment asks for it (an OTLP endpoint or a traces
+ * exporter), and OpenTelemetry's ways of turning it off win
+ * (docs/decisions/0123-traces-and-job-metrics.md).
  */
 describe('tracingRequested (OpenTelemetry environment conventions)', () => {
   it.each([
