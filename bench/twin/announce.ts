@@ -94,7 +94,7 @@ async function announceBatch(pool: Pool, key: string, postId: string, at: Date):
         ).rows.map((row) => row.did)
       : [];
     if (post && batch.length > 0) {
-      // The app names the author outside the batch's transaction (PeopleNames over the pool).
+      // The app names the author outside the batch's transaction (PeopleNamesService over the pool).
       const record = (await authorsOf(pool, [post.author_did])).get(post.author_did);
       const author = { did: post.author_did, displayName: record?.displayName ?? record?.username ?? null };
       const id = wireId('post', post.id);

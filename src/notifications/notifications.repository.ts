@@ -30,7 +30,8 @@ export const PEOPLE_KEPT = 20;
  * A notification is visible while its recipient still sees what it is about: the space is live
  * and the recipient an active member (an admin, for the admins-only kinds); an applicant's
  * decision stays visible to the applicant unless banned; a content notification while its
- * recipient reads the post (the posts module's rule). Everything else is hidden (and 404).
+ * recipient reads the post (the posts module's rule,
+ * docs/decisions/0134-who-reads-a-post-is-one-rule.md). Everything else is hidden (and 404).
  * Spaces and standings come from the views the spaces module exposes for such joins
  * (`live_spaces`, `space_member_standings`), never its tables. $1: the recipient.
  */
@@ -49,7 +50,8 @@ const VISIBLE_COLUMNS = `SELECT n.id, n.recipient_did, n.type, n.space_id, n.aud
   n.last_read_at, n.created_at, s.did AS space_did, s.display_name AS space_display_name`;
 
 /**
- * A page of the visible notifications of $1, of the space with DID $2 only (NULL: all), $3 rows
+ * A page of the visible notifications of $1, of the space with DID $2 only (NULL: all, as
+ * docs/decisions/0135-optional-filters-as-null-parameters.md has it), $3 rows
  * in `order` by (last_activity_at, id), past the keyset ($4, $5) when `seeking`.
  */
 const VISIBLE_PAGE = (order: 'ASC' | 'DESC', seeking: boolean) =>

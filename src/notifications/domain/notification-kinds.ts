@@ -2,7 +2,7 @@ import { formatEntityId } from '../../common/ids/entity-id';
 import type { NotificationAudience } from '../entities/notification.entity';
 
 /**
- * A committed membership or application event, as notifications read it (joins: JoinAnnouncements).
+ * A committed membership or application event, as notifications read it (joins: JoinAnnouncementsSubscriber).
  */
 export type SpaceEvent =
   | { kind: 'notify.member.role_changed'; spaceId: string; memberDid: string; role: string; byDid: string }

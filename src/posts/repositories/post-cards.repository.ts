@@ -42,8 +42,9 @@ const CARD_SELECT = `SELECT ${CARD_SELECTION} FROM "posts" "post"`;
 
 /**
  * One page of a space's posts ($1 space, $2 its topics this view reads; filters, each NULL when
- * not asked: $3 long posts (true) or short ones (false), $4 published after, $5 published before;
- * $6 rows read) in `order` by (`published_at`, `id`), past the keyset ($7, $8) when `seeking`.
+ * not asked (docs/decisions/0135-optional-filters-as-null-parameters.md): $3 long posts (true) or
+ * short ones (false), $4 published after, $5 published before; $6 rows read) in `order` by
+ * (`published_at`, `id`), past the keyset ($7, $8) when `seeking`.
  */
 const SPACE_PAGE = (order: 'ASC' | 'DESC', seeking: boolean) =>
   `${CARD_SELECT} WHERE "post"."space_id" = $1 AND "post"."topic_id" = ANY($2::uuid[]) ` +

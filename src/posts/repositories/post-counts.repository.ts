@@ -30,7 +30,8 @@ const SUM_OF_TOPICS = (counted: string) =>
   `SELECT COALESCE(sum(${counted}), 0)::int AS n FROM "post_topic_counts" WHERE "topic_id" = ANY($1::uuid[])`;
 
 /**
- * Live posts of the topics $1 published after $2 and before $3 (each NULL: unbounded), at most $4
+ * Live posts of the topics $1 published after $2 and before $3 (each NULL: unbounded, as
+ * docs/decisions/0135-optional-filters-as-null-parameters.md has it), at most $4
  * entries of `idx_posts_topic_recent` read in its order (so the planner walks the index), whatever
  * the range's size; `longness` says per post whether it has a title.
  */

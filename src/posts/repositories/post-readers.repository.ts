@@ -4,8 +4,9 @@ import { DataSource, EntityManager } from 'typeorm';
 import { defineStatements } from '../../infrastructure/database/statements';
 
 /**
- * Who may read a post, in SQL: the one rule every statement on readers uses (PostAccess.verdict's
- * member rules). An active member reads every live topic of their space but a `groups` one, which
+ * Who may read a post, in SQL: the one rule every statement on readers uses, here and in other
+ * modules (docs/decisions/0134-who-reads-a-post-is-one-rule.md; PostAccess.verdict's member rules
+ * for one view and topic). An active member reads every live topic of their space but a `groups` one, which
  * needs one of its groups, or the owner or admin role. `topic` is an alias of `live_space_topics`
  * (or a row with its `access_kind` and `access_group_ids`), `role` and `did` SQL expressions of
  * the member's standing role and DID. Topics, standings and groups come from the views the spaces

@@ -30,7 +30,7 @@ const POST_CHAIN_OWNER = 'post';
  * outbox's sweep retries what failed, so the chain follows the row even when the relay or the
  * database failed in between. ContentChainSync drives the chain (one sync at a time per
  * post, compare-and-set on the stored head across replicas); this class reads the post and stores
- * its head. Admin access changes reach here through PostVisibilityFollower.
+ * its head. Admin access changes reach here through PostVisibilitySubscriber.
  */
 @Injectable()
 export class PostContentChainService implements ChainOwner, OnModuleInit {
