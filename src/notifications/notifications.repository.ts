@@ -304,7 +304,7 @@ export class NotificationsRepository {
     exceptDid: string,
     afterDid: string | null,
     limit: number,
-    runner: EntityManager,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<string[]> {
     const rows = await runner.query<{ did: string }[]>(NOTIFICATIONS_STATEMENTS.membersAfter, [
       spaceId,
@@ -321,7 +321,7 @@ export class NotificationsRepository {
 
   async fanoutProgress(
     key: string,
-    runner: EntityManager,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<{ after_did: string | null; done_at: Date | null } | undefined> {
     const [progress] = await runner.query<{ after_did: string | null; done_at: Date | null }[]>(
       NOTIFICATIONS_STATEMENTS.fanout.progress,
@@ -334,7 +334,7 @@ export class NotificationsRepository {
     key: string,
     afterDid: string | null,
     doneAt: Date | null,
-    runner: EntityManager,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     await runner.query(NOTIFICATIONS_STATEMENTS.fanout.advance, [key, afterDid, doneAt]);
   }

@@ -75,7 +75,11 @@ export function countChangeParameters(post: CountedPost, delta: 1 | -1): unknown
 export class PostCountsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async add(post: CountedPost, delta: 1 | -1, runner: EntityManager): Promise<void> {
+  async add(
+    post: CountedPost,
+    delta: 1 | -1,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await runner.query(POST_COUNTS_STATEMENTS.countChange, countChangeParameters(post, delta));
   }
 

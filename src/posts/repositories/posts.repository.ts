@@ -200,7 +200,10 @@ export class PostsRepository {
    * Inserts a new post, counts it in its topic and reads its author's record, in one statement on
    * the write's runner.
    */
-  async insert(post: Post, runner: EntityManager): Promise<InsertedAccount | undefined> {
+  async insert(
+    post: Post,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<InsertedAccount | undefined> {
     const [account] = await runner.query<InsertedAccount[]>(POSTS_STATEMENTS.insert, [
       post.id,
       post.spaceId,
@@ -228,21 +231,33 @@ export class PostsRepository {
     return account;
   }
 
-  async update(postId: string, edit: PostEdit, runner: EntityManager): Promise<void> {
+  async update(
+    postId: string,
+    edit: PostEdit,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await runner.update(Post, { id: postId }, edit);
   }
 
-  async softDelete(postId: string, at: Date, runner: EntityManager): Promise<void> {
+  async softDelete(postId: string, at: Date, runner: EntityManager = this.dataSource.manager): Promise<void> {
     await runner.update(Post, { id: postId }, { deletedAt: at });
   }
 
   /** Pins or unpins a post; false when it already was as asked. */
-  async setPinned(postId: string, pinned: boolean, runner: EntityManager): Promise<boolean> {
+  async setPinned(
+    postId: string,
+    pinned: boolean,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<boolean> {
     const changed = await runner.update(Post, { id: postId, isPinned: !pinned }, { isPinned: pinned });
     return Boolean(changed.affected);
   }
 
-  async setChainColumns(postId: string, head: ChainColumns, runner: EntityManager): Promise<void> {
+  async setChainColumns(
+    postId: string,
+    head: ChainColumns,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await runner.update(Post, { id: postId }, head);
   }
 
@@ -256,7 +271,11 @@ export class PostsRepository {
     return affected === 1;
   }
 
-  async countComment(postId: string, delta: 1 | -1, runner: EntityManager): Promise<void> {
+  async countComment(
+    postId: string,
+    delta: 1 | -1,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
     await runner.query(
       delta > 0 ? POSTS_STATEMENTS.commentCount.added : POSTS_STATEMENTS.commentCount.removed,
       [postId],
@@ -268,7 +287,7 @@ export class PostsRepository {
     postId: string,
     voterDid: string,
     at: Date,
-    runner: EntityManager,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<{ count: number | null; changed: boolean } | undefined> {
     const [row] = await runner.query<{ count: number | null; changed: boolean }[]>(POSTS_STATEMENTS.upvote, [
       postId,
