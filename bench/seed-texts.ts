@@ -1,5 +1,5 @@
 import { seededRng, type Rng } from '../db/seed/spaces';
-import { displayTitleOf, excerptOf, slugOf } from '../src/posts/rendering/post-text';
+import { displayTitleOf, excerptOf, slugOf } from '../src/posts/domain/post-text';
 
 /**
  * The post texts of the seed: a fixed set of (title, body) variants, each with the card text and

@@ -130,7 +130,7 @@ function fingerprint(root: string, plan: SeedPlan): string {
       .sort()
       .map((name) => join(migrations, name)),
     ...['seed.js', 'seed-plan.js', 'seed-texts.js'].map((name) => join(root, 'dist/bench', name)),
-    join(root, 'dist/src/posts/rendering/post-text.js'),
+    join(root, 'dist/src/posts/domain/post-text.js'),
     // The events' schedule columns and their materialized occurrences come from these.
     join(root, 'dist/src/events/recurrence/occurrence-series.js'),
     join(root, 'dist/src/events/occurrence-store.js'),

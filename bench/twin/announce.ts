@@ -1,18 +1,18 @@
 import type { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { WRITE_NOTIFICATIONS } from '../../src/notifications/notification-sql';
-import { withTitle } from '../../src/notifications/notification-titles';
+import { withTitle } from '../../src/notifications/domain/notification-titles';
+import { NOTIFICATIONS_STATEMENTS } from '../../src/notifications/notifications.repository';
 import { wireId } from './context';
 import { POST_SUBJECT, READERS_OF_POST } from './notify';
 import { authorsOf } from './rows';
 
 /**
- * PostAnnouncements (`notifications.announce-post`), bare: after a post's write commits, its
+ * PostAnnouncementsSubscriber (`notifications.announce-post`), bare: after a post's write commits, its
  * announcement to the members who read it runs in the same process, one at a time, as the app's
  * in-process job queue runs it when there is no Redis (so both sides of a post write do this work,
  * and both count its statements in verify): the fan-out row, then per batch of 1,000 readers one
  * transaction with the progress lock, the post, its readers, the author's name, the notifications
- * and the progress. The texts are the app's (notify.ts, notification-sql.ts).
+ * and the progress. The statements are the app's (PostReadersRepository's, NotificationsRepository's).
  */
 
 const BATCH = 1000;
@@ -55,7 +55,7 @@ export function announcePost(pool: Pool, postId: string, at: Date, outboxId: str
 
 async function announce(pool: Pool, postId: string, at: Date): Promise<void> {
   const key = `${KIND}:${postId}`;
-  await pool.query('INSERT INTO notification_fanouts (key) VALUES ($1) ON CONFLICT (key) DO NOTHING', [key]);
+  await pool.query(NOTIFICATIONS_STATEMENTS.fanout.begin, [key]);
   for (let finished = false; !finished;) finished = await announceBatch(pool, key, postId, at);
 }
 
@@ -65,7 +65,7 @@ async function announceBatch(pool: Pool, key: string, postId: string, at: Date):
   try {
     await client.query('START TRANSACTION');
     const { rows: progress } = await client.query<{ after_did: string | null; done_at: Date | null }>(
-      'SELECT after_did, done_at FROM notification_fanouts WHERE key = $1 FOR UPDATE',
+      NOTIFICATIONS_STATEMENTS.fanout.progress,
       [key],
     );
     if (!progress[0] || progress[0].done_at) {
@@ -94,7 +94,7 @@ async function announceBatch(pool: Pool, key: string, postId: string, at: Date):
         ).rows.map((row) => row.did)
       : [];
     if (post && batch.length > 0) {
-      // The app names the author outside the batch's transaction (PeopleNames over the pool).
+      // The app names the author outside the batch's transaction (PeopleNamesService over the pool).
       const record = (await authorsOf(pool, [post.author_did])).get(post.author_did);
       const author = { did: post.author_did, displayName: record?.displayName ?? record?.username ?? null };
       const id = wireId('post', post.id);
@@ -107,7 +107,7 @@ async function announceBatch(pool: Pool, key: string, postId: string, at: Date):
           createdAt: at.toISOString(),
         },
       };
-      await client.query(WRITE_NOTIFICATIONS, [
+      await client.query(NOTIFICATIONS_STATEMENTS.write, [
         batch.map(() => uuidv7()),
         batch,
         KIND,
@@ -122,7 +122,7 @@ async function announceBatch(pool: Pool, key: string, postId: string, at: Date):
       ]);
     }
     const done = batch.length < BATCH;
-    await client.query('UPDATE notification_fanouts SET after_did = $2, done_at = $3 WHERE key = $1', [
+    await client.query(NOTIFICATIONS_STATEMENTS.fanout.advance, [
       key,
       batch.at(-1) ?? after,
       done ? new Date() : null,

@@ -9,7 +9,7 @@ import {
   signContentOperation,
   type KeySigner,
 } from '../../src/protocol/core';
-import { applyFold } from '../../src/posts/rendering/post-text';
+import { applyFold } from '../../src/posts/domain/post-text';
 
 /**
  * The content chain of a public post, bare (design.md §1, protocol CONTENT-MODEL.md `post/v1`):

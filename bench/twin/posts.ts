@@ -1,5 +1,8 @@
 import type { Pool } from 'pg';
-import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/posts/rendering/post-text';
+import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/posts/domain/post-text';
+import { POST_CARDS_STATEMENTS } from '../../src/posts/repositories/post-cards.repository';
+import { POST_COUNTS_STATEMENTS } from '../../src/posts/repositories/post-counts.repository';
+import { POST_READERS_STATEMENTS } from '../../src/posts/repositories/post-readers.repository';
 import { verifyBareProof, verifyTwinCredential } from './auth';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinContext, type TwinHandler } from './context';
 import type { KeysetValue } from './cursors';
@@ -24,11 +27,6 @@ import {
  * the viewer's upvotes in parallel), same bytes (card text from the stored columns; the body only
  * of a row whose stored text is stale, as the app does).
  */
-
-const CARD_COLUMNS =
-  'id, space_id, topic_id, author_did, title, excerpt, display_title, card_text_at, slug, upvote_count, ' +
-  'comment_count, is_pinned, published_at, updated_at, content_id, head_cid, ' +
-  'CASE WHEN card_text_at IS NOT DISTINCT FROM updated_at THEN NULL ELSE body END AS stale_body';
 
 interface CardRow {
   id: string;
@@ -120,21 +118,9 @@ async function cards(
   );
 }
 
-/** The card columns as the app's listing statement names them (post-card-rows.ts `CARD_SELECT`). */
-const SPACE_CARD_SELECT =
-  'SELECT "post"."id" AS "post_id", "post"."space_id" AS "post_space_id", "post"."topic_id" AS "post_topic_id", ' +
-  '"post"."author_did" AS "post_author_did", "post"."title" AS "post_title", "post"."excerpt" AS "post_excerpt", ' +
-  '"post"."display_title" AS "post_display_title", "post"."card_text_at" AS "post_card_text_at", ' +
-  '"post"."slug" AS "post_slug", "post"."upvote_count" AS "post_upvote_count", ' +
-  '"post"."comment_count" AS "post_comment_count", "post"."is_pinned" AS "post_is_pinned", ' +
-  '"post"."published_at" AS "post_published_at", "post"."updated_at" AS "post_updated_at", ' +
-  '"post"."content_id" AS "post_content_id", "post"."head_cid" AS "post_head_cid", ' +
-  'CASE WHEN "post"."card_text_at" IS NOT DISTINCT FROM "post"."updated_at" THEN NULL ELSE "post"."body" END ' +
-  'AS "stale_body" FROM "posts" "post"';
-
 /**
- * post-card-rows.ts `spacePostsPageStatement` newest first, without filters, forward only: the
- * text and parameters the app sends for a space's listing page.
+ * PostCardsRepository's space page newest first, without filters, forward only: the statement and
+ * parameters the app sends for a space's listing page.
  */
 export function spacePostsPage(
   spaceId: string,
@@ -142,17 +128,10 @@ export function spacePostsPage(
   after: KeysetValue[] | null,
   take: number,
 ): { sql: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
-  const bind = (value: unknown) => `$${parameters.push(value)}`;
-  const where = [
-    `"post"."space_id" = ${bind(spaceId)}`,
-    `"post"."topic_id" = ANY(${bind(topicIds)}::uuid[])`,
-    '"post"."deleted_at" IS NULL',
-  ];
-  if (after) where.push(`("post"."published_at", "post"."id") < (${bind(after[0])}, ${bind(after[1])})`);
+  const { spacePage } = POST_CARDS_STATEMENTS;
   return {
-    sql: `${SPACE_CARD_SELECT} WHERE ${where.join(' AND ')} ORDER BY "post"."published_at" DESC, "post"."id" DESC LIMIT ${bind(take)}`,
-    parameters,
+    sql: after ? spacePage.newestAfter : spacePage.newestFirst,
+    parameters: [spaceId, topicIds, null, null, null, take, ...(after ?? [])],
   };
 }
 
@@ -205,59 +184,25 @@ interface Page {
   previousCursor: string | null;
 }
 
-/** A newest-first keyset page of posts (paginateKeyset with (published_at, id) DESC). */
-/**
- * FeedService's narrowing (feed-recent.ts): the `take` newest keys of each topic past the cursor
- * ($1 the topic ids; the seek values are $2 and $3), then the `take` newest of them.
- */
-function recentOfTopics(take: number, seeking: boolean): string {
-  const seek = seeking
-    ? 'AND (recent.published_at, recent.id) < (CAST($2 AS timestamptz), CAST($3 AS uuid))'
-    : '';
-  return `id IN (
-      SELECT picked.id FROM unnest(CAST($1 AS uuid[])) AS topic(id)
-      CROSS JOIN LATERAL (
-        SELECT recent.id, recent.published_at FROM posts recent
-        WHERE recent.topic_id = topic.id AND recent.deleted_at IS NULL ${seek}
-        ORDER BY recent.published_at DESC, recent.id DESC LIMIT ${take}
-      ) picked
-      ORDER BY picked.published_at DESC, picked.id DESC LIMIT ${take})`;
-}
-
-/** `where`: SQL over the listing's values, or a function of the rows read and whether a cursor seeks. */
-async function newestFirst(
-  context: TwinContext,
-  listing: string,
-  where: string | ((take: number, seeking: boolean) => string),
-  values: unknown[],
-): Promise<Page> {
+/** A feed page newest first (FeedService with openKeysetPage and closeKeysetPage), forward only. */
+async function feedPage(context: TwinContext, topicIds: string[]): Promise<Page> {
   const limit = pageLimit(context.url);
-  const after = context.url.searchParams.get('after');
-  let seek = '';
-  const params = [...values];
-  if (after !== null) {
-    const keyset = context.cursors.decode(listing, after);
-    if (!keyset || keyset.length !== 2) throw new TwinRefusal(400, 'Invalid cursor');
-    params.push(keyset[0], keyset[1]);
-    seek = ` AND (published_at, id) < ($${params.length - 1}, $${params.length})`;
-  }
-  const condition = typeof where === 'string' ? where : where(limit + 1, after !== null);
-  const { rows } = await context.pool.query<CardRow>(
-    `SELECT ${CARD_COLUMNS} FROM posts WHERE ${condition} AND deleted_at IS NULL${seek}
-     ORDER BY published_at DESC, id DESC LIMIT ${limit + 1}`,
-    params,
-  );
-  const page = rows.slice(0, limit);
-  const key = (row: CardRow | undefined): KeysetValue[] | null =>
-    row ? [row.published_at.toISOString(), row.id] : null;
-  const encode = (row: CardRow | undefined) => {
-    const values = key(row);
-    return values ? context.cursors.encode(listing, values) : null;
-  };
+  const cursor = context.url.searchParams.get('after');
+  const after = cursor === null ? null : context.cursors.decode('feed', cursor);
+  if (cursor !== null && (!after || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
+  const { feedPage: statements } = POST_CARDS_STATEMENTS;
+  const { rows } = await context.pool.query<AliasedCardRow>(after ? statements.after : statements.first, [
+    topicIds,
+    limit + 1,
+    ...(after ?? []),
+  ]);
+  const page = rows.slice(0, limit).map(cardRowOf);
+  const encode = (row: CardRow | undefined) =>
+    row ? context.cursors.encode('feed', [row.published_at.toISOString(), row.id]) : null;
   return {
     rows: page,
     nextCursor: rows.length > limit ? encode(page[page.length - 1]) : null,
-    previousCursor: after !== null ? encode(page[0]) : null,
+    previousCursor: after ? encode(page[0]) : null,
   };
 }
 
@@ -308,10 +253,7 @@ export const postsListing: TwinHandler = async (context) => {
   if (topicIds.length === 0) throw new TwinRefusal(500, 'the twin lists no space without readable topics');
   const [page, total] = await Promise.all([
     spaceListingPage(context, space.id, topicIds),
-    context.pool.query<{ n: number }>(
-      'SELECT COALESCE(sum("short_posts" + "long_posts"), 0)::int AS n FROM "post_topic_counts" WHERE "topic_id" = ANY($1::uuid[])',
-      [topicIds],
-    ),
+    context.pool.query<{ n: number }>(POST_COUNTS_STATEMENTS.inTopics.all, [topicIds]),
   ]);
   const items = await cards(context.pool, page.rows, () => space, viewer, context.webDomain);
   return answer({
@@ -395,10 +337,15 @@ export const feed: TwinHandler = async (context) => {
     [proof.did, 'active'],
   );
   const bySpace = new Map(spaces.map((space) => [space.id, space]));
-  const topics = spaces.length === 0 ? [] : await topicsOf(context.pool, [...bySpace.keys()]);
-  const topicIds = topics.filter((t) => readable('member', t.access_kind)).map((t) => t.id);
+  if (spaces.length === 0) throw new TwinRefusal(500, 'the twin serves no empty feed');
+  // PostReadability.readableTopicIds: the topics the member reads, in one statement.
+  const { rows: topics } = await context.pool.query<{ id: string }>(POST_READERS_STATEMENTS.readableTopics, [
+    [...bySpace.keys()],
+    proof.did,
+  ]);
+  const topicIds = topics.map((topic) => topic.id);
   if (topicIds.length === 0) throw new TwinRefusal(500, 'the twin serves no empty feed');
-  const page = await newestFirst(context, 'feed', recentOfTopics, [topicIds]);
+  const page = await feedPage(context, topicIds);
   const items = await cards(
     context.pool,
     page.rows,

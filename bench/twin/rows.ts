@@ -1,5 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
-import { placeholders } from './context';
+import { POSTS_STATEMENTS } from '../../src/posts/repositories/posts.repository';
 
 // Pure rules of the app, shared rather than copied (no framework in them).
 export { wordedSummary } from '../../src/common/summaries/worded-summary';
@@ -62,12 +62,8 @@ export async function spaceByDomain(db: Queryable, domain: string): Promise<Spac
   return rows[0] ?? null;
 }
 
-/** Every column of `posts`, as TypeORM's findOne selects them. */
-/** post-rows.ts: the text PostAccess.postInSpace sends. */
-export const LIVE_POST_IN_SPACE =
-  'SELECT id, space_id, topic_id, author_did, title, body, excerpt, display_title, card_text_at, slug, attachment_ids, ' +
-  'upvote_count, comment_count, is_pinned, published_at, updated_at, deleted_at, content_id, head_cid, document_cid ' +
-  'FROM posts WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL';
+/** The statement PostAccess.postInSpace sends (PostsRepository's). */
+export const LIVE_POST_IN_SPACE = POSTS_STATEMENTS.livePostInSpace;
 
 export interface TopicRow {
   id: string;
@@ -120,11 +116,7 @@ export async function postHeadInSpace(
   postId: string,
   spaceId: string,
 ): Promise<PostHeadRow | null> {
-  const { rows } = await db.query<PostHeadRow>(
-    `SELECT id, space_id, topic_id, author_did FROM posts
-  WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL`,
-    [postId, spaceId],
-  );
+  const { rows } = await db.query<PostHeadRow>(POSTS_STATEMENTS.postHeadInSpace, [postId, spaceId]);
   return rows[0] ?? null;
 }
 
@@ -177,10 +169,7 @@ export async function authorsOf(db: Queryable, dids: readonly string[]): Promise
 /** PostPresenter.upvotedBy: which of these posts the viewer upvoted. */
 export async function postsUpvotedBy(db: Queryable, did: string, postIds: string[]): Promise<Set<string>> {
   if (postIds.length === 0) return new Set();
-  const { rows } = await db.query<{ post_id: string }>(
-    `SELECT post_id, voter_did FROM post_upvotes WHERE voter_did = $1 AND post_id IN (${placeholders(postIds.length, 2)})`,
-    [did, ...postIds],
-  );
+  const { rows } = await db.query<{ post_id: string }>(POSTS_STATEMENTS.upvotedBy, [did, postIds]);
   return new Set(rows.map((row) => row.post_id));
 }
 

@@ -6,7 +6,8 @@ import {
   displayTitleOf,
   excerptOf,
   slugOf,
-} from '../../src/posts/rendering/post-text';
+} from '../../src/posts/domain/post-text';
+import { POSTS_STATEMENTS } from '../../src/posts/repositories/posts.repository';
 import { verifyBareProof } from './auth';
 import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
 import { commentItems, type CommentRow } from './comments';
@@ -73,20 +74,6 @@ interface SpaceForWriteRow extends SpaceRow {
   topic_access_kind: string;
 }
 
-/** The posts' columns in the order of TypeORM's insert (insertPost's first part). */
-const POST_INSERT = `INSERT INTO "posts"("id", "space_id", "topic_id", "author_did", "title", "body", "excerpt",
-  "display_title", "card_text_at", "slug", "attachment_ids", "upvote_count", "comment_count", "is_pinned",
-  "published_at", "updated_at", "deleted_at", "content_id", "head_cid", "document_cid")
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`;
-
-/** insertPost: the post, its topic's count and its author's record (the view author_records) at once. */
-const INSERT_POST = `WITH "written" AS (${POST_INSERT}), "counted" AS (INSERT INTO "post_topic_counts" ("topic_id", "space_id", "short_posts", "long_posts")
-     VALUES ($21, $22, $23, $24)
-     ON CONFLICT ("topic_id") DO UPDATE SET
-       "short_posts" = "post_topic_counts"."short_posts" + EXCLUDED."short_posts",
-       "long_posts" = "post_topic_counts"."long_posts" + EXCLUDED."long_posts")
-     SELECT "handle", "display_name" AS "displayName" FROM "author_records" WHERE "did" = $25`;
-
 /**
  * POST /v1/spaces/{space}/posts: 201 with the full post, in the app's statements: the space with
  * the caller's membership and the topic in one read; in one transaction the post with its count
@@ -125,33 +112,36 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
   const client = await pool.connect();
   try {
     await client.query('START TRANSACTION');
-    const written = await client.query<{ handle: string | null; displayName: string | null }>(INSERT_POST, [
-      id,
-      space.id,
-      topic.id,
-      proof.did,
-      title,
-      input.body,
-      excerpt,
-      displayTitle,
-      now,
-      slug,
-      '[]',
-      0,
-      0,
-      false,
-      now,
-      now,
-      null,
-      chain?.contentId ?? null,
-      chain?.headCid ?? null,
-      chain?.documentCid ?? null,
-      topic.id,
-      space.id,
-      title ? 0 : 1,
-      title ? 1 : 0,
-      proof.did,
-    ]);
+    const written = await client.query<{ handle: string | null; displayName: string | null }>(
+      POSTS_STATEMENTS.insert,
+      [
+        id,
+        space.id,
+        topic.id,
+        proof.did,
+        title,
+        input.body,
+        excerpt,
+        displayTitle,
+        now,
+        slug,
+        '[]',
+        0,
+        0,
+        false,
+        now,
+        now,
+        null,
+        chain?.contentId ?? null,
+        chain?.headCid ?? null,
+        chain?.documentCid ?? null,
+        topic.id,
+        space.id,
+        title ? 0 : 1,
+        title ? 1 : 0,
+        proof.did,
+      ],
+    );
     account = written.rows[0];
     await recordActivity(client, space.id, now);
     outboxId = await recordAnnouncement(client, id, now);
@@ -264,7 +254,7 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
        RETURNING attachment_ids, upvote_count, reply_count`,
       [comment.id, postId, space.id, null, proof.did, input.body, '[]', 0, 0, now, now, now, null],
     );
-    await client.query('UPDATE posts SET comment_count = comment_count + 1 WHERE id = $1', [postId]);
+    await client.query(POSTS_STATEMENTS.commentCount.added, [postId]);
     await recordActivity(client, space.id, now);
     await client.query('COMMIT');
   } catch (error) {
@@ -279,18 +269,6 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
   return answer(created, 201);
 };
 
-/** The app's upvote statement (PostUpvotesService): the row and the counter in one statement. */
-const UPVOTE_SQL = `
-WITH inserted AS (
-  INSERT INTO post_upvotes (post_id, voter_did, created_at) VALUES ($1, $2, $3)
-  ON CONFLICT DO NOTHING RETURNING post_id
-), bumped AS (
-  UPDATE posts SET upvote_count = upvote_count + 1
-  WHERE id = $1 AND EXISTS (SELECT 1 FROM inserted) RETURNING upvote_count
-)
-SELECT COALESCE((SELECT upvote_count FROM bumped), (SELECT upvote_count FROM posts WHERE id = $1)) AS count,
-       EXISTS (SELECT 1 FROM inserted) AS changed`;
-
 /** PUT /v1/spaces/{space}/posts/{postId}/upvote: 200 `{upvoted: true, upvoteCount}`. */
 export const postUpvote: TwinHandler = async ({ pool, request, url }) => {
   const proof = await verifyBareProof(pool, request);
@@ -302,7 +280,7 @@ export const postUpvote: TwinHandler = async ({ pool, request, url }) => {
   let changed: boolean;
   try {
     await client.query('START TRANSACTION');
-    const result = await client.query<{ count: number; changed: boolean }>(UPVOTE_SQL, [
+    const result = await client.query<{ count: number; changed: boolean }>(POSTS_STATEMENTS.upvote, [
       post.id,
       proof.did,
       new Date(),

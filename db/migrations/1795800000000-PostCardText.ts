@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { displayTitleOf, excerptOf } from '../../src/posts/rendering/post-text';
+import { displayTitleOf, excerptOf } from '../../src/posts/domain/post-text';
 
 /** Posts read per backfill batch (bodies are up to 100,000 characters). */
 const BATCH = 200;

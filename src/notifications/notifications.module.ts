@@ -1,29 +1,31 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { PostsModule } from '../posts';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
-import { MembershipNotifier } from './membership-notifier';
-import { JobsModule } from '../infrastructure/jobs/jobs.module';
-import { ContentAudience } from './content-audience';
-import { ContentNotifier } from './content-notifier';
+import { NotificationsController } from './controllers/notifications.controller';
+import { SpaceNotificationsController } from './controllers/space-notifications.controller';
 import { NotificationFanout } from './entities/notification-fanout.entity';
-import { NotificationWriter } from './notification-writer';
-import { PeopleNames } from './people-names';
-import { PostAnnouncements } from './post-announcements';
-import { JoinAnnouncements } from './join-announcements';
-import { NotificationFanouts } from './notification-fanouts';
 import { Notification } from './entities/notification.entity';
-import { NotificationsController } from './notifications.controller';
-import { NotificationsService } from './notifications.service';
-import { PaginationModule } from '../common/pagination/pagination.module';
+import { ContentSubscriber } from './events/content.subscriber';
+import { JoinAnnouncementsSubscriber } from './events/join-announcements.subscriber';
+import { MembershipSubscriber } from './events/membership.subscriber';
+import { PostAnnouncementsSubscriber } from './events/post-announcements.subscriber';
+import { NotificationsRepository } from './notifications.repository';
+import { NotificationFanoutsService } from './services/notification-fanouts.service';
+import { NotificationPresenter } from './services/notification.presenter';
+import { NotificationsService } from './services/notifications.service';
+import { PeopleNamesService } from './services/people-names.service';
 
 /**
  * Pull-based notifications (legacy namespace), fed by the spaces module's membership events and
  * the posts and comments modules' content events (post and join announcements on the job queue).
- * Recipients and names come from the spaces and users services. Import it before SpacesModule so
- * `GET /spaces/notifications` is matched before `GET /spaces/:id`.
+ * Recipients and names come from the spaces and users services, who reads a post from the posts
+ * module. Import it before SpacesModule so `GET /spaces/notifications` is matched before
+ * `GET /spaces/:space`.
  */
 @Module({
   imports: [
@@ -35,17 +37,17 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     UsersModule,
     PostsModule,
   ],
-  controllers: [NotificationsController],
+  controllers: [NotificationsController, SpaceNotificationsController],
   providers: [
+    NotificationsRepository,
     NotificationsService,
-    NotificationWriter,
-    PeopleNames,
-    ContentAudience,
-    NotificationFanouts,
-    PostAnnouncements,
-    JoinAnnouncements,
-    MembershipNotifier,
-    ContentNotifier,
+    NotificationPresenter,
+    PeopleNamesService,
+    NotificationFanoutsService,
+    PostAnnouncementsSubscriber,
+    JoinAnnouncementsSubscriber,
+    MembershipSubscriber,
+    ContentSubscriber,
   ],
 })
 export class NotificationsModule {}

@@ -1,37 +1,43 @@
 import { Module } from '@nestjs/common';
-import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
-import { PostCommentCounter } from './post-comment-counter';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaginationModule } from '../common/pagination/pagination.module';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { MediaRecordsModule } from '../media';
 import { MembershipsModule } from '../memberships';
+import { PublishingModule, RelayModule } from '../protocol';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
-import { MediaRecordsModule } from '../media';
-import { Post } from './entities/post.entity';
-import { PostUpvote } from './entities/post-upvote.entity';
-import { PostTopicCount } from './entities/post-topic-count.entity';
-import { PostCounts } from './post-counts';
 import { FeedController } from './controllers/feed.controller';
-import { EntityLinkResolver } from './entity-links';
-import { FeedService } from './feed.service';
-import { PostAccess } from './post-access.service';
-import { PostPresenter } from './post-presenter';
-import { PostReadability } from './post-readability';
-import { PostContentChain } from './post-content-chain';
-import { PostVisibilityFollower } from './post-visibility-follower';
-import { PostUpvotesService } from './post-upvotes.service';
-import { PrivatePostCount } from './private-post-count';
-import { PostsController } from './controllers/posts.controller';
 import { PostPinsController } from './controllers/post-pins.controller';
-import { PostPinsService } from './post-pins.service';
-import { PostsService } from './posts.service';
-import { PaginationModule } from '../common/pagination/pagination.module';
-import { PublishingModule, RelayModule } from '../protocol';
+import { PostUpvotesController } from './controllers/post-upvotes.controller';
+import { PostsController } from './controllers/posts.controller';
+import { Post } from './entities/post.entity';
+import { PostTopicCount } from './entities/post-topic-count.entity';
+import { PostUpvote } from './entities/post-upvote.entity';
+import { PostCommentCountSubscriber } from './events/post-comment-count.subscriber';
+import { PostVisibilitySubscriber } from './events/post-visibility.subscriber';
+import { PostCardsRepository } from './repositories/post-cards.repository';
+import { PostCountsRepository } from './repositories/post-counts.repository';
+import { PostReadersRepository } from './repositories/post-readers.repository';
+import { PostsRepository } from './repositories/posts.repository';
+import { EntityLinksService } from './services/entity-links.service';
+import { FeedService } from './services/feed.service';
+import { PostAccess } from './services/post-access.service';
+import { PostCardsService } from './services/post-cards.service';
+import { PostContentChainService } from './services/post-content-chain.service';
+import { PostCountsService } from './services/post-counts.service';
+import { PostPinsService } from './services/post-pins.service';
+import { PostReadability } from './services/post-readability.service';
+import { PostUpvotesService } from './services/post-upvotes.service';
+import { PostPresenter } from './services/post.presenter';
+import { PostsService } from './services/posts.service';
 
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
  * and upvotes (api-spec.md "Optional-auth reads", "Credential-gated reads", "Writes").
- * `PostAccess` is exported: comments read and write through it; `PostReadability` tells other
- * modules which of many posts a member reads now (notifications' post titles).
+ * `PostAccess` is exported: comments read and write through it; `PostReadability` and
+ * `PostCardsService` tell other modules which of many posts and topics a reader reads now and
+ * show those posts as cards (notifications' post titles and recipients).
  */
 @Module({
   imports: [
@@ -45,22 +51,26 @@ import { PublishingModule, RelayModule } from '../protocol';
     MediaRecordsModule,
     TypeOrmModule.forFeature([Post, PostUpvote, PostTopicCount]),
   ],
-  controllers: [PostsController, PostPinsController, FeedController],
+  controllers: [PostsController, PostUpvotesController, PostPinsController, FeedController],
   providers: [
-    PostCommentCounter,
-    PostCounts,
-    PrivatePostCount,
-    PostContentChain,
-    PostVisibilityFollower,
+    PostsRepository,
+    PostCardsRepository,
+    PostCountsRepository,
+    PostReadersRepository,
+    PostCommentCountSubscriber,
+    PostCountsService,
+    PostContentChainService,
+    PostVisibilitySubscriber,
     PostAccess,
     PostPresenter,
     PostReadability,
-    EntityLinkResolver,
+    PostCardsService,
+    EntityLinksService,
     PostsService,
     PostUpvotesService,
     PostPinsService,
     FeedService,
   ],
-  exports: [PostAccess, PostPresenter, PostReadability],
+  exports: [PostAccess, PostPresenter, PostReadability, PostCardsService],
 })
 export class PostsModule {}

@@ -5,7 +5,7 @@ import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { FeedListing } from '../dto/post-records.dto';
-import { FeedService } from '../feed.service';
+import { FeedService } from '../services/feed.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The granting person's feed across their spaces (api-spec.md "Credential-gated reads"). */

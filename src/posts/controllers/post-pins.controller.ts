@@ -3,16 +3,16 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
-import { PostCard } from '../dto/post-records.dto';
-import { PostPinsService } from '../post-pins.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
+import { PostCard } from '../dto/post-records.dto';
+import { PostPinsService } from '../services/post-pins.service';
 
 /**
  * Post pins (design.md §9). Admins of the space; a non-admin member gets 403, a non-member of a
  * space without a public profile the one 404.
  */
 @ApiTags('spaces (administration)')
-@Controller('spaces/:id/posts/:postId/pin')
+@Controller('spaces/:space/posts/:post/pin')
 export class PostPinsController {
   constructor(private readonly pins: PostPinsService) {}
 
@@ -23,10 +23,10 @@ export class PostPinsController {
   @ApiOkResponse({ type: PostCard })
   pinSpacePost(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('postId') postId: string,
+    @Param('space') space: string,
+    @Param('post') post: string,
   ): Promise<PostCard> {
-    return this.pins.set(principal, id, postId, true);
+    return this.pins.set(principal, space, post, true);
   }
 
   @Delete()
@@ -36,9 +36,9 @@ export class PostPinsController {
   @ApiOkResponse({ type: PostCard })
   unpinSpacePost(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('postId') postId: string,
+    @Param('space') space: string,
+    @Param('post') post: string,
   ): Promise<PostCard> {
-    return this.pins.set(principal, id, postId, false);
+    return this.pins.set(principal, space, post, false);
   }
 }

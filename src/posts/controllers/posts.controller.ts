@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Gated, OptionalAuth } from '../../common/auth/access.decorators';
 import { OptionalPrincipal, Principal } from '../../common/auth/principal.decorator';
@@ -9,21 +9,16 @@ import {
   POST_RESPONSE_SCHEMA,
   PostListing,
   PostResponse,
-  UpvoteResponse,
 } from '../dto/post-records.dto';
 import { CreatePostRequest, PostListingQuery, UpdatePostRequest } from '../dto/post-requests.dto';
-import { PostUpvotesService } from '../post-upvotes.service';
-import { PostsService } from '../posts.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
+import { PostsService } from '../services/posts.service';
 
-/** The posts of a space: optional-auth reads, the author's writes, upvotes (api-spec.md). */
+/** The posts of a space: optional-auth reads and the author's writes (api-spec.md). */
 @ApiTags('posts')
 @Controller('v1/spaces/:space/posts')
 export class PostsController {
-  constructor(
-    private readonly posts: PostsService,
-    private readonly upvotes: PostUpvotesService,
-  ) {}
+  constructor(private readonly posts: PostsService) {}
 
   @Get()
   @RateLimitClass('read')
@@ -40,7 +35,7 @@ export class PostsController {
     return this.posts.list(principal, space, query);
   }
 
-  @Get(':postId')
+  @Get(':post')
   @RateLimitClass('read')
   @OptionalAuth('read:posts')
   @ApiOperation({ summary: 'One post: eligible with the full post, or gated with a reason' })
@@ -48,9 +43,9 @@ export class PostsController {
   getSpacePost(
     @OptionalPrincipal() principal: RequestPrincipal | null,
     @Param('space') space: string,
-    @Param('postId') postId: string,
+    @Param('post') post: string,
   ): Promise<PostResponse> {
-    return this.posts.get(principal, space, postId);
+    return this.posts.get(principal, space, post);
   }
 
   @Post()
@@ -66,7 +61,7 @@ export class PostsController {
     return this.posts.create(principal, space, body);
   }
 
-  @Patch(':postId')
+  @Patch(':post')
   @RateLimitClass('create')
   @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({
@@ -76,13 +71,13 @@ export class PostsController {
   updatePost(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
-    @Param('postId') postId: string,
+    @Param('post') post: string,
     @Body() body: UpdatePostRequest,
   ): Promise<FullPost> {
-    return this.posts.update(principal, space, postId, body);
+    return this.posts.update(principal, space, post, body);
   }
 
-  @Delete(':postId')
+  @Delete(':post')
   @RateLimitClass('create')
   @Gated(['write:posts', 'read:posts'], { spaceParam: 'space' })
   @ApiOperation({ summary: 'Deletes the caller’s own post' })
@@ -90,35 +85,8 @@ export class PostsController {
   deletePost(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
-    @Param('postId') postId: string,
+    @Param('post') post: string,
   ): Promise<DeletedPostResponse> {
-    return this.posts.remove(principal, space, postId);
-  }
-
-  @Put(':postId/upvote')
-  @RateLimitClass('action')
-  @HttpCode(200)
-  @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
-  @ApiOperation({ summary: 'Upvotes a post (idempotent; always upvoted true)' })
-  @ApiOkResponse({ type: UpvoteResponse })
-  upvotePost(
-    @Principal() principal: RequestPrincipal,
-    @Param('space') space: string,
-    @Param('postId') postId: string,
-  ): Promise<UpvoteResponse> {
-    return this.upvotes.set(principal, space, postId, true);
-  }
-
-  @Delete(':postId/upvote')
-  @RateLimitClass('action')
-  @Gated(['write:upvotes', 'read:posts'], { spaceParam: 'space' })
-  @ApiOperation({ summary: 'Withdraws an upvote (idempotent; always upvoted false)' })
-  @ApiOkResponse({ type: UpvoteResponse })
-  withdrawPostUpvote(
-    @Principal() principal: RequestPrincipal,
-    @Param('space') space: string,
-    @Param('postId') postId: string,
-  ): Promise<UpvoteResponse> {
-    return this.upvotes.set(principal, space, postId, false);
+    return this.posts.remove(principal, space, post);
   }
 }

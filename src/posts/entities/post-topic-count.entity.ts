@@ -1,7 +1,7 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 
 /**
- * How many live posts a topic holds, by format, kept by `PostCounts` inside every post write's
+ * How many live posts a topic holds, by format, kept by `PostCountsService` inside every post write's
  * transaction so listings and the space's `privatePostCountSummary` never count posts per request.
  * Posts of a deleted topic stay counted here; readers only sum live topics.
  */

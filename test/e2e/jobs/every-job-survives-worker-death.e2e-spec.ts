@@ -4,7 +4,7 @@ import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { BullMqJobQueue } from '../../../src/infrastructure/jobs/bullmq-job-queue';
 import { JobQueue, JobRetry } from '../../../src/infrastructure/jobs/job-queue';
 import { JobQueues, MEDIA_PROBE_KIND_DATA, NOTIFICATION_KIND_DATA, REPEATING_KIND_DATA } from './support';
-import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
+import { ANNOUNCE_POST } from '../../../src/notifications/events/post-announcements.subscriber';
 import { Actor } from '../../support/actors';
 import { RedisRelay } from '../rate-limit/support';
 import { admit, bootSpaces, makePublic, newPost, newSpace, newTopic, SpacesTestApp } from '../posts/support';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import { Metrics } from '../../../src/infrastructure/metrics/metrics';
-import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
+import { ANNOUNCE_POST } from '../../../src/notifications/events/post-announcements.subscriber';
 import { Actor } from '../../support/actors';
 import { refuseWrites } from '../../support/faults';
 import { TcpRelay } from '../../support/network';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
-import { ANNOUNCE_POST } from '../../../src/notifications/post-announcements';
+import { ANNOUNCE_POST } from '../../../src/notifications/events/post-announcements.subscriber';
 import { bootApp } from '../../support/app';
 import { Actor } from '../../support/actors';
 import {

@@ -1,6 +1,6 @@
 import { statementsDuring } from '../../support/statements';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { PostAnnouncements } from '../../../src/notifications/post-announcements';
+import { PostAnnouncementsSubscriber as PostAnnouncements } from '../../../src/notifications/events/post-announcements.subscriber';
 import { Actor } from '../../support/actors';
 import { addToGroup, newGroup, promote } from '../memberships/support';
 import {

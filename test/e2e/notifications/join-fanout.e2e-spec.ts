@@ -1,6 +1,6 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { JoinAnnouncements } from '../../../src/notifications/join-announcements';
-import { PEOPLE_KEPT } from '../../../src/notifications/notification-sql';
+import { JoinAnnouncementsSubscriber as JoinAnnouncements } from '../../../src/notifications/events/join-announcements.subscriber';
+import { PEOPLE_KEPT } from '../../../src/notifications/notifications.repository';
 import { naming, statementsDuring } from '../../support/statements';
 import { bootSpaces, Caller, expectStatus, publicSpace, SpacesTestApp } from '../spaces/support';
 import { followJoins } from './join-announcements';

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { PostCardText1795800000000 } from '../../../db/migrations/1795800000000-PostCardText';
 import { ContentNotifications1796400000000 } from '../../../db/migrations/1796400000000-ContentNotifications';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { displayTitleOf, excerptOf, FOLD_MARKER } from '../../../src/posts/rendering/post-text';
+import { displayTitleOf, excerptOf, FOLD_MARKER } from '../../../src/posts/domain/post-text';
 import { Actor } from '../../support/actors';
 import {
   admit,

@@ -1,5 +1,5 @@
 import { Actor } from '../../support/actors';
-import { POST_SCHEMA } from '../../../src/posts/post-content-chain';
+import { POST_SCHEMA } from '../../../src/posts/domain/post-document';
 import {
   admit,
   bootSpaces,

@@ -1,4 +1,4 @@
-import { POST_SCHEMA } from '../../../src/posts/post-content-chain';
+import { POST_SCHEMA } from '../../../src/posts/domain/post-document';
 import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
 import { Actor } from '../../support/actors';
 import { naming, statementsDuring } from '../../support/statements';

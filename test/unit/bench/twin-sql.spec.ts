@@ -3,18 +3,24 @@ import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
 import * as twinStore from '../../../bench/twin/store';
 import * as appStore from '../../../src/store/store-rows';
-import * as appPosts from '../../../src/posts/post-rows';
+import { POSTS_STATEMENTS } from '../../../src/posts/repositories/posts.repository';
 import * as twinMedia from '../../../bench/twin/media';
 import * as appMedia from '../../../src/media/media-row-sql';
 import * as twinNotify from '../../../bench/twin/notify';
-import * as appAudience from '../../../src/notifications/content-audience';
+import { POST_READERS_STATEMENTS } from '../../../src/posts/repositories/post-readers.repository';
 import * as twinEvents from '../../../bench/twin/events';
 import * as twinSpaces from '../../../bench/twin/spaces';
 import * as twinPosts from '../../../bench/twin/posts';
-import * as appCards from '../../../src/posts/post-card-rows';
+import * as appCards from '../../../src/posts/repositories/post-cards.repository';
 import * as appSlots from '../../../src/events/occurrence-slots';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
+
+const appPosts = { LIVE_POST_IN_SPACE: POSTS_STATEMENTS.livePostInSpace };
+const appAudience = {
+  POST_SUBJECT: POST_READERS_STATEMENTS.postSubject,
+  READERS_OF_POST: POST_READERS_STATEMENTS.readersOfPost,
+};
 
 /**
  * The twins send the app's fixed SQL text where the app has fixed SQL (bench/README.md "Same

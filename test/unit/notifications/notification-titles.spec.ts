@@ -1,5 +1,5 @@
 import { Notification, StoredPost } from '../../../src/notifications/entities/notification.entity';
-import { namedPosts, shownItems, withTitle } from '../../../src/notifications/notification-titles';
+import { namedPosts, shownItems, withTitle } from '../../../src/notifications/domain/notification-titles';
 
 const uuid = (n: number) => `0190f1a2-b3c4-7d5e-8f70-${String(n).padStart(12, '0')}`;
 const wire = (n: number) => `post_${uuid(n).replace(/-/g, '')}`;

@@ -1,5 +1,5 @@
 import { tests as specExamples } from 'commonmark-spec';
-import { stripMarkdown } from '../../../src/posts/rendering/post-text';
+import { stripMarkdown } from '../../../src/posts/domain/post-text';
 
 /**
  * The card-text scanner (stripMarkdown, behind excerpts, display titles and slugs) checked against

@@ -7,7 +7,7 @@ import {
   FOLD_MARKER,
   slugOf,
   stripMarkdown,
-} from '../../../src/posts/rendering/post-text';
+} from '../../../src/posts/domain/post-text';
 
 const MEDIA_A = `media_${'a'.repeat(32)}`;
 /** No lone surrogate (String.prototype.isWellFormed is not in the ES2023 lib). */

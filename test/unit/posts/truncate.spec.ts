@@ -1,4 +1,4 @@
-import { truncate } from '../../../src/posts/rendering/post-text';
+import { truncate } from '../../../src/posts/domain/post-text';
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
