@@ -34,6 +34,7 @@ const PARAMETER_NAMES = [
   'cid',
   'content',
   'filename',
+  'domain',
 ];
 
 /** Documents served at the root (`/openapi.json`, `/llms.txt`): no resource, so no prefix. */
@@ -63,11 +64,6 @@ const NOT_YET_CONVERTED = [
   'MediaFilesController: parameter :mediaId',
   'MediaPostersController: parameter :mediaId',
   'MembershipsController: no prefix',
-  'NotificationsController: no prefix',
-  'NotificationsController: parameter :id',
-  'PostPinsController: parameter :id',
-  'PostPinsController: parameter :postId',
-  'PostsController: parameter :postId',
   'PublicEventsController: parameter :eventId',
   'PublicEventsController: prefix v1 names no resource',
   'PublicSpacesController: prefix v1/spaces shared',
@@ -86,7 +82,6 @@ const NOT_YET_CONVERTED = [
   'SpaceSiteController: parameter :pageId',
   'SpaceSiteController: parameter :topicId',
   'SpaceSiteController: prefix spaces shared',
-  'SpacesController: parameter :domain',
   'SpacesController: parameter :id',
   'SpacesController: prefix spaces shared',
   'StoreAdminController: parameter :id',
