@@ -7,8 +7,8 @@ import {
   type ImageFit,
   originalFormatOf,
   variantKey,
-} from '../../src/media/images/image-transform';
-import { contentDisposition } from '../../src/media/upload/content-disposition';
+} from '../../src/media/domain/image-transform';
+import { contentDisposition } from '../../src/media/domain/content-disposition';
 import { TwinRefusal, uuidOf, type TwinHandler } from './context';
 
 /** Every column of `media`, as TypeORM's findOneBy selects them (MediaRows.byWireId). */

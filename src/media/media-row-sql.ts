@@ -1,5 +1,5 @@
 import { Media, MediaState } from './entities/media.entity';
-import type { MediaKind } from './media-types';
+import type { MediaKind } from './domain/media-types';
 
 /**
  * One media row by id ($1) on fixed SQL with explicit row mapping: the image route serves a

@@ -5,7 +5,7 @@ import { Clock } from '../common/clock/clock';
 import { newUuid, parseEntityId } from '../common/ids/entity-id';
 import { Media } from './entities/media.entity';
 import { MEDIA_BY_ID, mediaOfRow, MediaRow } from './media-row-sql';
-import { MEDIA_TYPES, MediaKind } from './media-types';
+import { MEDIA_TYPES, MediaKind } from './domain/media-types';
 import { addStoredBytes, dropStoredBytesOf } from './space-stored-bytes';
 
 export interface NewMedia {
@@ -30,7 +30,7 @@ export class MediaRows {
     private readonly clock: Clock,
   ) {}
 
-  /** A new pending row, not yet saved (UploadQuota saves it within its uploader's quota). */
+  /** A new pending row, not yet saved (UploadQuotaService saves it within its uploader's quota). */
   newRow(fields: NewMedia): Media {
     const now = this.clock.now();
     return this.media.create({

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { ImageTransformQuery } from '../dto/image-transform-query.dto';
-import { CdnService } from '../serving/cdn.service';
+import { CdnService } from '../services/cdn.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Images by their permanent public URL (design.md §11 "URLs"). */

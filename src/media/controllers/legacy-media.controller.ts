@@ -4,7 +4,7 @@ import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from '../dto/legacy-media.dto';
-import { LegacyMediaService } from '../legacy-media.service';
+import { LegacyMediaService } from '../services/legacy-media.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The legacy media routes (api-spec.md "Legacy namespaces": images for avatars, banners, covers). */

@@ -4,7 +4,7 @@ import { Gated } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from '../dto/space-media.dto';
-import { SpaceMediaService } from '../space-media.service';
+import { SpaceMediaService } from '../services/space-media.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The v1 media routes of a space (api-spec.md "Writes", design.md §11 "v1 routes"). */

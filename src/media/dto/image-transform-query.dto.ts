@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IMAGE_FITS, ImageFit } from '../images/image-transform';
+import { IMAGE_FITS, ImageFit } from '../domain/image-transform';
 
 /** An integer from 1 to 4096 written plainly: no sign, no leading zero, no exponent. */
 const DIMENSION = /^(?:[1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-6])$/;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { V1_CONTENT_TYPES } from '../media-types';
+import { V1_CONTENT_TYPES } from '../domain/media-types';
 import { ALT_MAX, FILENAME_MAX, IsMediaFilename, ToContentTypeEssence } from './media-fields';
 import { MediaObject } from './media-object.dto';
 

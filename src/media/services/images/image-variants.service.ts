@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import sharp from 'sharp';
-import { AppConfig } from '../../config/app-config';
-import { Media } from '../entities/media.entity';
+import { AppConfig } from '../../../config/app-config';
+import { Media } from '../../entities/media.entity';
 import { MediaStorage } from '../storage/media-storage';
-import { FrameSize } from './image-geometry';
+import { FrameSize } from '../../domain/image-geometry';
 import { renderImage } from './image-render';
-import { FORMAT_TYPES, ImageTransform, variantKey } from './image-transform';
+import { FORMAT_TYPES, ImageTransform, variantKey } from '../../domain/image-transform';
 import { RenderSlots } from './render-slots';
 
 /** Formats that may hold an animation, which every variant keeps (within the render caps). */
@@ -27,7 +27,7 @@ export interface ServedVariant {
  * variants of a media are kept (docs/decisions/0108-image-variant-bound.md).
  */
 @Injectable()
-export class ImageVariants {
+export class ImageVariantsService {
   private readonly rendering = new Map<string, Promise<ServedVariant>>();
   /** Per media id, the last keeping decision in flight: one at a time, so the bound is exact here. */
   private readonly keeping = new Map<string, Promise<unknown>>();

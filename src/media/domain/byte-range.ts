@@ -1,4 +1,4 @@
-import type { ByteRange } from '../storage/media-storage';
+import type { ByteRange } from '../services/storage/media-storage';
 
 export type RangeAnswer =
   { kind: 'whole' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };

@@ -1,6 +1,6 @@
 import { S3Client } from '@aws-sdk/client-s3';
 import { Provider } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
+import { AppConfig } from '../../../config/app-config';
 import { LocalDiskStorage } from './local-disk-storage';
 import { MediaStorage } from './media-storage';
 import { S3Storage } from './s3-storage';

@@ -1,15 +1,15 @@
 import { open } from 'node:fs/promises';
 import sharp from 'sharp';
-import { Media } from '../entities/media.entity';
+import { Media } from '../../entities/media.entity';
 import { probeImage } from '../images/image-probe';
-import { MediaFacts } from '../media-rows';
-import { bytesMatch } from '../media-types';
+import { MediaFacts } from '../../media-rows';
+import { bytesMatch } from '../../domain/media-types';
 import { MediaStorage } from '../storage/media-storage';
-import { SNIFF_SAMPLE_BYTES, sniffedType } from '../upload/sniffed-type';
-import { demuxerOf } from './demuxers';
+import { SNIFF_SAMPLE_BYTES, sniffedType } from '../../domain/sniffed-type';
+import { demuxerOf } from '../../domain/demuxers';
 import { FfmpegTools, ProbedFile, ProbedStream, ToolFailed, ToolInput } from './ffmpeg-tools';
 import { ProcessingInput } from './processing-input';
-import { waveformPeaks } from './waveform';
+import { waveformPeaks } from '../../domain/waveform';
 
 /** Samples per second the waveform is computed from: plenty for 200 peaks of any length. */
 const WAVEFORM_SAMPLE_RATE = 8000;

@@ -8,26 +8,26 @@ import { newUuid } from '../../common/ids/entity-id';
 import { LegacyMediaInfo } from '../dto/legacy-media.dto';
 import { MediaStatusResponse } from '../dto/space-media.dto';
 import { Media } from '../entities/media.entity';
-import { MediaPresenter } from '../media-presenter';
+import { MediaPresenter } from './media.presenter';
 import { MediaFacts, MediaRows } from '../media-rows';
-import { ImageUndecodable, probeImage } from '../images/image-probe';
+import { ImageUndecodable, probeImage } from './images/image-probe';
 import { AppConfig } from '../../config/app-config';
 import { writeContinueIfExpected } from '../../infrastructure/http/expect-continue';
-import { MediaProcessing } from '../processing/media-processing';
-import { bytesMatch, essenceOf } from '../media-types';
-import { MediaUrlSigner } from '../media-url-signer';
-import { MediaStorage } from '../storage/media-storage';
-import { UploadQuota } from '../upload-quota';
-import { contentDisposition } from './content-disposition';
-import { SNIFF_SAMPLE_BYTES, sniffedType } from './sniffed-type';
-import { SignedUrlQuery } from './upload-query.dto';
+import { MediaProcessing } from './processing/media-processing.service';
+import { bytesMatch, essenceOf } from '../domain/media-types';
+import { MediaUrlSigner } from './media-url-signer.service';
+import { MediaStorage } from './storage/media-storage';
+import { UploadQuotaService } from './upload-quota.service';
+import { contentDisposition } from '../domain/content-disposition';
+import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
+import { SignedUrlQuery } from '../dto/signed-url-query.dto';
 import {
   sampleGate,
   sizeLimit,
   UploadInterrupted,
   UploadNotDeclaredType,
   UploadTooLarge,
-} from './upload-streams';
+} from '../domain/upload-streams';
 
 /**
  * After refusing an upload, the rest of its body is read and dropped (up to this much) so the
@@ -59,7 +59,7 @@ export class UploadService {
     private readonly rows: MediaRows,
     private readonly storage: MediaStorage,
     private readonly signer: MediaUrlSigner,
-    private readonly quota: UploadQuota,
+    private readonly quota: UploadQuotaService,
     private readonly presenter: MediaPresenter,
     private readonly config: AppConfig,
     private readonly processing: MediaProcessing,

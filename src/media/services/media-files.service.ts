@@ -1,13 +1,13 @@
 import { HttpStatus, Injectable, StreamableFile } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, notFound } from '../../common/errors/api-error';
-import { etagOf } from '../images/image-transform';
+import { etagOf } from '../domain/image-transform';
 import { MediaRows } from '../media-rows';
-import { MediaUrlSigner } from '../media-url-signer';
-import { MediaStorage } from '../storage/media-storage';
-import { contentDisposition } from '../upload/content-disposition';
-import { SignedUrlQuery } from '../upload/upload-query.dto';
-import { etagMatches, rangeOf } from './byte-range';
+import { MediaUrlSigner } from './media-url-signer.service';
+import { MediaStorage } from './storage/media-storage';
+import { contentDisposition } from '../domain/content-disposition';
+import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { etagMatches, rangeOf } from '../domain/byte-range';
 
 /**
  * GET /media-files/{mediaId}/{filename}?exp&sig (design.md §11 "URLs"): audio, video and files by

@@ -1,14 +1,14 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { JobQueue } from '../../infrastructure/jobs/job-queue';
-import { Metrics } from '../../infrastructure/metrics/metrics';
-import { Media } from '../entities/media.entity';
-import { MediaRows } from '../media-rows';
+import { AppConfig } from '../../../config/app-config';
+import { JobQueue } from '../../../infrastructure/jobs/job-queue';
+import { Metrics } from '../../../infrastructure/metrics/metrics';
+import { Media } from '../../entities/media.entity';
+import { MediaRows } from '../../media-rows';
 import { MediaStorage } from '../storage/media-storage';
 import { AvProbe } from './av-probe';
 import { FfmpegTools, ToolFailed, ToolMissing } from './ffmpeg-tools';
 import { ProcessingInput } from './processing-input';
-import { ScratchBudget, ScratchTooSmall } from './scratch-budget';
+import { ScratchBudget, ScratchTooSmall } from '../../domain/scratch-budget';
 
 export const PROBE_JOB = 'media.probe';
 export const SWEEP_JOB = 'media.sweep';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Clock } from '../common/clock/clock';
-import { forbidden } from '../common/errors/api-error';
-import { AppConfig } from '../config/app-config';
+import { Clock } from '../../common/clock/clock';
+import { forbidden } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/app-config';
 
 /** What a signature grants: one upload, reading one media file under one name, or its poster. */
 export type SignedTarget =

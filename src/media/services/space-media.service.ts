@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { ApiError, invalidRequest, notFound } from '../common/errors/api-error';
-import { SpaceGrantAccess, SpaceWriter } from '../spaces';
-import { MediaStatusResponse, MintedMedia, MintMediaRequest } from './dto/space-media.dto';
-import { MediaPresenter } from './media-presenter';
-import { MediaRows } from './media-rows';
-import { MEDIA_TYPES } from './media-types';
-import { MediaUrls } from './media-urls';
-import { UploadQuota } from './upload-quota';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { ApiError, invalidRequest, notFound } from '../../common/errors/api-error';
+import { SpaceGrantAccess, SpaceWriter } from '../../spaces';
+import { MediaStatusResponse, MintedMedia, MintMediaRequest } from '../dto/space-media.dto';
+import { MediaPresenter } from './media.presenter';
+import { MediaRows } from '../media-rows';
+import { MEDIA_TYPES } from '../domain/media-types';
+import { MediaUrlsService } from './media-urls.service';
+import { UploadQuotaService } from './upload-quota.service';
 
 /**
  * The v1 media routes (design.md §11 "v1 routes"): a member mints an upload in a space, with a
@@ -20,8 +20,8 @@ export class SpaceMediaService {
     private readonly grants: SpaceGrantAccess,
     private readonly rows: MediaRows,
     private readonly presenter: MediaPresenter,
-    private readonly urls: MediaUrls,
-    private readonly quota: UploadQuota,
+    private readonly urls: MediaUrlsService,
+    private readonly quota: UploadQuotaService,
   ) {}
 
   async mint(principal: RequestPrincipal, spaceRef: string, body: MintMediaRequest): Promise<MintedMedia> {

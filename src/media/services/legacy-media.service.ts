@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { notFound } from '../common/errors/api-error';
-import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from './dto/legacy-media.dto';
-import { MediaPresenter } from './media-presenter';
-import { MediaRows } from './media-rows';
-import { MediaUrls } from './media-urls';
-import { UploadQuota } from './upload-quota';
-import { contentDisposition } from './upload/content-disposition';
-import { formatEntityId } from '../common/ids/entity-id';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { notFound } from '../../common/errors/api-error';
+import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from '../dto/legacy-media.dto';
+import { MediaPresenter } from './media.presenter';
+import { MediaRows } from '../media-rows';
+import { MediaUrlsService } from './media-urls.service';
+import { UploadQuotaService } from './upload-quota.service';
+import { contentDisposition } from '../domain/content-disposition';
+import { formatEntityId } from '../../common/ids/entity-id';
 
 /**
  * The legacy media routes (api-spec.md "Legacy namespaces", design.md §11 "Legacy routes"): images
@@ -18,8 +18,8 @@ export class LegacyMediaService {
   constructor(
     private readonly rows: MediaRows,
     private readonly presenter: MediaPresenter,
-    private readonly urls: MediaUrls,
-    private readonly quota: UploadQuota,
+    private readonly urls: MediaUrlsService,
+    private readonly quota: UploadQuotaService,
   ) {}
 
   async mint(principal: RequestPrincipal, body: LegacyMintMediaRequest): Promise<LegacyMintedMedia> {

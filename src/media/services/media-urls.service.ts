@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '../config/app-config';
-import { formatEntityId } from '../common/ids/entity-id';
-import { Media } from './entities/media.entity';
-import { MediaUrlSigner, signedQueryString } from './media-url-signer';
+import { AppConfig } from '../../config/app-config';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { Media } from '../entities/media.entity';
+import { MediaUrlSigner, signedQueryString } from './media-url-signer.service';
 
 /** The URLs of a media (design.md §11 "URLs"), all under PUBLIC_BASE_URL. */
 @Injectable()
-export class MediaUrls {
+export class MediaUrlsService {
   constructor(
     private readonly config: AppConfig,
     private readonly signer: MediaUrlSigner,

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError } from '../../../common/errors/api-error';
 
 /** Seconds a client is told to wait when every render slot and queue place is taken. */
 export const RENDERS_BUSY_RETRY_AFTER_SECONDS = 1;

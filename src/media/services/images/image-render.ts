@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import sharp, { Sharp } from 'sharp';
-import { FrameSize, outputFrameSize } from './image-geometry';
-import { ImageFormat, ImageTransform } from './image-transform';
+import { FrameSize, outputFrameSize } from '../../domain/image-geometry';
+import { ImageFormat, ImageTransform } from '../../domain/image-transform';
 
 export interface RenderLimits {
   /** MEDIA_MAX_IMAGE_PIXELS: what the original may decode to, every frame counted. */

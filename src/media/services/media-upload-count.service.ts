@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SpaceCounters } from '../spaces';
-import { MediaLookup } from './records/media-lookup';
+import { SpaceCounters } from '../../spaces';
+import { MediaLookup } from './media-lookup.service';
 
 /**
  * Registers the count behind a space's `mediaUploadCountSummary` (design.md §8; api-spec.md "all
@@ -8,7 +8,7 @@ import { MediaLookup } from './records/media-lookup';
  * header when they are legacy uploads of no space.
  */
 @Injectable()
-export class MediaUploadCount implements OnModuleInit {
+export class MediaUploadCountService implements OnModuleInit {
   constructor(
     private readonly counters: SpaceCounters,
     private readonly media: MediaLookup,

@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { formatEntityId } from '../common/ids/entity-id';
-import { LegacyMediaInfo } from './dto/legacy-media.dto';
-import { MediaObject } from './dto/media-object.dto';
-import { Media } from './entities/media.entity';
-import { MediaUrls } from './media-urls';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { LegacyMediaInfo } from '../dto/legacy-media.dto';
+import { MediaObject } from '../dto/media-object.dto';
+import { Media } from '../entities/media.entity';
+import { MediaUrlsService } from './media-urls.service';
 
 /** Media rows as the wire shows them: api-spec.md's Media object, and the legacy media info. */
 @Injectable()
 export class MediaPresenter {
-  constructor(private readonly urls: MediaUrls) {}
+  constructor(private readonly urls: MediaUrlsService) {}
 
   /**
    * api-spec.md "Media object": images by their permanent CDN URL; audio, video and files by a URL

@@ -11,13 +11,13 @@ import {
   isOriginal,
   negotiatedFormat,
   originalFormatOf,
-} from '../images/image-transform';
-import { boundedTransform } from '../images/image-geometry';
-import { ImageVariants, MAYBE_ANIMATED, ServedVariant } from '../images/image-variants';
+} from '../domain/image-transform';
+import { boundedTransform } from '../domain/image-geometry';
+import { ImageVariantsService, MAYBE_ANIMATED, ServedVariant } from './images/image-variants.service';
 import { MediaRows } from '../media-rows';
-import { MediaStorage } from '../storage/media-storage';
-import { contentDisposition } from '../upload/content-disposition';
-import { etagMatches } from './byte-range';
+import { MediaStorage } from './storage/media-storage';
+import { contentDisposition } from '../domain/content-disposition';
+import { etagMatches } from '../domain/byte-range';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -32,7 +32,7 @@ export class CdnService {
   constructor(
     private readonly rows: MediaRows,
     private readonly storage: MediaStorage,
-    private readonly variants: ImageVariants,
+    private readonly variants: ImageVariantsService,
   ) {}
 
   async serve(

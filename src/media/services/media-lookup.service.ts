@@ -5,8 +5,8 @@ import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { invalidRequest, ValidationDetail } from '../../common/errors/api-error';
 import { MediaObject } from '../dto/media-object.dto';
 import { Media } from '../entities/media.entity';
-import { MediaPresenter } from '../media-presenter';
-import { MediaUrls } from '../media-urls';
+import { MediaPresenter } from './media.presenter';
+import { MediaUrlsService } from './media-urls.service';
 
 /** A media id as a request named it, and where (the `details` path of a refusal). */
 export interface MediaReference {
@@ -33,7 +33,7 @@ export class MediaLookup {
   constructor(
     @InjectRepository(Media) private readonly media: Repository<Media>,
     private readonly presenter: MediaPresenter,
-    private readonly urls: MediaUrls,
+    private readonly urls: MediaUrlsService,
   ) {}
 
   /**

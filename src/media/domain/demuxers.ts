@@ -1,4 +1,4 @@
-import { essenceOf } from '../media-types';
+import { essenceOf } from './media-types';
 
 /**
  * ffmpeg's demuxer for each container `file-type` may find in an audio or video upload

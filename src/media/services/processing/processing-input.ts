@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { MediaStorage } from '../storage/media-storage';
-import { sizeLimit } from '../upload/upload-streams';
-import { ScratchBudget } from './scratch-budget';
+import { sizeLimit } from '../../domain/upload-streams';
+import { ScratchBudget } from '../../domain/scratch-budget';
 
 /**
  * The scratch directory has less free space than a copy needs. Not a verdict on the media: the job

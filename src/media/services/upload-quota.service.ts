@@ -1,13 +1,12 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import type { EntityManager, Repository } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { ApiError } from '../common/errors/api-error';
-import { AppConfig } from '../config/app-config';
-import { Media } from './entities/media.entity';
-import { MediaLimits } from './media-limits';
-import { MediaRows, NewMedia } from './media-rows';
-import { MediaKind, MEDIA_TYPES } from './media-types';
+import { Clock } from '../../common/clock/clock';
+import { ApiError } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/app-config';
+import { Media } from '../entities/media.entity';
+import { MediaRows, NewMedia } from '../media-rows';
+import { MediaKind, MEDIA_TYPES } from '../domain/media-types';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -36,18 +35,31 @@ const WINDOW = 'FROM media WHERE uploader_did = $1 AND created_at > $2';
  * 429 in design.md §5's envelope, scope `upload-quota`, and nothing is stored.
  */
 @Injectable()
-export class UploadQuota {
+export class UploadQuotaService {
   constructor(
     @InjectRepository(Media) private readonly media: Repository<Media>,
     private readonly rows: MediaRows,
-    private readonly limits: MediaLimits,
     private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
   /** The most one upload of `kind` may bring: its kind's limit, never more than the whole quota. */
   uploadLimit(kind: MediaKind): number {
-    return Math.min(this.limits.maxBytes(kind), this.config.MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY);
+    return Math.min(this.maxBytes(kind), this.config.MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY);
+  }
+
+  /** The largest upload of each kind (design.md §11 "Kinds and limits", MEDIA_MAX_*_BYTES). */
+  private maxBytes(kind: MediaKind): number {
+    switch (kind) {
+      case 'image':
+        return this.config.MEDIA_MAX_IMAGE_BYTES;
+      case 'audio':
+        return this.config.MEDIA_MAX_AUDIO_BYTES;
+      case 'video':
+        return this.config.MEDIA_MAX_VIDEO_BYTES;
+      case 'file':
+        return this.config.MEDIA_MAX_FILE_BYTES;
+    }
   }
 
   /** Saves a new pending media if what it may bring fits its uploader's quota; else the 429. */
