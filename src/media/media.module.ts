@@ -7,7 +7,7 @@ import { UploadsController } from './controllers/uploads.controller';
 import { Media } from './entities/media.entity';
 import { MediaSpaceUsage } from './entities/media-space-usage.entity';
 import { LegacyMediaService } from './services/legacy-media.service';
-import { MediaRows } from './media-rows';
+import { MediaLifecycleService } from './services/media-lifecycle.service';
 import { MediaUploadCountService } from './services/media-upload-count.service';
 import { MediaRecordsModule } from './media-records.module';
 import { SpaceMediaService } from './services/space-media.service';
@@ -23,6 +23,7 @@ import { MediaProcessing } from './services/processing/media-processing.service'
 import { ImageVariantsService } from './services/images/image-variants.service';
 import { CdnService } from './services/cdn.service';
 import { MediaFilesService } from './services/media-files.service';
+import { MediaJobsSubscriber } from './events/media-jobs.subscriber';
 
 /**
  * Media (design.md §11): the v1 and legacy upload routes, the signed upload URL, the media table,
@@ -48,7 +49,7 @@ import { MediaFilesService } from './services/media-files.service';
   ],
   providers: [
     mediaStorageProvider,
-    MediaRows,
+    MediaLifecycleService,
     SpaceMediaService,
     LegacyMediaService,
     UploadService,
@@ -56,6 +57,7 @@ import { MediaFilesService } from './services/media-files.service';
     CdnService,
     MediaFilesService,
     MediaProcessing,
+    MediaJobsSubscriber,
     MediaUploadCountService,
     UploadQuotaService,
   ],

@@ -224,7 +224,10 @@ export class MediaRepository {
   async markProcessed(id: string, facts: MediaFacts, now: Date): Promise<boolean> {
     const result = await this.dataSource
       .getRepository(Media)
-      .update({ id, state: 'pending', uploadedAt: Not(IsNull()) }, { ...facts, state: 'ready', updatedAt: now });
+      .update(
+        { id, state: 'pending', uploadedAt: Not(IsNull()) },
+        { ...facts, state: 'ready', updatedAt: now },
+      );
     return (result.affected ?? 0) > 0;
   }
 
@@ -241,9 +244,10 @@ export class MediaRepository {
   /** Deletes the media minted before `before` and never uploaded; how many. */
   async deleteNeverUploaded(before: Date): Promise<number> {
     // TypeORM answers a DELETE as [rows, affected].
-    const [, affected] = await this.dataSource.query<[unknown[], number]>(MEDIA_STATEMENTS.deleteNeverUploaded, [
-      before,
-    ]);
+    const [, affected] = await this.dataSource.query<[unknown[], number]>(
+      MEDIA_STATEMENTS.deleteNeverUploaded,
+      [before],
+    );
     return affected ?? 0;
   }
 
@@ -254,10 +258,9 @@ export class MediaRepository {
     runner: EntityManager,
   ): Promise<Pick<Media, 'id' | 'storageKey' | 'kind'>[]> {
     // TypeORM answers an UPDATE as [rows, affected].
-    const [rows] = await runner.query<[{ id: string; storage_key: string | null; kind: MediaKind }[], number]>(
-      MEDIA_STATEMENTS.failUnprocessed,
-      [before, now],
-    );
+    const [rows] = await runner.query<
+      [{ id: string; storage_key: string | null; kind: MediaKind }[], number]
+    >(MEDIA_STATEMENTS.failUnprocessed, [before, now]);
     return rows.map((row) => ({ id: row.id, storageKey: row.storage_key, kind: row.kind }));
   }
 
@@ -275,9 +278,10 @@ export class MediaRepository {
 
   /** A space's storage figure (docs/decisions/0114-media-upload-quota.md); 0 without a row. */
   async storedBytesOfSpace(spaceId: string): Promise<number> {
-    const rows = await this.dataSource.query<{ stored_bytes: string }[]>(MEDIA_STATEMENTS.storedBytesOfSpace, [
-      spaceId,
-    ]);
+    const rows = await this.dataSource.query<{ stored_bytes: string }[]>(
+      MEDIA_STATEMENTS.storedBytesOfSpace,
+      [spaceId],
+    );
     return rows.length === 0 ? 0 : Number(rows[0].stored_bytes);
   }
 

@@ -4,7 +4,7 @@ import { essenceOf } from './media-types';
  * ffmpeg's demuxer for each container `file-type` may find in an audio or video upload
  * (media-types.ts): the tools read a file only as the container it was sniffed as, never as
  * whatever their own probing guesses (an ID3 tag followed by an HLS playlist sniffs as MP3, and
- * ffmpeg's guess would follow the playlist's entries). Issue 29 item 5,
+ * ffmpeg's guess would follow the playlist's entries):
  * docs/decisions/0111-media-processing-containment.md.
  */
 const DEMUXER_OF_SNIFFED: Readonly<Record<string, string>> = {

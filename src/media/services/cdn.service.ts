@@ -14,7 +14,7 @@ import {
 } from '../domain/image-transform';
 import { boundedTransform } from '../domain/image-geometry';
 import { ImageVariantsService, MAYBE_ANIMATED, ServedVariant } from './images/image-variants.service';
-import { MediaRows } from '../media-rows';
+import { MediaLifecycleService } from './media-lifecycle.service';
 import { MediaStorage } from './storage/media-storage';
 import { contentDisposition } from '../domain/content-disposition';
 import { etagMatches } from '../domain/byte-range';
@@ -30,7 +30,7 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 @Injectable()
 export class CdnService {
   constructor(
-    private readonly rows: MediaRows,
+    private readonly lifecycle: MediaLifecycleService,
     private readonly storage: MediaStorage,
     private readonly variants: ImageVariantsService,
   ) {}
@@ -42,7 +42,7 @@ export class CdnService {
     request: Request,
     response: Response,
   ): Promise<StreamableFile | undefined> {
-    const media = await this.rows.byWireId(mediaId);
+    const media = await this.lifecycle.byWireId(mediaId);
     if (!media || media.kind !== 'image' || media.state !== 'ready' || media.filename !== filename) {
       throw notFound();
     }

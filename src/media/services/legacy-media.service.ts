@@ -3,7 +3,7 @@ import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { notFound } from '../../common/errors/api-error';
 import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from '../dto/legacy-media.dto';
 import { MediaPresenter } from './media.presenter';
-import { MediaRows } from '../media-rows';
+import { MediaLifecycleService } from './media-lifecycle.service';
 import { MediaUrlsService } from './media-urls.service';
 import { UploadQuotaService } from './upload-quota.service';
 import { contentDisposition } from '../domain/content-disposition';
@@ -16,7 +16,7 @@ import { formatEntityId } from '../../common/ids/entity-id';
 @Injectable()
 export class LegacyMediaService {
   constructor(
-    private readonly rows: MediaRows,
+    private readonly lifecycle: MediaLifecycleService,
     private readonly presenter: MediaPresenter,
     private readonly urls: MediaUrlsService,
     private readonly quota: UploadQuotaService,
@@ -41,7 +41,7 @@ export class LegacyMediaService {
   }
 
   async info(principal: RequestPrincipal, mediaId: string): Promise<LegacyMediaInfo> {
-    const media = await this.rows.owned(mediaId, principal.did, null);
+    const media = await this.lifecycle.owned(mediaId, principal.did, null);
     if (!media) throw notFound();
     return this.presenter.legacyInfo(media);
   }

@@ -2,7 +2,7 @@ import { HttpStatus, Injectable, StreamableFile } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { ApiError, notFound } from '../../common/errors/api-error';
 import { etagOf } from '../domain/image-transform';
-import { MediaRows } from '../media-rows';
+import { MediaLifecycleService } from './media-lifecycle.service';
 import { MediaUrlSigner } from './media-url-signer.service';
 import { MediaStorage } from './storage/media-storage';
 import { contentDisposition } from '../domain/content-disposition';
@@ -18,7 +18,7 @@ import { etagMatches, rangeOf } from '../domain/byte-range';
 @Injectable()
 export class MediaFilesService {
   constructor(
-    private readonly rows: MediaRows,
+    private readonly lifecycle: MediaLifecycleService,
     private readonly storage: MediaStorage,
     private readonly signer: MediaUrlSigner,
   ) {}
@@ -31,7 +31,7 @@ export class MediaFilesService {
     response: Response,
   ): Promise<StreamableFile | undefined> {
     this.signer.verify({ kind: 'file', mediaId, filename }, query.exp, query.sig);
-    const media = await this.rows.byWireId(mediaId);
+    const media = await this.lifecycle.byWireId(mediaId);
     if (!media || media.kind === 'image' || media.state !== 'ready' || media.filename !== filename) {
       throw notFound();
     }
@@ -83,7 +83,7 @@ export class MediaFilesService {
     response: Response,
   ): Promise<StreamableFile | undefined> {
     this.signer.verify({ kind: 'poster', mediaId }, query.exp, query.sig);
-    const media = await this.rows.byWireId(mediaId);
+    const media = await this.lifecycle.byWireId(mediaId);
     if (!media || media.state !== 'ready' || media.posterKey === null) throw notFound();
     const stored = await this.storage.stat(media.posterKey);
     if (!stored) throw notFound();

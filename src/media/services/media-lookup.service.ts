@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { invalidRequest, ValidationDetail } from '../../common/errors/api-error';
 import { MediaObject } from '../dto/media-object.dto';
 import { Media } from '../entities/media.entity';
+import { MediaRepository } from '../media.repository';
 import { MediaPresenter } from './media.presenter';
 import { MediaUrlsService } from './media-urls.service';
 
@@ -31,7 +30,7 @@ export interface AttachmentUse {
 @Injectable()
 export class MediaLookup {
   constructor(
-    @InjectRepository(Media) private readonly media: Repository<Media>,
+    private readonly repository: MediaRepository,
     private readonly presenter: MediaPresenter,
     private readonly urls: MediaUrlsService,
   ) {}
@@ -141,13 +140,9 @@ export class MediaLookup {
    * How many uploads of a space are ready (`mediaUploadCountSummary`): its own, plus the images
    * it shows (`alsoShown`: avatar, header) when they were uploaded elsewhere (a legacy upload).
    */
-  async countOfSpace(spaceId: string, alsoShown: (string | null)[] = []): Promise<number> {
+  countOfSpace(spaceId: string, alsoShown: (string | null)[] = []): Promise<number> {
     const shown = alsoShown.filter((id): id is string => !!id);
-    const [{ n }]: { n: number }[] = await this.media.query(
-      `SELECT count(*)::int AS n FROM media WHERE state = 'ready' AND (space_id = $1 OR id = ANY($2::uuid[]))`,
-      [spaceId, shown],
-    );
-    return n;
+    return this.repository.readyCountOfSpace(spaceId, shown);
   }
 
   /**
@@ -155,12 +150,8 @@ export class MediaLookup {
    * from upload until dropped, kept with each media write (`media_space_usage`); derived files
    * (posters, image variants) and legacy uploads (no space) are not counted.
    */
-  async storedBytesOfSpace(spaceId: string): Promise<number> {
-    const rows: { stored_bytes: string }[] = await this.media.query(
-      'SELECT stored_bytes FROM media_space_usage WHERE space_id = $1',
-      [spaceId],
-    );
-    return rows.length === 0 ? 0 : Number(rows[0].stored_bytes);
+  storedBytesOfSpace(spaceId: string): Promise<number> {
+    return this.repository.storedBytesOfSpace(spaceId);
   }
 
   /** The rows the references name, by wire id (malformed ids are simply missing). */
@@ -168,13 +159,12 @@ export class MediaLookup {
     const uuids = [
       ...new Set(references.map((r) => parseEntityId('media', r.mediaId)).filter((id): id is string => !!id)),
     ];
-    const rows = uuids.length > 0 ? await this.media.findBy({ id: In(uuids) }) : [];
+    const rows = await this.repository.byIds(uuids);
     return new Map(rows.map((media) => [formatEntityId('media', media.id), media]));
   }
 
   private async readyRows(ids: Iterable<string | null | undefined>): Promise<Media[]> {
     const uuids = [...new Set([...ids].filter((id): id is string => !!id))];
-    if (uuids.length === 0) return [];
-    return this.media.findBy({ id: In(uuids), state: 'ready' });
+    return this.repository.readyByIds(uuids);
   }
 }

@@ -4,7 +4,7 @@ import { ApiError, invalidRequest, notFound } from '../../common/errors/api-erro
 import { SpaceGrantAccess, SpaceWriter } from '../../spaces';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from '../dto/space-media.dto';
 import { MediaPresenter } from './media.presenter';
-import { MediaRows } from '../media-rows';
+import { MediaLifecycleService } from './media-lifecycle.service';
 import { MEDIA_TYPES } from '../domain/media-types';
 import { MediaUrlsService } from './media-urls.service';
 import { UploadQuotaService } from './upload-quota.service';
@@ -18,7 +18,7 @@ import { UploadQuotaService } from './upload-quota.service';
 export class SpaceMediaService {
   constructor(
     private readonly grants: SpaceGrantAccess,
-    private readonly rows: MediaRows,
+    private readonly lifecycle: MediaLifecycleService,
     private readonly presenter: MediaPresenter,
     private readonly urls: MediaUrlsService,
     private readonly quota: UploadQuotaService,
@@ -60,7 +60,7 @@ export class SpaceMediaService {
     const writer = await this.writer(principal, spaceRef).catch((error: unknown) => {
       throw error instanceof ApiError && error.getStatus() === 403 ? notFound() : error;
     });
-    const media = await this.rows.owned(mediaId, writer.did, writer.space.id);
+    const media = await this.lifecycle.owned(mediaId, writer.did, writer.space.id);
     if (!media) throw notFound();
     return { media: this.presenter.object(media), status: media.state };
   }

@@ -9,7 +9,8 @@ import { LegacyMediaInfo } from '../dto/legacy-media.dto';
 import { MediaStatusResponse } from '../dto/space-media.dto';
 import { Media } from '../entities/media.entity';
 import { MediaPresenter } from './media.presenter';
-import { MediaFacts, MediaRows } from '../media-rows';
+import type { MediaFacts } from '../media.repository';
+import { MediaLifecycleService } from './media-lifecycle.service';
 import { ImageUndecodable, probeImage } from './images/image-probe';
 import { AppConfig } from '../../config/app-config';
 import { writeContinueIfExpected } from '../../infrastructure/http/expect-continue';
@@ -56,7 +57,7 @@ export class UploadService {
   private readonly probeTurn = pLimit(IMAGE_PROBES_AT_ONCE);
 
   constructor(
-    private readonly rows: MediaRows,
+    private readonly lifecycle: MediaLifecycleService,
     private readonly storage: MediaStorage,
     private readonly signer: MediaUrlSigner,
     private readonly quota: UploadQuotaService,
@@ -72,7 +73,7 @@ export class UploadService {
   ): Promise<MediaStatusResponse | LegacyMediaInfo> {
     try {
       const media = await this.awaitingBytes(mediaId, query, request);
-      // Never more than the mint counted against the uploader's quota (upload-quota.ts).
+      // Never more than the mint counted against the uploader's quota (upload-quota.service.ts).
       const limit = Math.min(this.quota.uploadLimit(media.kind), media.declaredLength ?? Infinity);
       const announced = request.headers['content-length'];
       if (announced !== undefined && Number(announced) > limit) {
@@ -83,7 +84,7 @@ export class UploadService {
       const facts = await this.probed(media, stored.storageKey, stored.contentLength);
       // Audio and video stay pending until their processing job has run.
       const processed = media.kind === 'audio' || media.kind === 'video';
-      const finalized = await this.rows.finalize(media, { ...stored, facts, ready: !processed });
+      const finalized = await this.lifecycle.finalize(media, { ...stored, facts, ready: !processed });
       if (!finalized) {
         await this.storage.delete(stored.storageKey);
         throw conflict('This media already has its bytes');
@@ -101,7 +102,7 @@ export class UploadService {
   /** The media this signed URL uploads to, if it still awaits its bytes and the headers fit. */
   private async awaitingBytes(mediaId: string, query: SignedUrlQuery, request: Request): Promise<Media> {
     this.signer.verify({ kind: 'upload', mediaId }, query.exp, query.sig);
-    const media = await this.rows.byWireId(mediaId);
+    const media = await this.lifecycle.byWireId(mediaId);
     if (!media) throw notFound();
     if (media.state === 'failed') throw conflict('This media’s upload was refused; mint a new one');
     if (media.state !== 'pending' || media.uploadedAt !== null) {
@@ -196,7 +197,7 @@ export class UploadService {
    * The bytes received (at most) count against the uploader's quota all the same.
    */
   private async refuse(media: Media, refusal: Error, receivedBytes: number): Promise<ApiError> {
-    await this.rows.fail(media.id, refusal.message, receivedBytes);
+    await this.lifecycle.fail(media.id, refusal.message, receivedBytes);
     this.logger.log(`media ${media.id} failed: ${refusal.message}`);
     if (refusal instanceof UploadTooLarge) return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, refusal.message);
     return invalidRequest('Invalid request', [{ path: 'body', message: refusal.message }]);

@@ -681,10 +681,7 @@ describe('monitoring (issue 30 item 5)', () => {
       'plat_media_processing_failures_total{reason!="refused"}',
     );
     // The ratio's denominator names the media job by the kind the code registers.
-    const mediaSource = readFileSync(
-      join(root, 'src/media/services/processing/media-processing.service.ts'),
-      'utf8',
-    );
+    const mediaSource = readFileSync(join(root, 'src/media/events/media.events.ts'), 'utf8');
     const probeJob = /PROBE_JOB = '([^']+)'/.exec(mediaSource)![1];
     expect(expr('PlatMediaRefusedRatioHigh')).toContain(
       `plat_jobs_total{kind="${probeJob}",outcome="completed"}`,

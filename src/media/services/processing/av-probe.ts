@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import sharp from 'sharp';
 import { Media } from '../../entities/media.entity';
 import { probeImage } from '../images/image-probe';
-import { MediaFacts } from '../../media-rows';
+import type { MediaFacts } from '../../media.repository';
 import { bytesMatch } from '../../domain/media-types';
 import { MediaStorage } from '../storage/media-storage';
 import { SNIFF_SAMPLE_BYTES, sniffedType } from '../../domain/sniffed-type';

@@ -1,25 +1,18 @@
-import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { JobQueue } from '../../../infrastructure/jobs/job-queue';
 import { Metrics } from '../../../infrastructure/metrics/metrics';
 import { Media } from '../../entities/media.entity';
-import { MediaRows } from '../../media-rows';
+import { MediaLifecycleService } from '../media-lifecycle.service';
 import { MediaStorage } from '../storage/media-storage';
 import { AvProbe } from './av-probe';
 import { FfmpegTools, ToolFailed, ToolMissing } from './ffmpeg-tools';
 import { ProcessingInput } from './processing-input';
 import { ScratchBudget, ScratchTooSmall } from '../../domain/scratch-budget';
-
-export const PROBE_JOB = 'media.probe';
-export const SWEEP_JOB = 'media.sweep';
-
-interface ProbeJob {
-  mediaId: string;
-}
+import { PROBE_JOB, ProbeJob } from '../../events/media.events';
 
 /**
- * Audio and video processing as a job (design.md §11 "Probing"): BullMQ with REDIS_URL (a replica
- * that dies mid-job leaves it to be retried elsewhere), in-process otherwise. The job is
+ * Audio and video processing as a job (design.md §11 "Probing", events/media-jobs.subscriber.ts). The job is
  * idempotent: it acts only on a media whose bytes are stored and that is still pending. Bytes the
  * tools refuse fail the media (the reason logged); without ffprobe the media is ready, lacking
  * only what the tools would have found; other failures (storage, database, a scratch directory
@@ -27,7 +20,7 @@ interface ProbeJob {
  * finishes.
  */
 @Injectable()
-export class MediaProcessing implements OnModuleInit {
+export class MediaProcessing {
   private readonly logger = new Logger(MediaProcessing.name);
   private readonly probe: AvProbe;
   private readonly scratch: ScratchBudget;
@@ -35,7 +28,7 @@ export class MediaProcessing implements OnModuleInit {
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly rows: MediaRows,
+    private readonly lifecycle: MediaLifecycleService,
     private readonly config: AppConfig,
     private readonly storage: MediaStorage,
     metrics: Metrics,
@@ -55,18 +48,6 @@ export class MediaProcessing implements OnModuleInit {
     this.probe = new AvProbe(tools, storage, input, config.MEDIA_MAX_IMAGE_PIXELS);
   }
 
-  onModuleInit(): void {
-    // A replica runs at most MEDIA_PROCESSING_CONCURRENCY tool runs at once, whatever the queue
-    // holds (docs/decisions/0111-media-processing-containment.md).
-    this.jobs.handle<ProbeJob>(PROBE_JOB, (job) => this.process(job.mediaId), {
-      attempts: 3,
-      backoffMs: 2000,
-      concurrency: this.config.MEDIA_PROCESSING_CONCURRENCY,
-    });
-    this.jobs.handle(SWEEP_JOB, async () => void (await this.sweep()), { attempts: 1 });
-    void this.jobs.every(SWEEP_JOB, this.config.MEDIA_SWEEP_MS);
-  }
-
   /** Bytes of temporary copies held now (MEDIA_SCRATCH_MAX_BYTES bounds them). */
   get scratchInUse(): number {
     return this.scratch.inUse;
@@ -78,17 +59,17 @@ export class MediaProcessing implements OnModuleInit {
   }
 
   async process(mediaId: string): Promise<void> {
-    const media = await this.rows.byId(mediaId);
+    const media = await this.lifecycle.byId(mediaId);
     if (!media || media.state !== 'pending' || media.uploadedAt === null) return;
     try {
-      await this.rows.processed(media.id, await this.probe.probe(media));
+      await this.lifecycle.processed(media.id, await this.probe.probe(media));
     } catch (error) {
       if (error instanceof ToolMissing) {
         this.logger.warn(`media ${media.id} ready without audio/video facts: ${error.message}`);
-        await this.rows.processed(media.id, {});
+        await this.lifecycle.processed(media.id, {});
       } else if (error instanceof ToolFailed || error instanceof ScratchTooSmall) {
         this.logger.warn(`media ${media.id} failed: ${error.message}`);
-        if (await this.rows.processingFailed(media.id, error.message)) {
+        if (await this.lifecycle.processingFailed(media.id, error.message)) {
           this.failures.inc({
             kind: media.kind,
             reason: error instanceof ToolFailed ? 'refused' : 'no_scratch',
@@ -108,7 +89,7 @@ export class MediaProcessing implements OnModuleInit {
   }
 
   async sweep(): Promise<{ deleted: number; failed: number }> {
-    const swept = await this.rows.sweep(
+    const swept = await this.lifecycle.sweep(
       this.config.MEDIA_UPLOAD_TTL * 1000,
       this.config.MEDIA_PROCESSING_TTL * 1000,
     );
