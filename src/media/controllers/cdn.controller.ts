@@ -12,7 +12,7 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 export class CdnController {
   constructor(private readonly cdn: CdnService) {}
 
-  @Get(':mediaId/:filename')
+  @Get(':media/:filename')
   @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({
@@ -21,7 +21,7 @@ export class CdnController {
   @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   serveImage(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Param('filename') filename: string,
     @Query() query: ImageTransformQuery,
     @Req() request: Request,

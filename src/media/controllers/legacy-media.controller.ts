@@ -26,15 +26,15 @@ export class LegacyMediaController {
     return this.media.mint(principal, body);
   }
 
-  @Get(':id')
+  @Get(':media')
   @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s own uploaded image' })
   @ApiOkResponse({ type: LegacyMediaInfo })
   getLegacyMedia(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('media') mediaId: string,
   ): Promise<LegacyMediaInfo> {
-    return this.media.info(principal, id);
+    return this.media.info(principal, mediaId);
   }
 }

@@ -18,7 +18,7 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 export class MediaFilesController {
   constructor(private readonly files: MediaFilesService) {}
 
-  @Get(':mediaId/:filename')
+  @Get(':media/:filename')
   @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A ready audio, video or file by its signed URL; honours Range' })
@@ -29,7 +29,7 @@ export class MediaFilesController {
     schema: { type: 'string', format: 'binary' },
   })
   serveMediaFile(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Param('filename') filename: string,
     @Query() query: SignedUrlQuery,
     @Req() request: Request,

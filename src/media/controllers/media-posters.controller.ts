@@ -12,14 +12,14 @@ import { MediaFilesService } from '../services/media-files.service';
 export class MediaPostersController {
   constructor(private readonly files: MediaFilesService) {}
 
-  @Get(':mediaId.jpg')
+  @Get(':media.jpg')
   @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'The poster (JPEG) of a ready audio or video, by its signed URL' })
   @ApiProduces('image/jpeg')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   serveMediaPoster(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Query() query: SignedUrlQuery,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,

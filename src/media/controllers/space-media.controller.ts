@@ -26,7 +26,7 @@ export class SpaceMediaController {
     return this.media.mint(principal, space, body);
   }
 
-  @Get(':mediaId')
+  @Get(':media')
   @RateLimitClass('read')
   @Gated(['write:posts', 'write:comments'], { anyOf: true, spaceParam: 'space' })
   @ApiOperation({ summary: 'Whether an upload landed: pending, ready or failed (uploader only)' })
@@ -34,7 +34,7 @@ export class SpaceMediaController {
   getSpaceMediaStatus(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
   ): Promise<MediaStatusResponse> {
     return this.media.status(principal, space, mediaId);
   }

@@ -23,7 +23,7 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 export class UploadsController {
   constructor(private readonly uploads: UploadService) {}
 
-  @Put(':mediaId')
+  @Put(':media')
   @RateLimitClass('ordinary')
   @HttpCode(200)
   @Anonymous()
@@ -40,7 +40,7 @@ export class UploadsController {
     },
   })
   uploadMedia(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Query() query: SignedUrlQuery,
     @Req() request: Request,
   ): Promise<MediaStatusResponse | LegacyMediaInfo> {

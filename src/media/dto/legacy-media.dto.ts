@@ -42,7 +42,7 @@ export class LegacyMintedMedia {
   media: LegacyMediaSummary;
 }
 
-/** GET /media/{id} (uploader only), and the answer of a legacy upload. */
+/** GET /media/{media} (uploader only), and the answer of a legacy upload. */
 export class LegacyMediaInfo {
   @ApiProperty({ example: MEDIA_ID_EXAMPLE })
   id: string;

@@ -55,7 +55,7 @@ export class MintedMedia {
   uploadHeaders: Record<string, string>;
 }
 
-/** GET /v1/spaces/{space}/media/{mediaId}, and the answer of a v1 upload. */
+/** GET /v1/spaces/{space}/media/{media}, and the answer of a v1 upload. */
 export class MediaStatusResponse {
   @ApiProperty({ type: MediaObject })
   media: MediaObject;

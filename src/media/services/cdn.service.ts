@@ -22,7 +22,7 @@ import { etagMatches } from '../domain/byte-range';
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * GET /cdn/{mediaId}/{filename} (design.md §11 "URLs"): a ready image, anonymously, under its own
+ * GET /cdn/{media}/{filename} (design.md §11 "URLs"): a ready image, anonymously, under its own
  * file name, as it was uploaded or transformed (`w`, `h`, `fit`, `auto=format`), never larger than
  * the original (docs/decisions/0107-image-transform-bounds.md). The bytes never change for a URL (and
  * Accept, with `auto=format`), so they are cacheable for a year.

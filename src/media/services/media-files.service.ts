@@ -10,7 +10,7 @@ import { SignedUrlQuery } from '../dto/signed-url-query.dto';
 import { etagMatches, rangeOf } from '../domain/byte-range';
 
 /**
- * GET /media-files/{mediaId}/{filename}?exp&sig (design.md §11 "URLs"): audio, video and files by
+ * GET /media-files/{media}/{filename}?exp&sig (design.md §11 "URLs"): audio, video and files by
  * a signed URL, with `Range` for streaming (206; 416 past the end). Audio and video play inline;
  * other files download. Like every data response they are `Cache-Control: no-store` (api-spec.md
  * "Data responses always carry `Cache-Control: no-store`"; docs/decisions/0113-media-status-and-no-store.md).
@@ -75,7 +75,7 @@ export class MediaFilesService {
     return new StreamableFile(await this.storage.get(media.storageKey!, wanted.range));
   }
 
-  /** GET /media-posters/{mediaId}.jpg?exp&sig: the poster of a ready audio or video. */
+  /** GET /media-posters/{media}.jpg?exp&sig: the poster of a ready audio or video. */
   async servePoster(
     mediaId: string,
     query: SignedUrlQuery,

@@ -39,7 +39,7 @@ export class MediaPresenter {
     return object;
   }
 
-  /** GET /media/{id}: the public URLs appear once the upload is ready. */
+  /** GET /media/{media}: the public URLs appear once the upload is ready. */
   legacyInfo(media: Media): LegacyMediaInfo {
     const ready = media.state === 'ready';
     const url = this.urls.cdn(media);

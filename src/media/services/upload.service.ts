@@ -45,7 +45,7 @@ const DISCARD_AT_MOST = 64 * 1024 * 1024;
 const IMAGE_PROBES_AT_ONCE = Math.max(1, availableParallelism());
 
 /**
- * PUT /uploads/{mediaId}?exp&sig (design.md §11 "Upload"): the signed URL is the whole
+ * PUT /uploads/{media}?exp&sig (design.md §11 "Upload"): the signed URL is the whole
  * capability. The body streams through a size limit and a type check into storage under a key
  * of its own, and the media is finalized only if it still awaits its bytes, so concurrent PUTs
  * store one body and the others get 409. Refused bytes (too large, not the declared type, not the
