@@ -12,8 +12,9 @@ import { MediaRepository } from './media.repository';
  * The part of the media module other modules import (`MediaLookup`): it depends on nothing but
  * the media tables and configuration, so spaces, posts, comments, pages, store and events use it
  * while the media routes, which resolve spaces (`SpacesModule` imports this module), sit in
- * `MediaModule`: one Nest module would import spaces and be imported by it, a cycle. It also
- * provides `MediaModule` the repository, the URLs and their signer (one key per process).
+ * `MediaModule`: one Nest module would import spaces and be imported by it, a cycle
+ * (docs/decisions/0142-a-records-module-breaks-a-module-cycle.md). It also provides `MediaModule`
+ * the repository, the URLs and their signer (one key per process).
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Media, MediaSpaceUsage])],

@@ -7,7 +7,8 @@ import { PROBE_JOB, ProbeJob, SWEEP_JOB } from './media.events';
 /**
  * Handles the media module's jobs: the processing of an audio or video upload (BullMQ with
  * REDIS_URL, so a replica that dies mid-job leaves it to be retried elsewhere; in-process
- * otherwise), and the sweep, scheduled every MEDIA_SWEEP_MS.
+ * otherwise), and the sweep, scheduled every MEDIA_SWEEP_MS
+ * (docs/decisions/0142-a-records-module-breaks-a-module-cycle.md: job kinds live in events/).
  */
 @Injectable()
 export class MediaJobsSubscriber implements OnModuleInit {
