@@ -7,18 +7,14 @@ import {
   type ImageFit,
   originalFormatOf,
   variantKey,
-} from '../../src/media/images/image-transform';
-import { contentDisposition } from '../../src/media/upload/content-disposition';
+} from '../../src/media/domain/image-transform';
+import { contentDisposition } from '../../src/media/domain/content-disposition';
+import { MEDIA_STATEMENTS } from '../../src/media/media.repository';
 import { TwinRefusal, uuidOf, type TwinHandler } from './context';
 
-/** Every column of `media`, as TypeORM's findOneBy selects them (MediaRows.byWireId). */
-export const MEDIA_COLUMNS =
-  'id, space_id, uploader_did, filename, content_type, kind, alt, declared_length, state, failure_reason, ' +
-  'storage_key, content_length, width, height, blur_hash, duration_ms, waveform_peaks, poster_key, ' +
-  'created_at, updated_at, uploaded_at';
-
-/** media-row-sql.ts: the text MediaRows.byId sends. */
-export const MEDIA_BY_ID = `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = $1`;
+/** The statement MediaRepository.byId sends, and the columns it reads. */
+export { MEDIA_COLUMNS } from '../../src/media/media.repository';
+export const MEDIA_BY_ID = MEDIA_STATEMENTS.byId;
 
 interface MediaRow {
   id: string;

@@ -1,4 +1,4 @@
 export { MediaObject } from './dto/media-object.dto';
-export { attachmentTokensOf } from './records/attachment-tokens';
-export { MediaLookup } from './records/media-lookup';
-export { MediaRecordsModule } from './records/media-records.module';
+export { attachmentTokensOf } from './domain/attachment-tokens';
+export { MediaLookup } from './services/media-lookup.service';
+export { MediaRecordsModule } from './media-records.module';

@@ -6,23 +6,24 @@ import { SpaceMediaController } from './controllers/space-media.controller';
 import { UploadsController } from './controllers/uploads.controller';
 import { Media } from './entities/media.entity';
 import { MediaSpaceUsage } from './entities/media-space-usage.entity';
-import { LegacyMediaService } from './legacy-media.service';
-import { MediaLimits } from './media-limits';
-import { MediaRows } from './media-rows';
-import { MediaUploadCount } from './media-upload-count';
-import { MediaRecordsModule } from './records/media-records.module';
-import { SpaceMediaService } from './space-media.service';
-import { mediaStorageProvider } from './storage/media-storage.provider';
-import { UploadService } from './upload/upload.service';
-import { UploadQuota } from './upload-quota';
+import { LegacyMediaService } from './services/legacy-media.service';
+import { MediaLifecycleService } from './services/media-lifecycle.service';
+import { MediaUploadCountService } from './services/media-upload-count.service';
+import { MediaRecordsModule } from './media-records.module';
+import { SpaceMediaService } from './services/space-media.service';
+import { mediaStorageProvider } from './services/storage/media-storage.provider';
+import { UploadService } from './services/upload.service';
+import { UploadQuotaService } from './services/upload-quota.service';
 import { CdnController } from './controllers/cdn.controller';
-import { MediaFilesController, MediaPostersController } from './controllers/media-files.controller';
+import { MediaFilesController } from './controllers/media-files.controller';
+import { MediaPostersController } from './controllers/media-posters.controller';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { MetricsModule } from '../infrastructure/metrics/metrics.module';
-import { MediaProcessing } from './processing/media-processing';
-import { ImageVariants } from './images/image-variants';
-import { CdnService } from './serving/cdn.service';
-import { MediaFilesService } from './serving/media-files.service';
+import { MediaProcessing } from './services/processing/media-processing.service';
+import { ImageVariantsService } from './services/images/image-variants.service';
+import { CdnService } from './services/cdn.service';
+import { MediaFilesService } from './services/media-files.service';
+import { MediaJobsSubscriber } from './events/media-jobs.subscriber';
 
 /**
  * Media (design.md §11): the v1 and legacy upload routes, the signed upload URL, the media table,
@@ -48,17 +49,17 @@ import { MediaFilesService } from './serving/media-files.service';
   ],
   providers: [
     mediaStorageProvider,
-    MediaRows,
-    MediaLimits,
+    MediaLifecycleService,
     SpaceMediaService,
     LegacyMediaService,
     UploadService,
-    ImageVariants,
+    ImageVariantsService,
     CdnService,
     MediaFilesService,
     MediaProcessing,
-    MediaUploadCount,
-    UploadQuota,
+    MediaJobsSubscriber,
+    MediaUploadCountService,
+    UploadQuotaService,
   ],
 })
 export class MediaModule {}

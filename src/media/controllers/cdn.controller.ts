@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { ImageTransformQuery } from '../dto/image-transform-query.dto';
-import { CdnService } from '../serving/cdn.service';
+import { CdnService } from '../services/cdn.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Images by their permanent public URL (design.md §11 "URLs"). */
@@ -12,7 +12,7 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 export class CdnController {
   constructor(private readonly cdn: CdnService) {}
 
-  @Get(':mediaId/:filename')
+  @Get(':media/:filename')
   @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({
@@ -21,7 +21,7 @@ export class CdnController {
   @ApiProduces('image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   serveImage(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Param('filename') filename: string,
     @Query() query: ImageTransformQuery,
     @Req() request: Request,

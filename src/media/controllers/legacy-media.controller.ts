@@ -4,7 +4,7 @@ import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { LegacyMediaInfo, LegacyMintedMedia, LegacyMintMediaRequest } from '../dto/legacy-media.dto';
-import { LegacyMediaService } from '../legacy-media.service';
+import { LegacyMediaService } from '../services/legacy-media.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The legacy media routes (api-spec.md "Legacy namespaces": images for avatars, banners, covers). */
@@ -26,15 +26,15 @@ export class LegacyMediaController {
     return this.media.mint(principal, body);
   }
 
-  @Get(':id')
+  @Get(':media')
   @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'The caller’s own uploaded image' })
   @ApiOkResponse({ type: LegacyMediaInfo })
   getLegacyMedia(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('media') mediaId: string,
   ): Promise<LegacyMediaInfo> {
-    return this.media.info(principal, id);
+    return this.media.info(principal, mediaId);
   }
 }

@@ -8,8 +8,8 @@ import {
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
-import { MediaFilesService } from '../serving/media-files.service';
-import { SignedUrlQuery } from '../upload/upload-query.dto';
+import { MediaFilesService } from '../services/media-files.service';
+import { SignedUrlQuery } from '../dto/signed-url-query.dto';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Audio, video and files by their signed URL (design.md §11 "URLs"). */
@@ -18,7 +18,7 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 export class MediaFilesController {
   constructor(private readonly files: MediaFilesService) {}
 
-  @Get(':mediaId/:filename')
+  @Get(':media/:filename')
   @RateLimitClass('read')
   @Anonymous()
   @ApiOperation({ summary: 'A ready audio, video or file by its signed URL; honours Range' })
@@ -29,34 +29,12 @@ export class MediaFilesController {
     schema: { type: 'string', format: 'binary' },
   })
   serveMediaFile(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Param('filename') filename: string,
     @Query() query: SignedUrlQuery,
     @Req() request: Request,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile | undefined> {
     return this.files.serve(mediaId, filename, query, request, response);
-  }
-}
-
-/** Posters of audio and video (cover art, a frame), signed like their media (design.md §11). */
-@ApiTags('media')
-@Controller('media-posters')
-export class MediaPostersController {
-  constructor(private readonly files: MediaFilesService) {}
-
-  @Get(':mediaId.jpg')
-  @RateLimitClass('read')
-  @Anonymous()
-  @ApiOperation({ summary: 'The poster (JPEG) of a ready audio or video, by its signed URL' })
-  @ApiProduces('image/jpeg')
-  @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
-  serveMediaPoster(
-    @Param('mediaId') mediaId: string,
-    @Query() query: SignedUrlQuery,
-    @Req() request: Request,
-    @Res({ passthrough: true }) response: Response,
-  ): Promise<StreamableFile | undefined> {
-    return this.files.servePoster(mediaId, query, request, response);
   }
 }

@@ -4,7 +4,7 @@ import { Gated } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from '../dto/space-media.dto';
-import { SpaceMediaService } from '../space-media.service';
+import { SpaceMediaService } from '../services/space-media.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The v1 media routes of a space (api-spec.md "Writes", design.md §11 "v1 routes"). */
@@ -26,7 +26,7 @@ export class SpaceMediaController {
     return this.media.mint(principal, space, body);
   }
 
-  @Get(':mediaId')
+  @Get(':media')
   @RateLimitClass('read')
   @Gated(['write:posts', 'write:comments'], { anyOf: true, spaceParam: 'space' })
   @ApiOperation({ summary: 'Whether an upload landed: pending, ready or failed (uploader only)' })
@@ -34,7 +34,7 @@ export class SpaceMediaController {
   getSpaceMediaStatus(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
   ): Promise<MediaStatusResponse> {
     return this.media.status(principal, space, mediaId);
   }

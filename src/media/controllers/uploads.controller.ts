@@ -12,8 +12,8 @@ import type { Request } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { LegacyMediaInfo } from '../dto/legacy-media.dto';
 import { MediaStatusResponse } from '../dto/space-media.dto';
-import { SignedUrlQuery } from '../upload/upload-query.dto';
-import { UploadService } from '../upload/upload.service';
+import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { UploadService } from '../services/upload.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** The minted upload URL (design.md §11 "Upload"): its signature is the whole capability. */
@@ -23,7 +23,7 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 export class UploadsController {
   constructor(private readonly uploads: UploadService) {}
 
-  @Put(':mediaId')
+  @Put(':media')
   @RateLimitClass('ordinary')
   @HttpCode(200)
   @Anonymous()
@@ -40,7 +40,7 @@ export class UploadsController {
     },
   })
   uploadMedia(
-    @Param('mediaId') mediaId: string,
+    @Param('media') mediaId: string,
     @Query() query: SignedUrlQuery,
     @Req() request: Request,
   ): Promise<MediaStatusResponse | LegacyMediaInfo> {

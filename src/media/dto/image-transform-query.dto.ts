@@ -1,11 +1,11 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, Matches } from 'class-validator';
-import { IMAGE_FITS, ImageFit } from '../images/image-transform';
+import { IMAGE_FITS, ImageFit } from '../domain/image-transform';
 
 /** An integer from 1 to 4096 written plainly: no sign, no leading zero, no exponent. */
 const DIMENSION = /^(?:[1-9][0-9]{0,2}|[1-3][0-9]{3}|40[0-8][0-9]|409[0-6])$/;
 
-/** GET /cdn/{mediaId}/{filename}: `w`, `h`, `fit`, `auto` (design.md §11 "URLs"); any other value is 400. */
+/** GET /cdn/{media}/{filename}: `w`, `h`, `fit`, `auto` (design.md §11 "URLs"); any other value is 400. */
 export class ImageTransformQuery {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 4096, description: 'width in pixels' })
   @IsOptional()

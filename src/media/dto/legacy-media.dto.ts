@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsIn, IsString } from 'class-validator';
-import { LEGACY_CONTENT_TYPES } from '../media-types';
+import { LEGACY_CONTENT_TYPES } from '../domain/media-types';
 import { FILENAME_MAX, IsMediaFilename, ToContentTypeEssence } from './media-fields';
 import { MEDIA_ID_EXAMPLE } from './media-object.dto';
 
@@ -42,7 +42,7 @@ export class LegacyMintedMedia {
   media: LegacyMediaSummary;
 }
 
-/** GET /media/{id} (uploader only), and the answer of a legacy upload. */
+/** GET /media/{media} (uploader only), and the answer of a legacy upload. */
 export class LegacyMediaInfo {
   @ApiProperty({ example: MEDIA_ID_EXAMPLE })
   id: string;

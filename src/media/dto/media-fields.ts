@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { applyDecorators } from '@nestjs/common';
-import { essenceOf } from '../media-types';
+import { essenceOf } from '../domain/media-types';
 
 export const FILENAME_MAX = 255;
 export const ALT_MAX = 1000;

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
-import { V1_CONTENT_TYPES } from '../media-types';
+import { V1_CONTENT_TYPES } from '../domain/media-types';
 import { ALT_MAX, FILENAME_MAX, IsMediaFilename, ToContentTypeEssence } from './media-fields';
 import { MediaObject } from './media-object.dto';
 
@@ -55,7 +55,7 @@ export class MintedMedia {
   uploadHeaders: Record<string, string>;
 }
 
-/** GET /v1/spaces/{space}/media/{mediaId}, and the answer of a v1 upload. */
+/** GET /v1/spaces/{space}/media/{media}, and the answer of a v1 upload. */
 export class MediaStatusResponse {
   @ApiProperty({ type: MediaObject })
   media: MediaObject;

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn, ValueTransformer } from 'typeorm';
-import type { MediaKind } from '../media-types';
+import type { MediaKind } from '../domain/media-types';
 
 export type MediaState = 'pending' | 'ready' | 'failed';
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
-import { SWEEP_JOB } from '../../../src/media/processing/media-processing';
+import { SWEEP_JOB } from '../../../src/media/events/media.events';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';

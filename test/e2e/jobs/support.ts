@@ -3,7 +3,7 @@ import { JobState, Queue, QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
 import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
 import { ANNOUNCE_JOIN } from '../../../src/notifications/events/join-announcements.subscriber';
-import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/processing/media-processing';
+import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
 

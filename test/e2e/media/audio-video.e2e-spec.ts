@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import request from 'supertest';
-import { MediaProcessing } from '../../../src/media/processing/media-processing';
+import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { formatEntityId } from '../../../src/common/ids/entity-id';
-import { MediaUrlSigner } from '../../../src/media/media-url-signer';
+import { MediaUrlSigner } from '../../../src/media/services/media-url-signer.service';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,

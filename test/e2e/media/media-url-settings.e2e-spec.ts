@@ -1,6 +1,10 @@
 import request from 'supertest';
 import { AppConfig } from '../../../src/config/app-config';
-import { MediaUrlSigner, SignedQuery, signedQueryString } from '../../../src/media/media-url-signer';
+import {
+  MediaUrlSigner,
+  SignedQuery,
+  signedQueryString,
+} from '../../../src/media/services/media-url-signer.service';
 import { Actor } from '../../support/actors';
 import { newTopic } from '../posts/support';
 import {

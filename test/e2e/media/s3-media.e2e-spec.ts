@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
 import request from 'supertest';
-import { MediaStorage } from '../../../src/media/storage/media-storage';
-import { S3Storage } from '../../../src/media/storage/s3-storage';
-import { MediaProcessing } from '../../../src/media/processing/media-processing';
+import { MediaStorage } from '../../../src/media/services/storage/media-storage';
+import { S3Storage } from '../../../src/media/services/storage/s3-storage';
+import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
 import { S3TestServer, startS3Server } from '../../support/s3-server';
 import { Actor } from '../../support/actors';
 import {

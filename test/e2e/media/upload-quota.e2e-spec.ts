@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Response } from 'supertest';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { MediaProcessing } from '../../../src/media/processing/media-processing';
-import { MediaLookup } from '../../../src/media/records/media-lookup';
+import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
+import { MediaLookup } from '../../../src/media/services/media-lookup.service';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,

@@ -5,7 +5,7 @@ import * as twinStore from '../../../bench/twin/store';
 import * as appStore from '../../../src/store/store-rows';
 import { POSTS_STATEMENTS } from '../../../src/posts/repositories/posts.repository';
 import * as twinMedia from '../../../bench/twin/media';
-import * as appMedia from '../../../src/media/media-row-sql';
+import * as appMedia from '../../../src/media/media.repository';
 import * as twinNotify from '../../../bench/twin/notify';
 import { POST_READERS_STATEMENTS } from '../../../src/posts/repositories/post-readers.repository';
 import * as twinEvents from '../../../bench/twin/events';
@@ -82,7 +82,7 @@ describe('bench twin statements', () => {
       .columns.filter((column) => column.target === Media)
       .map((column) => column.options.name ?? column.propertyName);
     expect(twinMedia.MEDIA_COLUMNS.split(', ').sort()).toEqual(entityColumns.sort());
-    expect(twinMedia.MEDIA_BY_ID).toBe(appMedia.MEDIA_BY_ID);
+    expect(twinMedia.MEDIA_BY_ID).toBe(appMedia.MEDIA_STATEMENTS.byId);
   });
 
   it("looks up a comment's or upvote's post and its author's reading with content-audience.ts' text", () => {

@@ -681,7 +681,7 @@ describe('monitoring (0110-manifests-two-tiers)', () => {
       'plat_media_processing_failures_total{reason!="refused"}',
     );
     // The ratio's denominator names the media job by the kind the code registers.
-    const mediaSource = readFileSync(join(root, 'src/media/processing/media-processing.ts'), 'utf8');
+    const mediaSource = readFileSync(join(root, 'src/media/events/media.events.ts'), 'utf8');
     const probeJob = /PROBE_JOB = '([^']+)'/.exec(mediaSource)![1];
     expect(expr('PlatMediaRefusedRatioHigh')).toContain(
       `plat_jobs_total{kind="${probeJob}",outcome="completed"}`,

@@ -1,4 +1,4 @@
-import { etagMatches, rangeOf } from '../../../src/media/serving/byte-range';
+import { etagMatches, rangeOf } from '../../../src/media/domain/byte-range';
 
 describe('Range headers (RFC 9110 §14)', () => {
   it('reads one range of each form, clamped to the file', () => {

@@ -1,7 +1,7 @@
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FfmpegTools } from '../../../src/media/processing/ffmpeg-tools';
+import { FfmpegTools } from '../../../src/media/services/processing/ffmpeg-tools';
 
 /**
  * Every ffprobe and ffmpeg run reads its input through the `file` protocol only, with the demuxer

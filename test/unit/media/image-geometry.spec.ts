@@ -1,5 +1,5 @@
-import { boundedTransform, outputFrameSize } from '../../../src/media/images/image-geometry';
-import { ImageFit, ImageTransform } from '../../../src/media/images/image-transform';
+import { boundedTransform, outputFrameSize } from '../../../src/media/domain/image-geometry';
+import { ImageFit, ImageTransform } from '../../../src/media/domain/image-transform';
 
 const source = { width: 640, height: 480 };
 const asked = (

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LocalDiskStorage } from '../../../src/media/storage/local-disk-storage';
+import { LocalDiskStorage } from '../../../src/media/services/storage/local-disk-storage';
 import { describeStorageContract } from './storage-contract';
 
 let directory: string;

@@ -2,16 +2,16 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MediaProcessing } from '../../../src/media/processing/media-processing';
+import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
 import {
   freeBytesIn,
   ProcessingInput,
   ScratchSpaceShort,
-} from '../../../src/media/processing/processing-input';
-import { ScratchBudget, ScratchTooSmall } from '../../../src/media/processing/scratch-budget';
-import { ToolFailed } from '../../../src/media/processing/ffmpeg-tools';
-import { LocalDiskStorage } from '../../../src/media/storage/local-disk-storage';
-import { MediaStorage, StoredObject } from '../../../src/media/storage/media-storage';
+} from '../../../src/media/services/processing/processing-input';
+import { ScratchBudget, ScratchTooSmall } from '../../../src/media/domain/scratch-budget';
+import { ToolFailed } from '../../../src/media/services/processing/ffmpeg-tools';
+import { LocalDiskStorage } from '../../../src/media/services/storage/local-disk-storage';
+import { MediaStorage, StoredObject } from '../../../src/media/services/storage/media-storage';
 
 /** A store without local files (as S3): objects are buffers in memory. */
 class RemoteStore extends MediaStorage {

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../src/common/errors/api-error';
-import { RenderSlots } from '../../../src/media/images/render-slots';
+import { RenderSlots } from '../../../src/media/services/images/render-slots';
 
 /** A render that finishes when told to. */
 function pending(): { work: () => Promise<string>; finish: (value: string) => void } {

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../../src/config/app-config';
-import { s3ClientFor } from '../../../src/media/storage/media-storage.provider';
-import { S3Storage } from '../../../src/media/storage/s3-storage';
+import { s3ClientFor } from '../../../src/media/services/storage/media-storage.provider';
+import { S3Storage } from '../../../src/media/services/storage/s3-storage';
 import { S3TestServer, startS3Server } from '../../support/s3-server';
 import { describeStorageContract } from './storage-contract';
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { MediaStorage, StoredObjectMissing } from '../../../src/media/storage/media-storage';
+import { MediaStorage, StoredObjectMissing } from '../../../src/media/services/storage/media-storage';
 
 export interface StorageUnderTest {
   storage: MediaStorage;
