@@ -1,29 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { forbidden, invalidRequest, notFound } from '../common/errors/api-error';
-import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { KeysetColumn, paginateKeyset } from '../common/pagination/keyset';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { PostAccess } from '../posts';
-import { SpaceDirectory, SpaceWriter } from '../spaces';
-import { MediaLookup, MediaObject } from '../media';
-import { AuthorDirectory, AuthorRecord } from '../users';
+import { DataSource } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { forbidden, invalidRequest, notFound } from '../../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { PostAccess } from '../../posts';
+import { SpaceDirectory, SpaceWriter } from '../../spaces';
+import { MediaLookup } from '../../media';
+import { CommentsRepository } from '../comments.repository';
 import {
   CommentDeletion,
   CommentItem,
   CommentListing,
   CommentUpvoteState,
   CreatedComment,
-} from './dto/comment-records.dto';
-import { CommentSort, CommentsQuery, CreateCommentBody, UpdateCommentBody } from './dto/comment-requests.dto';
-import { Comment } from './entities/comment.entity';
-import { readCommentRows } from './comment-rows';
-import { CommentUpvote } from './entities/comment-upvote.entity';
-import { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment-events';
+} from '../dto/comment-records.dto';
+import {
+  CommentSort,
+  CommentsQuery,
+  CreateCommentBody,
+  UpdateCommentBody,
+} from '../dto/comment-requests.dto';
+import { Comment } from '../entities/comment.entity';
+import { CommentAdded, CommentRemoved, CommentUpvoted } from '../events/comment.events';
+import { CommentsPresenter } from './comments.presenter';
 
 const INLINE_IMAGE = /attachment:\/\//i;
 
@@ -42,11 +45,11 @@ const INLINE_IMAGE = /attachment:\/\//i;
 @Injectable()
 export class CommentsService {
   constructor(
-    @InjectRepository(Comment) private readonly comments: Repository<Comment>,
+    private readonly comments: CommentsRepository,
+    private readonly presenter: CommentsPresenter,
     private readonly dataSource: DataSource,
     private readonly access: PostAccess,
     private readonly directory: SpaceDirectory,
-    private readonly authors: AuthorDirectory,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
@@ -67,44 +70,45 @@ export class CommentsService {
     const { view, post } = await this.access.readablePost(principal, spaceRef, postId);
     const sort: CommentSort = query.sort ?? 'newest';
     const replies = query.parentCommentId !== undefined;
-    const builder = this.comments.createQueryBuilder('c').where('c.postId = :postId', { postId: post.id });
-    if (replies) {
-      const parentId = parseEntityId('comment', query.parentCommentId);
-      if (parentId) builder.andWhere('c.parentCommentId = :parentId', { parentId });
-      else builder.andWhere('FALSE');
-    } else {
-      builder.andWhere('c.parentCommentId IS NULL');
-    }
+    const rootId = replies ? parseEntityId('comment', query.parentCommentId) : null;
     const time = replies ? 'publishedAt' : 'activityAt';
+    // The listing's sort key (the statements' order: CommentsRepository's `page` variants).
     const columns: KeysetColumn[] =
       sort === 'oldest'
         ? [
-            { expression: `c.${time}`, direction: 'ASC' },
-            { expression: 'c.id', direction: 'ASC' },
+            { expression: time, direction: 'ASC' },
+            { expression: 'id', direction: 'ASC' },
           ]
         : [
-            ...(sort === 'top' ? [{ expression: 'c.upvoteCount', direction: 'DESC' as const }] : []),
-            { expression: `c.${time}`, direction: 'DESC' },
-            { expression: 'c.id', direction: 'DESC' },
+            ...(sort === 'top' ? [{ expression: 'upvoteCount', direction: 'DESC' as const }] : []),
+            { expression: time, direction: 'DESC' },
+            { expression: 'id', direction: 'DESC' },
           ];
-    const page = await paginateKeyset(
-      builder,
-      {
-        listing: `comments:${replies ? 'replies' : 'roots'}:${sort}`,
-        columns,
-        keyOf: (row: Comment) => [
-          ...(sort === 'top' ? [row.upvoteCount] : []),
-          row[time].toISOString(),
-          row.id,
-        ],
-        page: query,
-        cursors: this.cursors,
-      },
-      readCommentRows,
-    );
+    const keyset = {
+      listing: `comments:${replies ? 'replies' : 'roots'}:${sort}`,
+      columns,
+      keyOf: (row: Comment) => [
+        ...(sort === 'top' ? [row.upvoteCount] : []),
+        row[time].toISOString(),
+        row.id,
+      ],
+      page: query,
+      cursors: this.cursors,
+    };
+    const seek = openKeysetPage(keyset);
+    // A `parentCommentId` that is no comment id lists nothing.
+    const rows =
+      replies && !rootId
+        ? []
+        : await this.comments.page(
+            rootId ? { postId: post.id, rootId } : { postId: post.id, rootId: null },
+            sort,
+            seek,
+          );
+    const page = closeKeysetPage(seek, rows, keyset);
     return {
       // `viewer` is the member view's person: a grant not covering the space reads as anyone (item 6).
-      items: await this.items(view.kind === 'member' ? view.did : null, page.rows),
+      items: await this.presenter.items(view.kind === 'member' ? view.did : null, page.rows),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
     };
@@ -128,16 +132,14 @@ export class CommentsService {
     let rootAuthorDid: string | null = null;
     if (input.parentCommentId !== undefined) {
       const parentId = parseEntityId('comment', input.parentCommentId);
-      const parent = parentId
-        ? await this.comments.findOneBy({ id: parentId, postId: post.id, deletedAt: IsNull() })
-        : null;
+      const parent = parentId ? await this.comments.liveOfPost(parentId, post.id) : null;
       if (!parent) throw notFound();
       rootId = parent.parentCommentId ?? parent.id;
       rootAuthorDid = await this.liveAuthorOf(parent, rootId);
     }
 
     const now = this.clock.now();
-    const comment = this.comments.create({
+    const comment = Object.assign(new Comment(), {
       id: newUuid(),
       postId: post.id,
       spaceId: writer.space.id,
@@ -153,19 +155,8 @@ export class CommentsService {
       deletedAt: null,
     });
     await this.dataSource.transaction(async (manager) => {
-      await manager.insert(Comment, comment);
-      if (rootId) {
-        await manager
-          .createQueryBuilder()
-          .update(Comment)
-          .set({
-            replyCount: () => 'reply_count + 1',
-            activityAt: () => 'GREATEST(activity_at, :now)',
-          })
-          .where('id = :rootId', { rootId })
-          .setParameter('now', now)
-          .execute();
-      }
+      await this.comments.insert(comment, manager);
+      if (rootId) await this.comments.countReply(rootId, now, manager);
       await this.events.emit(
         manager,
         new CommentAdded(writer.space.id, post.id, comment.id, writer.did, post.authorDid, rootAuthorDid),
@@ -174,7 +165,7 @@ export class CommentsService {
     });
     // Read as no viewer: nobody can have upvoted a comment whose id this answer is the first to
     // tell, so its upvotes are not looked up.
-    const [item] = await this.items(null, [comment]);
+    const [item] = await this.presenter.items(null, [comment]);
     const { activityAt: _activityAt, ...created } = item;
     return created;
   }
@@ -200,11 +191,8 @@ export class CommentsService {
     }
     comment.body = body;
     comment.updatedAt = this.clock.now();
-    await this.comments.update(
-      { id: comment.id },
-      { body: comment.body, attachmentIds: comment.attachmentIds, updatedAt: comment.updatedAt },
-    );
-    const [item] = await this.items(principal.did, [comment]);
+    await this.comments.updateContent(comment);
+    const [item] = await this.presenter.items(principal.did, [comment]);
     return item;
   }
 
@@ -213,20 +201,8 @@ export class CommentsService {
     const { comment } = await this.ownComment(principal, spaceRef, commentId, 'write:comments');
     const now = this.clock.now();
     await this.dataSource.transaction(async (manager) => {
-      const result = await manager.update(
-        Comment,
-        { id: comment.id, deletedAt: IsNull() },
-        { body: null, attachmentIds: [], deletedAt: now, updatedAt: now },
-      );
-      if (!result.affected) return;
-      if (comment.parentCommentId) {
-        await manager
-          .createQueryBuilder()
-          .update(Comment)
-          .set({ replyCount: () => 'GREATEST(reply_count - 1, 0)' })
-          .where('id = :rootId', { rootId: comment.parentCommentId })
-          .execute();
-      }
+      if (!(await this.comments.tombstone(comment.id, now, manager))) return;
+      if (comment.parentCommentId) await this.comments.uncountReply(comment.parentCommentId, manager);
       await this.events.emit(manager, new CommentRemoved(comment.spaceId, comment.postId, comment.id));
     });
     return { deleted: true };
@@ -243,17 +219,10 @@ export class CommentsService {
     const voterDid = principal.did;
     const upvoteCount = await this.dataSource.transaction(async (manager) => {
       const changed = upvoted
-        ? await this.insertUpvote(manager, comment.id, voterDid)
-        : await this.deleteUpvote(manager, comment.id, voterDid);
+        ? await this.comments.insertUpvote(comment.id, voterDid, this.clock.now(), manager)
+        : await this.comments.deleteUpvote(comment.id, voterDid, manager);
       if (changed) {
-        await manager
-          .createQueryBuilder()
-          .update(Comment)
-          .set({
-            upvoteCount: () => (upvoted ? 'upvote_count + 1' : 'GREATEST(upvote_count - 1, 0)'),
-          })
-          .where('id = :id', { id: comment.id })
-          .execute();
+        await this.comments.moveUpvoteCount(comment.id, upvoted, manager);
         if (upvoted) {
           await this.events.emit(
             manager,
@@ -261,8 +230,7 @@ export class CommentsService {
           );
         }
       }
-      const row = await manager.findOneByOrFail(Comment, { id: comment.id });
-      return row.upvoteCount;
+      return this.comments.upvoteCountOf(comment.id, manager);
     });
     return { upvoted, upvoteCount };
   }
@@ -270,27 +238,7 @@ export class CommentsService {
   /** Who wrote the live root comment of a thread (the parent itself, or the parent's root). */
   private async liveAuthorOf(parent: Comment, rootId: string): Promise<string | null> {
     if (parent.id === rootId) return parent.authorDid;
-    const root = await this.comments.findOne({
-      where: { id: rootId, deletedAt: IsNull() },
-      select: { id: true, authorDid: true },
-    });
-    return root?.authorDid ?? null;
-  }
-
-  /** Whether this upvote was new (`ON CONFLICT DO NOTHING`: a repeat changes nothing). */
-  private async insertUpvote(manager: EntityManager, commentId: string, voterDid: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query(
-      `INSERT INTO comment_upvotes (comment_id, voter_did, created_at) VALUES ($1, $2, $3)
-       ON CONFLICT DO NOTHING RETURNING comment_id`,
-      [commentId, voterDid, this.clock.now()],
-    );
-    return rows.length > 0;
-  }
-
-  /** Whether there was an upvote to withdraw. */
-  private async deleteUpvote(manager: EntityManager, commentId: string, voterDid: string): Promise<boolean> {
-    const result = await manager.delete(CommentUpvote, { commentId, voterDid });
-    return (result.affected ?? 0) > 0;
+    return this.comments.liveAuthorOf(rootId);
   }
 
   /** A live comment of the space, on a post the writer can read, written by the caller (else 403). */
@@ -316,9 +264,7 @@ export class CommentsService {
   ): Promise<{ comment: Comment; writer: SpaceWriter }> {
     const writer = await this.access.writer(principal, spaceRef, scope);
     const id = parseEntityId('comment', commentId);
-    const comment = id
-      ? await this.comments.findOneBy({ id, spaceId: writer.space.id, deletedAt: IsNull() })
-      : null;
+    const comment = id ? await this.comments.liveOfSpace(id, writer.space.id) : null;
     if (!comment) throw notFound();
     await this.access.postReadableByWriter(writer, formatEntityId('post', comment.postId));
     return { comment, writer };
@@ -344,50 +290,5 @@ export class CommentsService {
       ids.map((mediaId, index) => ({ path: `attachments.${index}`, mediaId })),
       { spaceId: writer.space.id, uploaderDid: writer.did },
     );
-  }
-
-  private async items(viewerDid: string | null, rows: Comment[]): Promise<CommentItem[]> {
-    const live = rows.filter((row) => !row.deletedAt);
-    const [authors, upvoted, media] = await Promise.all([
-      this.authors.authorsOf(rows.map((row) => row.authorDid)),
-      this.upvotedBy(
-        viewerDid,
-        rows.map((row) => row.id),
-      ),
-      this.media.objects(live.flatMap((row) => row.attachmentIds)),
-    ]);
-    return rows.map((row) =>
-      this.item(row, authors.get(row.authorDid) ?? { did: row.authorDid }, upvoted, media),
-    );
-  }
-
-  private item(
-    row: Comment,
-    author: AuthorRecord,
-    upvoted: Set<string>,
-    media: Map<string, MediaObject>,
-  ): CommentItem {
-    return {
-      id: formatEntityId('comment', row.id),
-      postId: formatEntityId('post', row.postId),
-      ...(row.parentCommentId ? { parentCommentId: formatEntityId('comment', row.parentCommentId) } : {}),
-      author,
-      body: row.deletedAt ? null : row.body,
-      attachments: row.deletedAt ? [] : row.attachmentIds.flatMap((id) => media.get(id) ?? []),
-      publishedAt: row.publishedAt.toISOString(),
-      activityAt: row.activityAt.toISOString(),
-      upvoteCount: row.upvoteCount,
-      replyCount: row.parentCommentId ? 0 : row.replyCount,
-      viewer: { upvoted: upvoted.has(row.id) },
-    };
-  }
-
-  private async upvotedBy(voterDid: string | null, commentIds: string[]): Promise<Set<string>> {
-    if (voterDid === null || commentIds.length === 0) return new Set();
-    const rows: { comment_id: string }[] = await this.dataSource.query(
-      'SELECT comment_id FROM comment_upvotes WHERE voter_did = $1 AND comment_id = ANY($2)',
-      [voterDid, commentIds],
-    );
-    return new Set(rows.map((row) => row.comment_id));
   }
 }
