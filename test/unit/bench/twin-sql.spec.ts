@@ -2,7 +2,7 @@ import * as app from '../../../src/spaces/space-rows';
 import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
 import * as twinStore from '../../../bench/twin/store';
-import * as appStore from '../../../src/store/store-rows';
+import * as appStore from '../../../src/store/store.repository';
 import * as appPosts from '../../../src/posts/post-rows';
 import * as twinMedia from '../../../bench/twin/media';
 import * as appMedia from '../../../src/media/media-row-sql';

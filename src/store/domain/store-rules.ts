@@ -75,3 +75,16 @@ export function slugCandidatesPattern(base: string): string {
   const stem = farthest.slice(0, farthest.lastIndexOf('-'));
   return stem === base ? `${base}-%` : `${stem}%`;
 }
+
+/**
+ * The first free candidate of a derived slug (`base`, `base-2`, …: `slugCandidate`) given the
+ * `taken` slugs that are `base` or match `slugCandidatesPattern(base)`. Candidates are distinct
+ * and each is `base` or matches the pattern: among taken.size + 1 of them at least one is free.
+ */
+export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string {
+  for (let attempt = 1; attempt <= taken.size + 1; attempt++) {
+    const candidate = slugCandidate(base, attempt);
+    if (!taken.has(candidate)) return candidate;
+  }
+  throw new Error(`no free slug among ${taken.size + 1} candidates of ${base}`);
+}

@@ -1,21 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, IsNull, Repository } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { SpaceAccess } from '../spaces';
-import { MediaLookup } from '../media';
-import { ReleaseAdminRecord } from './dto/store-records.dto';
-import { ReleaseRequest } from './dto/store-requests.dto';
-import { StoreReleaseProduct } from './entities/store-release-product.entity';
-import { StoredCredit, StoreRelease } from './entities/store-release.entity';
-import { toReleaseAdminRecord } from './store-records';
-import { slugFrom } from './store-rules';
-import { freeSlug } from './store-slugs';
-import { TicketCatalog } from './ticket-catalog';
-import { DERIVED_SLUG_ATTEMPTS, writeUnique } from './unique-writes';
+import { Clock } from '../../common/clock/clock';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { SpaceAccess } from '../../spaces';
+import { MediaLookup } from '../../media';
+import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
+import { ReleaseAdminRecord } from '../dto/store-records.dto';
+import { ReleaseRequest } from '../dto/store-requests.dto';
+import { StoredCredit, StoreRelease } from '../entities/store-release.entity';
+import { StoreRepository } from '../store.repository';
+import { TicketCatalog } from './store-tickets.service';
+import { toReleaseAdminRecord } from './store.presenter';
+import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.service';
 
 /**
  * The admins' release writes (design.md §9, §13). `productIds` name live products of the same
@@ -25,9 +22,8 @@ import { DERIVED_SLUG_ATTEMPTS, writeUnique } from './unique-writes';
 @Injectable()
 export class ReleasesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(StoreRelease) private readonly releases: Repository<StoreRelease>,
-    @InjectRepository(StoreReleaseProduct) private readonly releaseProducts: Repository<StoreReleaseProduct>,
+    private readonly store: StoreRepository,
+    private readonly uniqueWrites: UniqueWritesService,
     private readonly access: SpaceAccess,
     private readonly catalog: TicketCatalog,
     private readonly clock: Clock,
@@ -43,26 +39,32 @@ export class ReleasesService {
     const coverMediaId = (await this.media.ownImage('coverId', request.coverId, principal.did)) ?? null;
     const productIds = await this.productsOf(space.id, request.productIds ?? []);
     const id = newUuid();
-    const release = await writeUnique(
-      this.dataSource,
+    const release = await this.uniqueWrites.run(
       async (manager) => {
+        const base = slugFrom(request.title, 'release');
         const slug =
           request.slug ??
-          (await freeSlug(manager, StoreRelease, space.id, slugFrom(request.title, 'release')));
-        await manager.insert(StoreRelease, {
-          id,
-          spaceId: space.id,
-          slug,
-          title: request.title,
-          description: request.description ?? null,
-          coverMediaId,
-          credits: credits(request),
-          published: request.published,
-          publishedAt: request.published ? this.clock.now() : null,
-          deletedAt: null,
-        });
-        await writeProducts(manager, id, productIds);
-        return manager.findOneByOrFail(StoreRelease, { id });
+          firstFreeSlug(
+            base,
+            await this.store.takenSlugs('releases', space.id, base, slugCandidatesPattern(base), manager),
+          );
+        await this.store.insertRelease(
+          {
+            id,
+            spaceId: space.id,
+            slug,
+            title: request.title,
+            description: request.description ?? null,
+            coverMediaId,
+            credits: credits(request),
+            published: request.published,
+            publishedAt: request.published ? this.clock.now() : null,
+            deletedAt: null,
+          },
+          manager,
+        );
+        await this.store.replaceProductsOfRelease(id, productIds, manager);
+        return this.store.releaseById(id, manager);
       },
       request.slug === undefined ? DERIVED_SLUG_ATTEMPTS : 1,
     );
@@ -83,10 +85,9 @@ export class ReleasesService {
     const coverMediaId = await this.media.ownImage('coverId', request.coverId, principal.did);
     const productIds =
       request.productIds !== undefined ? await this.productsOf(release.spaceId, request.productIds) : null;
-    const written = await writeUnique(this.dataSource, async (manager) => {
-      await manager.update(
-        StoreRelease,
-        { id: release.id },
+    const written = await this.uniqueWrites.run(async (manager) => {
+      await this.store.updateRelease(
+        release.id,
         {
           title: request.title,
           published: request.published,
@@ -96,20 +97,21 @@ export class ReleasesService {
           ...(coverMediaId !== undefined ? { coverMediaId } : {}),
           ...(request.credits !== undefined ? { credits: credits(request) } : {}),
         },
+        manager,
       );
-      if (productIds) await writeProducts(manager, release.id, productIds);
-      return manager.findOneByOrFail(StoreRelease, { id: release.id });
+      if (productIds) await this.store.replaceProductsOfRelease(release.id, productIds, manager);
+      return this.store.releaseById(release.id, manager);
     });
     return toReleaseAdminRecord(
       written,
-      productIds ?? (await this.productIdsOf(release.id)),
+      productIds ?? (await this.store.productIdsOfRelease(release.id)),
       await this.media.imageObject(written.coverMediaId),
     );
   }
 
   async remove(principal: RequestPrincipal, pathId: string, releaseId: string): Promise<void> {
     const release = await this.adminRelease(principal, pathId, releaseId);
-    await this.releases.update({ id: release.id }, { deletedAt: this.clock.now() });
+    await this.store.updateRelease(release.id, { deletedAt: this.clock.now() });
   }
 
   /** The database ids of `productIds`, or a 400 naming each item that is not a live product of the space. */
@@ -127,11 +129,6 @@ export class ReleasesService {
     return resolved as string[];
   }
 
-  private async productIdsOf(releaseId: string): Promise<string[]> {
-    const rows = await this.releaseProducts.find({ where: { releaseId }, order: { position: 'ASC' } });
-    return rows.map((row) => row.productId);
-  }
-
   /** A live release of a space the caller administers; anything else is the one 404. */
   private async adminRelease(
     principal: RequestPrincipal,
@@ -140,9 +137,7 @@ export class ReleasesService {
   ): Promise<StoreRelease> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
     const id = parseEntityId('release', releaseId);
-    const release = id
-      ? await this.releases.findOne({ where: { id, spaceId: space.id, deletedAt: IsNull() } })
-      : null;
+    const release = id ? await this.store.liveRelease(id, space.id) : null;
     if (!release) throw notFound();
     return release;
   }
@@ -154,12 +149,3 @@ const credits = (request: ReleaseRequest): StoredCredit[] =>
     role: credit.role,
     did: credit.did ?? null,
   }));
-
-async function writeProducts(manager: EntityManager, releaseId: string, productIds: string[]): Promise<void> {
-  await manager.delete(StoreReleaseProduct, { releaseId });
-  if (productIds.length === 0) return;
-  await manager.insert(
-    StoreReleaseProduct,
-    productIds.map((productId, position) => ({ releaseId, productId, position })),
-  );
-}

@@ -1,6 +1,6 @@
-import { formatEntityId } from '../common/ids/entity-id';
-import { MediaObject } from '../media';
-import { SpaceCallToAction } from '../posts';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { MediaObject } from '../../media';
+import { SpaceCallToAction } from '../../posts';
 import {
   PriceRecord,
   ProductAdminRecord,
@@ -9,11 +9,11 @@ import {
   ReleaseAdminRecord,
   ReleaseReference,
   TicketEntry,
-} from './dto/store-records.dto';
-import { StoreProductPrice } from './entities/store-product-price.entity';
-import { StoreProduct } from './entities/store-product.entity';
-import { StoreRelease } from './entities/store-release.entity';
-import { PUBLIC_PRICE_TYPES } from './store-rules';
+} from '../dto/store-records.dto';
+import { StoreProductPrice } from '../entities/store-product-price.entity';
+import { StoreProduct } from '../entities/store-product.entity';
+import { StoreRelease } from '../entities/store-release.entity';
+import { PUBLIC_PRICE_TYPES } from '../domain/store-rules';
 
 const iso = (date: Date) => date.toISOString();
 

@@ -1,23 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { notFound } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { SpaceAccess } from '../spaces';
-import { MediaLookup } from '../media';
-import { ProductAdminRecord } from './dto/store-records.dto';
-import { ProductRequest } from './dto/store-requests.dto';
-import { StoreProductPrice } from './entities/store-product-price.entity';
-import { StoreProduct } from './entities/store-product.entity';
-import { StoreReleaseProduct } from './entities/store-release-product.entity';
-import { priceRows } from './price-rows';
-import { ProductPrices } from './product-prices';
-import { toProductAdminRecord } from './store-records';
-import { slugFrom } from './store-rules';
-import { freeSlug } from './store-slugs';
-import { DERIVED_SLUG_ATTEMPTS, writeUnique } from './unique-writes';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from '../../common/clock/clock';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { notFound } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { SpaceAccess } from '../../spaces';
+import { MediaLookup } from '../../media';
+import { priceRows } from '../domain/prices';
+import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
+import { ProductAdminRecord } from '../dto/store-records.dto';
+import { ProductRequest } from '../dto/store-requests.dto';
+import { StoreProduct } from '../entities/store-product.entity';
+import { StoreRepository } from '../store.repository';
+import { toProductAdminRecord } from './store.presenter';
+import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.service';
 
 /**
  * The admins' product writes (design.md §9). Each write is one transaction (product row and its
@@ -28,9 +25,9 @@ import { DERIVED_SLUG_ATTEMPTS, writeUnique } from './unique-writes';
 export class ProductsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(StoreProduct) private readonly products: Repository<StoreProduct>,
+    private readonly store: StoreRepository,
+    private readonly uniqueWrites: UniqueWritesService,
     private readonly access: SpaceAccess,
-    private readonly prices: ProductPrices,
     private readonly clock: Clock,
     private readonly media: MediaLookup,
   ) {}
@@ -44,27 +41,33 @@ export class ProductsService {
     const coverMediaId = (await this.media.ownImage('coverId', request.coverId, principal.did)) ?? null;
     const id = newUuid();
     const prices = priceRows(id, request.prices, new Set());
-    const product = await writeUnique(
-      this.dataSource,
+    const product = await this.uniqueWrites.run(
       async (manager) => {
+        const base = slugFrom(request.name, 'product');
         const slug =
           request.slug ??
-          (await freeSlug(manager, StoreProduct, space.id, slugFrom(request.name, 'product')));
-        await manager.insert(StoreProduct, {
-          id,
-          spaceId: space.id,
-          slug,
-          name: request.name,
-          description: request.description ?? null,
-          coverMediaId,
-          sortOrder: request.sortOrder ?? 0,
-          published: request.published,
-          soldOut: request.soldOut ?? false,
-          purchasable: request.purchasable ?? true,
-          deletedAt: null,
-        });
-        if (prices.length > 0) await manager.insert(StoreProductPrice, prices);
-        return manager.findOneByOrFail(StoreProduct, { id });
+          firstFreeSlug(
+            base,
+            await this.store.takenSlugs('products', space.id, base, slugCandidatesPattern(base), manager),
+          );
+        await this.store.insertProduct(
+          {
+            id,
+            spaceId: space.id,
+            slug,
+            name: request.name,
+            description: request.description ?? null,
+            coverMediaId,
+            sortOrder: request.sortOrder ?? 0,
+            published: request.published,
+            soldOut: request.soldOut ?? false,
+            purchasable: request.purchasable ?? true,
+            deletedAt: null,
+          },
+          manager,
+        );
+        await this.store.insertPrices(prices, manager);
+        return this.store.productById(id, manager);
       },
       request.slug === undefined ? DERIVED_SLUG_ATTEMPTS : 1,
     );
@@ -83,12 +86,11 @@ export class ProductsService {
   ): Promise<ProductAdminRecord> {
     const product = await this.adminProduct(principal, pathId, productId);
     const coverMediaId = await this.media.ownImage('coverId', request.coverId, principal.did);
-    const current = await this.prices.allOf(product.id);
+    const current = await this.store.pricesOf(product.id);
     const prices = priceRows(product.id, request.prices, new Set(current.map((price) => price.id)));
-    const written = await writeUnique(this.dataSource, async (manager) => {
-      await manager.update(
-        StoreProduct,
-        { id: product.id },
+    const written = await this.uniqueWrites.run(async (manager) => {
+      await this.store.updateProduct(
+        product.id,
         {
           name: request.name,
           published: request.published,
@@ -99,20 +101,19 @@ export class ProductsService {
           ...(request.soldOut !== undefined ? { soldOut: request.soldOut } : {}),
           ...(request.purchasable !== undefined ? { purchasable: request.purchasable } : {}),
         },
+        manager,
       );
-      await manager.delete(StoreProductPrice, { productId: product.id });
-      if (prices.length > 0) await manager.insert(StoreProductPrice, prices);
-      return manager.findOneByOrFail(StoreProduct, { id: product.id });
+      await this.store.replacePrices(product.id, prices, manager);
+      return this.store.productById(product.id, manager);
     });
     return toProductAdminRecord(written, prices, await this.media.imageObject(written.coverMediaId));
   }
 
   async remove(principal: RequestPrincipal, pathId: string, productId: string): Promise<void> {
     const product = await this.adminProduct(principal, pathId, productId);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.update(StoreProduct, { id: product.id }, { deletedAt: this.clock.now() });
-      await manager.delete(StoreReleaseProduct, { productId: product.id });
-    });
+    await this.dataSource.transaction((manager) =>
+      this.store.removeProduct(product.id, this.clock.now(), manager),
+    );
   }
 
   /** A live product of a space the caller administers; anything else is the one 404. */
@@ -123,9 +124,7 @@ export class ProductsService {
   ): Promise<StoreProduct> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
     const id = parseEntityId('product', productId);
-    const product = id
-      ? await this.products.findOne({ where: { id, spaceId: space.id, deletedAt: IsNull() } })
-      : null;
+    const product = id ? await this.store.liveProduct(id, space.id) : null;
     if (!product) throw notFound();
     return product;
   }

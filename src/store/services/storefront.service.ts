@@ -1,51 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { notFound } from '../common/errors/api-error';
-import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { closeKeysetPage, openKeysetPage, paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceCallToAction } from '../posts';
-import { SpaceDirectory, SpaceView } from '../spaces';
-import { MediaObject, MediaLookup } from '../media';
-import { AuthorDirectory } from '../users';
+import { notFound } from '../../common/errors/api-error';
+import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { SpaceCallToAction } from '../../posts';
+import { SpaceDirectory, SpaceView } from '../../spaces';
+import { MediaObject, MediaLookup } from '../../media';
+import { AuthorDirectory } from '../../users';
 import {
   FullRelease,
   ProductCard,
   ProductPage,
   ReleaseCard,
   ReleaseReference,
-} from './dto/store-records.dto';
-import { StoreProduct } from './entities/store-product.entity';
-import { StoreReleaseProduct } from './entities/store-release-product.entity';
-import { StoreRelease } from './entities/store-release.entity';
-import { ProductPrices } from './product-prices';
-import { toProductCard, toProductPage } from './store-records';
-import { STORE_SLUG_PATTERN } from './store-rules';
-import {
-  LATEST_RELEASE_OF_PRODUCT,
-  ProductCardRow,
-  productCardsPageStatement,
-  ProductPageRow,
-  productOfRow,
-  PUBLISHED_PRODUCT_BY_SLUG,
-  ReleaseReferenceRow,
-} from './store-rows';
+} from '../dto/store-records.dto';
+import { PUBLIC_PRICE_TYPES, STORE_SLUG_PATTERN } from '../domain/store-rules';
+import { StoreProduct } from '../entities/store-product.entity';
+import { StoreRelease } from '../entities/store-release.entity';
+import { StoreRepository } from '../store.repository';
+import { toProductCard, toProductPage } from './store.presenter';
 
 /** The cover a record names, from the covers read for its page; null when none (or not ready). */
 const coverOf = (id: string | null, covers: Map<string, MediaObject>): MediaObject | null =>
   (id && covers.get(id)) || null;
 
-/** The product listing's order (store-rows.ts `productCardsPageStatement` seeks and sorts by it). */
+/** The product listing's order (StoreRepository's `productCardsPage` seeks and sorts by it). */
 const PRODUCT_ORDER = [
   { expression: 'sort_order', direction: 'ASC' as const },
   { expression: 'id', direction: 'ASC' as const },
 ];
+/** The release listing's order (StoreRepository's `releasesPage`). */
 const RELEASE_ORDER = [
-  { expression: 'release.publishedAt', direction: 'DESC' as const },
-  { expression: 'release.id', direction: 'DESC' as const },
+  { expression: 'published_at', direction: 'DESC' as const },
+  { expression: 'id', direction: 'DESC' as const },
 ];
 
 /**
@@ -55,9 +44,7 @@ const RELEASE_ORDER = [
 @Injectable()
 export class StorefrontService {
   constructor(
-    @InjectRepository(StoreProduct) private readonly products: Repository<StoreProduct>,
-    @InjectRepository(StoreRelease) private readonly releases: Repository<StoreRelease>,
-    private readonly prices: ProductPrices,
+    private readonly store: StoreRepository,
     private readonly directory: SpaceDirectory,
     private readonly authors: AuthorDirectory,
     private readonly cursors: CursorCodec,
@@ -74,9 +61,7 @@ export class StorefrontService {
       cursors: this.cursors,
     };
     const seek = openKeysetPage(keyset);
-    const { sql, parameters } = productCardsPageStatement(space.id, seek);
-    const rows = (await this.products.query(sql, parameters)) as ProductCardRow[];
-    const page = closeKeysetPage(seek, rows.map(productOfRow), keyset);
+    const page = closeKeysetPage(seek, await this.store.productCardsPage(space.id, seek), keyset);
     return {
       items: await this.cards(page.rows),
       nextCursor: page.nextCursor,
@@ -87,10 +72,9 @@ export class StorefrontService {
   /** The purchase page of a published product by its slug. */
   async getProduct(reference: string, slug: string): Promise<ProductPage> {
     const space = await this.publicSpace(reference);
-    const [row] = STORE_SLUG_PATTERN.test(slug)
-      ? ((await this.products.query(PUBLISHED_PRODUCT_BY_SLUG, [space.id, slug])) as ProductPageRow[])
-      : [];
-    const product = row ? productOfRow(row) : null;
+    const product = STORE_SLUG_PATTERN.test(slug)
+      ? await this.store.publishedProductBySlug(space.id, slug)
+      : null;
     if (!product) throw notFound();
     const [card] = await this.cards([product]);
     const [release, callToAction] = await Promise.all([this.releaseOf(product), this.callToAction(space)]);
@@ -105,18 +89,15 @@ export class StorefrontService {
 
   async listReleases(reference: string, query: PaginationQueryDto): Promise<Page<ReleaseCard>> {
     const space = await this.publicSpace(reference);
-    const builder = this.releases
-      .createQueryBuilder('release')
-      .where('release.spaceId = :spaceId', { spaceId: space.id })
-      .andWhere('release.published')
-      .andWhere('release.deletedAt IS NULL');
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'public-store-releases',
       columns: RELEASE_ORDER,
       keyOf: (release: StoreRelease) => [release.publishedAt!.toISOString(), release.id],
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.store.releasesPage(space.id, seek), keyset);
     const covers = await this.media.imageObjects(page.rows.map((release) => release.coverMediaId));
     return {
       items: page.rows.map((release) => this.releaseCard(space, release, covers)),
@@ -129,22 +110,10 @@ export class StorefrontService {
   async getRelease(reference: string, releaseReference: string): Promise<FullRelease> {
     const space = await this.publicSpace(reference);
     const id = parseEntityId('release', releaseReference);
-    const where = id
-      ? { id, spaceId: space.id, published: true, deletedAt: IsNull() }
-      : STORE_SLUG_PATTERN.test(releaseReference)
-        ? { slug: releaseReference, spaceId: space.id, published: true, deletedAt: IsNull() }
-        : null;
-    const release = where ? await this.releases.findOne({ where }) : null;
+    const key = id ? { id } : STORE_SLUG_PATTERN.test(releaseReference) ? { slug: releaseReference } : null;
+    const release = key ? await this.store.publishedRelease(space.id, key) : null;
     if (!release) throw notFound();
-    const products = await this.products
-      .createQueryBuilder('product')
-      .innerJoin(StoreReleaseProduct, 'listed', 'listed.productId = product.id')
-      .where('listed.releaseId = :releaseId', { releaseId: release.id })
-      .andWhere('product.spaceId = :spaceId', { spaceId: space.id })
-      .andWhere('product.published')
-      .andWhere('product.deletedAt IS NULL')
-      .orderBy('listed.position', 'ASC')
-      .getMany();
+    const products = await this.store.publishedProductsOfRelease(release.id, space.id);
     const [publicDids, covers] = await Promise.all([
       this.authors.withPublicProfile(release.credits.flatMap((credit) => (credit.did ? [credit.did] : []))),
       this.media.imageObjects([release.coverMediaId]),
@@ -169,7 +138,10 @@ export class StorefrontService {
 
   private async cards(products: StoreProduct[]): Promise<ProductCard[]> {
     const [prices, covers] = await Promise.all([
-      this.prices.publicOf(products.map((product) => product.id)),
+      this.store.publicPricesOf(
+        products.map((product) => product.id),
+        PUBLIC_PRICE_TYPES,
+      ),
       this.media.imageObjects(products.map((product) => product.coverMediaId)),
     ]);
     return products.map((product) =>
@@ -179,10 +151,7 @@ export class StorefrontService {
 
   /** The most recently published live release listing the product, if any (fixed SQL: every purchase page asks). */
   private async releaseOf(product: StoreProduct): Promise<ReleaseReference | null> {
-    const [release] = (await this.releases.query(LATEST_RELEASE_OF_PRODUCT, [
-      product.id,
-      product.spaceId,
-    ])) as ReleaseReferenceRow[];
+    const release = await this.store.latestReleaseOf(product.id, product.spaceId);
     return release
       ? { id: formatEntityId('release', release.id), slug: release.slug, title: release.title }
       : null;

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, Repository } from 'typeorm';
-import { parseEntityId } from '../common/ids/entity-id';
-import { TicketEntry } from './dto/store-records.dto';
-import { StoreProduct } from './entities/store-product.entity';
-import { ProductPrices } from './product-prices';
-import { toTicketEntry } from './store-records';
+import { parseEntityId } from '../../common/ids/entity-id';
+import { PUBLIC_PRICE_TYPES } from '../domain/store-rules';
+import { TicketEntry } from '../dto/store-records.dto';
+import { StoreRepository } from '../store.repository';
+import { toTicketEntry } from './store.presenter';
 
 /**
  * What other modules read of the store (design.md §12 "Tickets"): the events module names products
@@ -13,10 +11,7 @@ import { toTicketEntry } from './store-records';
  */
 @Injectable()
 export class TicketCatalog {
-  constructor(
-    @InjectRepository(StoreProduct) private readonly products: Repository<StoreProduct>,
-    private readonly prices: ProductPrices,
-  ) {}
+  constructor(private readonly store: StoreRepository) {}
 
   /**
    * The entries of many events' products at once, possibly of many spaces (a listing across
@@ -29,15 +24,12 @@ export class TicketCatalog {
     const entries = new Map<string, TicketEntry>();
     if (wanted.length === 0) return entries;
     const asked = new Set(wanted.map(({ spaceId, productId }) => `${spaceId}/${productId}`));
-    const found = await this.products.find({
-      where: {
-        id: In([...new Set(wanted.map((item) => item.productId))]),
-        published: true,
-        deletedAt: IsNull(),
-      },
-    });
+    const found = await this.store.publishedProductsByIds([...new Set(wanted.map((item) => item.productId))]);
     const products = found.filter((product) => asked.has(`${product.spaceId}/${product.id}`));
-    const prices = await this.prices.publicOf(products.map((product) => product.id));
+    const prices = await this.store.publicPricesOf(
+      products.map((product) => product.id),
+      PUBLIC_PRICE_TYPES,
+    );
     for (const product of products) {
       entries.set(`${product.spaceId}/${product.id}`, toTicketEntry(product, prices.get(product.id)!));
     }
@@ -52,13 +44,9 @@ export class TicketCatalog {
   async liveProductIds(spaceId: string, wireIds: readonly string[]): Promise<(string | null)[]> {
     const uuids = wireIds.map((wireId) => parseEntityId('product', wireId));
     const candidates = uuids.filter((uuid): uuid is string => uuid !== null);
-    const live = candidates.length
-      ? await this.products.find({
-          where: { id: In([...new Set(candidates)]), spaceId, deletedAt: IsNull() },
-          select: { id: true },
-        })
-      : [];
-    const known = new Set(live.map((product) => product.id));
+    const known = new Set(
+      candidates.length ? await this.store.liveProductIds(spaceId, [...new Set(candidates)]) : [],
+    );
     return uuids.map((uuid) => (uuid && known.has(uuid) ? uuid : null));
   }
 }

@@ -1,7 +1,7 @@
-import { ValidationDetail, invalidRequest } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { PriceInput } from './dto/store-requests.dto';
-import { StoreProductPrice } from './entities/store-product-price.entity';
+import { ValidationDetail, invalidRequest } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { PriceInput } from '../dto/store-requests.dto';
+import { StoreProductPrice } from '../entities/store-product-price.entity';
 
 /**
  * The price rows a request's list stands for, in its order. A price that names an `id` keeps it:
