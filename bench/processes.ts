@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { HORIZON_AHEAD_DAYS } from '../src/events/occurrence-store';
+import { HORIZON_AHEAD_DAYS } from '../src/events/domain/occurrences';
 import { applyEnv, type ServiceEnv } from './service-env';
 import type { TwinMessage } from './twin/server';
 

@@ -12,7 +12,7 @@ import * as twinEvents from '../../../bench/twin/events';
 import * as twinSpaces from '../../../bench/twin/spaces';
 import * as twinPosts from '../../../bench/twin/posts';
 import * as appCards from '../../../src/posts/post-card-rows';
-import * as appSlots from '../../../src/events/occurrence-slots';
+import * as appSlots from '../../../src/events/events.repository';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
 

@@ -1,21 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { notFound } from '../common/errors/api-error';
-import { parseEntityId } from '../common/ids/entity-id';
-import { bothDirections, CursorCodec, invalidCursorIn } from '../common/pagination/cursor-codec';
-import { Page } from '../common/pagination/page';
-import { SpaceDirectory } from '../spaces';
-import { MediaLookup } from '../media';
-import { EventOccurrenceRecord, EventSpaceBlock } from './dto/event-records.dto';
-import { EventWindowQuery } from './dto/event-requests.dto';
-import { CalendarEvent } from './entities/event.entity';
-import { DAY_MS, EventWindow, LOOK_AHEAD_DAYS, resolveWindow, WALK_LIMIT } from './event-window';
-import { SpaceBlockSource, toOccurrenceRecord, toSpaceBlock } from './event-records';
-import { OccurrenceSlots, Scope, Slot } from './occurrence-slots';
-import { OccurrenceStore, seriesOf } from './occurrence-store';
-import { TicketEntries } from './ticket-entries';
+import { Clock } from '../../common/clock/clock';
+import { notFound } from '../../common/errors/api-error';
+import { parseEntityId } from '../../common/ids/entity-id';
+import { bothDirections, CursorCodec, invalidCursorIn } from '../../common/pagination/cursor-codec';
+import { Page } from '../../common/pagination/page';
+import { SpaceDirectory } from '../../spaces';
+import { MediaLookup } from '../../media';
+import { DAY_MS, EventWindow, LOOK_AHEAD_DAYS, resolveWindow, WALK_LIMIT } from '../domain/event-window';
+import { Scope, seriesOf, Slot, SpaceBlockSource } from '../domain/occurrences';
+import { EventOccurrenceRecord, EventSpaceBlock } from '../dto/event-records.dto';
+import { EventWindowQuery } from '../dto/event-requests.dto';
+import { EventsRepository } from '../events.repository';
+import { EventTicketsService } from './event-tickets.service';
+import { toOccurrenceRecord, toSpaceBlock } from './events.presenter';
+import { OccurrenceListingService } from './occurrence-listing.service';
 
 /** A keyset position in a walk: the slot's (start, event, recurrenceId) and its place (1-based). */
 interface Position {
@@ -32,11 +30,10 @@ interface Position {
 @Injectable()
 export class EventListingsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsRepository,
     private readonly directory: SpaceDirectory,
-    private readonly slots: OccurrenceSlots,
-    private readonly store: OccurrenceStore,
-    private readonly tickets: TicketEntries,
+    private readonly listing: OccurrenceListingService,
+    private readonly tickets: EventTicketsService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly media: MediaLookup,
@@ -71,11 +68,9 @@ export class EventListingsService {
     const space = await this.directory.findPublicByReference(reference);
     const id = parseEntityId('evt', eventReference);
     if (!space || !id) throw notFound();
-    const event = await this.dataSource.manager.findOne(CalendarEvent, {
-      where: { id, spaceId: space.id, visibility: 'public' },
-    });
+    const event = await this.events.publicEventOfSpace(id, space.id);
     if (!event) throw notFound();
-    const canceled = (await this.store.canceledOf([event.id])).get(event.id) ?? new Set<string>();
+    const canceled = (await this.events.canceledOf([event.id])).get(event.id) ?? new Set<string>();
     const series = seriesOf(event);
     const now = this.clock.now();
     const named = occ ? series.named(occ) : null;
@@ -91,7 +86,7 @@ export class EventListingsService {
     if (!occurrence) throw notFound();
     const [tickets, own, avatarUrl] = await Promise.all([
       this.tickets.forEvents([event]).then((entries) => entries.get(event.id)!),
-      this.store.coversOf([event.id]),
+      this.events.coversOf([event.id]),
       this.avatarOf(space),
     ]);
     const coverId = own.get(`${event.id}/${occurrence.recurrenceId}`) ?? event.coverMediaId;
@@ -128,7 +123,7 @@ export class EventListingsService {
     const place = seek?.ordinal ?? 0;
     const take = backward ? Math.min(query.limit, place - 1) : Math.min(query.limit, WALK_LIMIT - place);
     if (take <= 0) return { slots: [], nextCursor: null, previousCursor: null };
-    const fetched = await this.slots.find(scope, window, seek, backward, take + 1);
+    const fetched = await this.listing.find(scope, window, seek, backward, take + 1);
     const hasMore = fetched.length > take;
     const slots = fetched.slice(0, take);
     if (backward) slots.reverse();
@@ -207,16 +202,7 @@ export class EventListingsService {
   /** The compact blocks of publicly discoverable spaces, from the spaces module's published view. */
   private async discoverableSpaces(spaceIds: string[]): Promise<Map<string, EventSpaceBlock>> {
     if (spaceIds.length === 0) return new Map();
-    const rows: {
-      id: string;
-      did: string;
-      domain: string;
-      display_name: string | null;
-      avatar_media_id: string | null;
-    }[] = await this.dataSource.query(
-      'SELECT "id", "did", "domain", "display_name", "avatar_media_id" FROM "discoverable_spaces" WHERE "id" = ANY($1::uuid[])',
-      [spaceIds],
-    );
+    const rows = await this.events.discoverableSpaces(spaceIds);
     const avatars = await this.media.imageUrls(rows.map((row) => row.avatar_media_id));
     return new Map(
       rows.map((row) => {

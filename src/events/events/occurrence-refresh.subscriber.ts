@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { Clock } from '../common/clock/clock';
-import { JobQueue } from '../infrastructure/jobs/job-queue';
-import { OccurrenceStore } from './occurrence-store';
+import { Clock } from '../../common/clock/clock';
+import { JobQueue } from '../../infrastructure/jobs/job-queue';
+import { OccurrencesService } from '../services/occurrences.service';
 
 export const OCCURRENCE_REFRESH = 'events.occurrence-refresh';
 /** The horizon moves hourly; it reaches 460 days ahead, so a missed run costs nothing visible. */
@@ -13,12 +13,12 @@ export const OCCURRENCE_REFRESH_MS = 3_600_000;
  * run at boot. Several replicas running it at once serialize on the horizon row.
  */
 @Injectable()
-export class OccurrenceRefresh implements OnModuleInit, OnApplicationBootstrap {
-  private readonly logger = new Logger(OccurrenceRefresh.name);
+export class OccurrenceRefreshSubscriber implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger(OccurrenceRefreshSubscriber.name);
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly store: OccurrenceStore,
+    private readonly occurrences: OccurrencesService,
     private readonly clock: Clock,
   ) {}
 
@@ -35,6 +35,6 @@ export class OccurrenceRefresh implements OnModuleInit, OnApplicationBootstrap {
   }
 
   run(): Promise<void> {
-    return this.store.refresh(this.clock.now());
+    return this.occurrences.refresh(this.clock.now());
   }
 }

@@ -1,5 +1,5 @@
-import { invalidRequest, ValidationDetail } from '../common/errors/api-error';
-import { EventRequest } from './dto/event-requests.dto';
+import { invalidRequest, ValidationDetail } from '../../common/errors/api-error';
+import { EventRequest } from '../dto/event-requests.dto';
 import { FIRST_MATCH_YEARS } from './recurrence/first-match';
 import { EventSchedule, OccurrenceSeries } from './recurrence/occurrence-series';
 import { parseRecurrenceRule, RuleError } from './recurrence/rrule-text';

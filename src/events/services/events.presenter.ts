@@ -1,24 +1,16 @@
-import { formatEntityId } from '../common/ids/entity-id';
-import { MediaObject } from '../media';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { MediaObject } from '../../media';
 import {
   EventAdminRecord,
   EventOccurrenceRecord,
   EventSpaceBlock,
   OccurrenceOverrideRecord,
   TicketEntry,
-} from './dto/event-records.dto';
-import { CalendarEvent } from './entities/event.entity';
-import { OccurrenceOverride } from './entities/occurrence-override.entity';
-import { Occurrence } from './recurrence/occurrence-series';
-
-/** What the compact space block is made from (a public space's columns). */
-export interface SpaceBlockSource {
-  id: string;
-  did: string;
-  domain: string;
-  displayName: string | null;
-  avatarMediaId: string | null;
-}
+} from '../dto/event-records.dto';
+import { CalendarEvent } from '../entities/event.entity';
+import { OccurrenceOverride } from '../entities/occurrence-override.entity';
+import { SpaceBlockSource } from '../domain/occurrences';
+import { Occurrence } from '../domain/recurrence/occurrence-series';
 
 export const toSpaceBlock = (space: SpaceBlockSource, avatarUrl: string | null = null): EventSpaceBlock => ({
   id: formatEntityId('space', space.id),

@@ -1,5 +1,5 @@
-import { invalidRequest } from '../common/errors/api-error';
-import { INSTANT } from './dto/event-requests.dto';
+import { invalidRequest } from '../../common/errors/api-error';
+import { INSTANT } from '../dto/event-requests.dto';
 
 export const DAY_MS = 86_400_000;
 export const DEFAULT_WINDOW_DAYS = 90;

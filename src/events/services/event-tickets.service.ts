@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { parseEntityId } from '../common/ids/entity-id';
-import { TicketCatalog } from '../store';
-import { TicketEntry } from './dto/event-records.dto';
-import { CalendarEvent } from './entities/event.entity';
+import { parseEntityId } from '../../common/ids/entity-id';
+import { TicketCatalog } from '../../store';
+import { TicketEntry } from '../dto/event-records.dto';
+import { CalendarEvent } from '../entities/event.entity';
 
 /**
  * What events need of the store (design.md §12 "Tickets", §13), read through the store's exported
  * `TicketCatalog` (never its tables). Events keep ticket products by their wire ids (`product_…`).
  */
 @Injectable()
-export class TicketEntries {
+export class EventTicketsService {
   constructor(private readonly catalog: TicketCatalog) {}
 
   /** The ids among `productIds` (`product_…`) that name live products of the space, published or not. */

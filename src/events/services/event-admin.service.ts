@@ -1,19 +1,21 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { SpaceAccess } from '../spaces';
-import { MediaLookup } from '../media';
-import { EventAdminRecord, OccurrenceOverrideRecord } from './dto/event-records.dto';
-import { EventRequest, OccurrenceOverrideRequest } from './dto/event-requests.dto';
-import { CalendarEvent } from './entities/event.entity';
-import { OccurrenceOverride } from './entities/occurrence-override.entity';
-import { toEventAdminRecord, toOverrideRecord } from './event-records';
-import { scheduleOf } from './event-shape';
-import { OccurrenceStore, seriesOf } from './occurrence-store';
-import { TicketEntries } from './ticket-entries';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { SpaceAccess } from '../../spaces';
+import { MediaLookup } from '../../media';
+import { scheduleOf } from '../domain/event-shape';
+import { seriesOf } from '../domain/occurrences';
+import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records.dto';
+import { EventRequest, OccurrenceOverrideRequest } from '../dto/event-requests.dto';
+import { CalendarEvent } from '../entities/event.entity';
+import { OccurrenceOverride } from '../entities/occurrence-override.entity';
+import { EventsRepository } from '../events.repository';
+import { EventTicketsService } from './event-tickets.service';
+import { toEventAdminRecord, toOverrideRecord } from './events.presenter';
+import { OccurrencesService } from './occurrences.service';
 
 /**
  * The admins' event writes (design.md §9, §12): create, replace and delete events, and override
@@ -24,9 +26,10 @@ import { TicketEntries } from './ticket-entries';
 export class EventAdminService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsRepository,
     private readonly access: SpaceAccess,
-    private readonly occurrences: OccurrenceStore,
-    private readonly tickets: TicketEntries,
+    private readonly occurrences: OccurrencesService,
+    private readonly tickets: EventTicketsService,
     private readonly media: MediaLookup,
   ) {}
 
@@ -41,7 +44,7 @@ export class EventAdminService {
     event.spaceId = space.id;
     await this.assign(event, request, principal.did);
     await this.dataSource.transaction(async (manager) => {
-      await manager.insert(CalendarEvent, event);
+      await this.events.insertEvent(event, manager);
       await this.occurrences.rewrite(manager, event);
     });
     return this.record(event.id);
@@ -57,7 +60,7 @@ export class EventAdminService {
     const event = await this.adminEvent(principal, pathId, eventId);
     await this.assign(event, request, principal.did);
     await this.dataSource.transaction(async (manager) => {
-      await manager.save(CalendarEvent, event);
+      await this.events.saveEvent(event, manager);
       await this.dropLostOverrides(manager, event);
       await this.occurrences.rewrite(manager, event);
     });
@@ -65,7 +68,7 @@ export class EventAdminService {
   }
 
   private async record(id: string): Promise<EventAdminRecord> {
-    const event = await this.dataSource.manager.findOneByOrFail(CalendarEvent, { id });
+    const event = await this.events.eventById(id);
     return toEventAdminRecord(event, await this.media.imageObject(event.coverMediaId));
   }
 
@@ -74,7 +77,7 @@ export class EventAdminService {
     // Occurrences and overrides go with it (ON DELETE CASCADE).
     await this.dataSource.transaction(async (manager) => {
       await this.occurrences.holdHorizon(manager);
-      await manager.delete(CalendarEvent, { id: event.id });
+      await this.events.deleteEvent(event.id, manager);
     });
   }
 
@@ -90,9 +93,7 @@ export class EventAdminService {
     if (!seriesOf(event).named(recurrenceId)) throw notFound();
     const coverMediaId = await this.media.ownImage('coverId', request.coverId, principal.did);
     const saved = await this.dataSource.transaction(async (manager) => {
-      const existing = await manager.findOne(OccurrenceOverride, {
-        where: { eventId: event.id, recurrenceId },
-      });
+      const existing = await this.events.override(event.id, recurrenceId, manager);
       const override =
         existing ??
         Object.assign(new OccurrenceOverride(), {
@@ -103,7 +104,7 @@ export class EventAdminService {
         });
       if (coverMediaId !== undefined) override.coverMediaId = coverMediaId;
       if (request.canceled !== undefined) override.canceled = request.canceled;
-      await manager.save(OccurrenceOverride, override);
+      await this.events.saveOverride(override, manager);
       await this.occurrences.rewrite(manager, event);
       return override;
     });
@@ -117,9 +118,7 @@ export class EventAdminService {
   ): Promise<CalendarEvent> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
     const id = parseEntityId('evt', eventId);
-    const event = id
-      ? await this.dataSource.manager.findOne(CalendarEvent, { where: { id, spaceId: space.id } })
-      : null;
+    const event = id ? await this.events.eventOfSpace(id, space.id) : null;
     if (!event) throw notFound();
     return event;
   }
@@ -170,14 +169,11 @@ export class EventAdminService {
   }
 
   private async dropLostOverrides(manager: EntityManager, event: CalendarEvent): Promise<void> {
-    const overrides = await manager.find(OccurrenceOverride, { where: { eventId: event.id } });
+    const overrides = await this.events.overridesOf(event.id, manager);
     const series = seriesOf(event);
     const lost = overrides.filter((override) => !series.named(override.recurrenceId));
     for (const override of lost) {
-      await manager.delete(OccurrenceOverride, {
-        eventId: override.eventId,
-        recurrenceId: override.recurrenceId,
-      });
+      await this.events.deleteOverride(override.eventId, override.recurrenceId, manager);
     }
   }
 }

@@ -9,21 +9,21 @@ import {
 import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
-import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records.dto';
-import { EventRequest, OccurrenceOverrideRequest } from '../dto/event-requests.dto';
-import { EventAdminService } from '../event-admin.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
+import { EventAdminRecord } from '../dto/event-records.dto';
+import { EventRequest } from '../dto/event-requests.dto';
+import { EventAdminService } from '../services/event-admin.service';
 
 /**
  * Event administration (design.md §9, §12). Admins of the space; a non-admin member gets 403, a
  * non-member of a space without a public profile the one 404.
  */
 @ApiTags('spaces (administration)')
-@Controller('spaces')
-export class EventAdminController {
+@Controller('spaces/:space/events')
+export class SpaceEventsController {
   constructor(private readonly events: EventAdminService) {}
 
-  @Post(':id/events')
+  @Post()
   @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
@@ -31,27 +31,25 @@ export class EventAdminController {
   @ApiCreatedResponse({ type: EventAdminRecord })
   createSpaceEvent(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Body() body: EventRequest,
   ): Promise<EventAdminRecord> {
-    return this.events.create(principal, id, body);
+    return this.events.create(principal, space, body);
   }
-
-  @Put(':id/events/:eventId')
+  @Put(':event')
   @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Replace an event; overrides of occurrences it no longer has are dropped' })
   @ApiOkResponse({ type: EventAdminRecord })
   updateSpaceEvent(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('eventId') eventId: string,
+    @Param('space') space: string,
+    @Param('event') eventId: string,
     @Body() body: EventRequest,
   ): Promise<EventAdminRecord> {
-    return this.events.update(principal, id, eventId, body);
+    return this.events.update(principal, space, eventId, body);
   }
-
-  @Delete(':id/events/:eventId')
+  @Delete(':event')
   @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
@@ -59,24 +57,9 @@ export class EventAdminController {
   @ApiNoContentResponse()
   deleteSpaceEvent(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('eventId') eventId: string,
+    @Param('space') space: string,
+    @Param('event') eventId: string,
   ): Promise<void> {
-    return this.events.remove(principal, id, eventId);
-  }
-
-  @Put(':id/events/:eventId/occurrences/:recurrenceId')
-  @RateLimitClass('ordinary')
-  @IdentityProof()
-  @ApiOperation({ summary: 'Cover or cancel one occurrence' })
-  @ApiOkResponse({ type: OccurrenceOverrideRecord })
-  overrideSpaceEventOccurrence(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('eventId') eventId: string,
-    @Param('recurrenceId') recurrenceId: string,
-    @Body() body: OccurrenceOverrideRequest,
-  ): Promise<OccurrenceOverrideRecord> {
-    return this.events.override(principal, id, eventId, recurrenceId, body);
+    return this.events.remove(principal, space, eventId);
   }
 }
