@@ -401,8 +401,8 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
     );
 
     // Events: rows as the app's admin write stores them (schedule columns from the app's
-    // own OccurrenceSeries), and their occurrences materialized as OccurrenceStore.refresh's rebuild
-    // writes them (public events, the horizon [base - 30 days, base + 460 days)). Each app process
+    // own OccurrenceSeries), and their occurrences materialized as OccurrencesService.refresh's
+    // rebuild writes them (public events, the horizon [base - 30 days, base + 460 days)). Each app process
     // then only moves the horizon at boot, from the seed's base to its own clock.
     const events = benchEvents(plan, base);
     await step(

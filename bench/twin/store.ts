@@ -49,7 +49,7 @@ export const PUBLIC_PRICES_OF_PRODUCTS = STORE_STATEMENTS.publicPricesOfProducts
 /** StoreRepository's statement of the purchase page's product (StorefrontService.getProduct). */
 export const PUBLISHED_PRODUCT_BY_SLUG = STORE_STATEMENTS.publishedProductBySlug;
 
-/** ProductPrices.publicOf: the active one-time and pay-what-you-want prices, in order. */
+/** StoreRepository.publicPricesOf: the active one-time and pay-what-you-want prices, in order. */
 async function publicPrices(pool: Pool, productIds: string[]): Promise<Map<string, object[]>> {
   const byProduct = new Map<string, object[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;

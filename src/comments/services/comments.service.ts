@@ -107,7 +107,8 @@ export class CommentsService {
           );
     const page = closeKeysetPage(seek, rows, keyset);
     return {
-      // `viewer` is the member view's person: a grant not covering the space reads as anyone (item 6).
+      // `viewer` is the member view's person: a grant not covering the space reads as anyone
+      // (docs/decisions/0059-comments-tables-access-listing-and-writes.md).
       items: await this.presenter.items(view.kind === 'member' ? view.did : null, page.rows),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
