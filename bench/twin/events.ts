@@ -1,12 +1,15 @@
 import type { Pool } from 'pg';
 import type { Scope, Seek } from '../../src/events/domain/occurrences';
-import { OCCURRENCE_STATE, occurrencePageStatement } from '../../src/events/events.repository';
+import {
+  OCCURRENCE_STATE,
+  occurrencePageStatement,
+} from '../../src/events/repositories/occurrences.repository';
 import { answer, TwinRefusal, wireId, type TwinContext, type TwinHandler } from './context';
 import { spaceByDomain } from './rows';
 
 /**
  * The event listings (design.md §12, api-spec.md "Anonymous reads" rules 3–5), bare, in the app's
- * statements (EventListingsService, OccurrenceListingService, EventsRepository): the public space by
+ * statements (EventListingsService, OccurrenceListingService, OccurrencesRepository): the public space by
  * its subdomain (space
  * listing only), the materialized horizon with the longest event in one round trip, then the
  * window's page of occurrences by the index, after the cursor's keyset position when there is
@@ -21,7 +24,7 @@ const DAY_MS = 86_400_000;
 const DEFAULT_WINDOW_DAYS = 90;
 const WALK_LIMIT = 500;
 
-/** OccurrenceListingService's horizon read (EventsRepository's declaration). */
+/** OccurrenceListingService's horizon read (OccurrencesRepository's declaration). */
 export { OCCURRENCE_STATE };
 
 /** OccurrenceListingService's page from the table: the same statement and parameters. */

@@ -1,10 +1,13 @@
 import type { Pool } from 'pg';
-import { productCardsPageStatement, STORE_STATEMENTS } from '../../src/store/store.repository';
+import {
+  productCardsPageStatement,
+  PRODUCTS_STATEMENTS,
+} from '../../src/store/repositories/products.repository';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
 import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
 
 /**
- * The store's public reads (design.md §13), bare, in the app's statements (StorefrontService, StoreRepository's declarations): the
+ * The store's public reads (design.md §13), bare, in the app's statements (StorefrontService, ProductsRepository's declarations): the
  * public space by its subdomain, then the product page (limit + 1 over the listing's partial
  * index) or the product by slug, the public prices of the products in one query, and for the
  * purchase page the newest published release listing the product.
@@ -14,8 +17,8 @@ const PUBLIC_PRICE_TYPES = ['one-time', 'pay-what-you-want'];
 const LISTING = 'public-store-products';
 const SLUG = /^[a-z0-9-]{1,80}$/;
 
-/** StoreRepository's statement of the purchase page's release (StorefrontService.releaseOf). */
-export const LATEST_RELEASE_OF_PRODUCT = STORE_STATEMENTS.latestReleaseOfProduct;
+/** ProductsRepository's statement of the purchase page's release (StorefrontService.releaseOf). */
+export const LATEST_RELEASE_OF_PRODUCT = PRODUCTS_STATEMENTS.latestReleaseOfProduct;
 
 interface ProductRow {
   id: string;
@@ -43,13 +46,13 @@ async function publicSpace(pool: Pool, url: URL): Promise<SpaceRow> {
   return space;
 }
 
-/** StoreRepository's statement of the public prices (StoreRepository.publicPricesOf). */
-export const PUBLIC_PRICES_OF_PRODUCTS = STORE_STATEMENTS.publicPricesOfProducts;
+/** ProductsRepository's statement of the public prices (ProductsRepository.publicPricesOf). */
+export const PUBLIC_PRICES_OF_PRODUCTS = PRODUCTS_STATEMENTS.publicPricesOfProducts;
 
-/** StoreRepository's statement of the purchase page's product (StorefrontService.getProduct). */
-export const PUBLISHED_PRODUCT_BY_SLUG = STORE_STATEMENTS.publishedProductBySlug;
+/** ProductsRepository's statement of the purchase page's product (StorefrontService.getProduct). */
+export const PUBLISHED_PRODUCT_BY_SLUG = PRODUCTS_STATEMENTS.publishedProductBySlug;
 
-/** StoreRepository.publicPricesOf: the active one-time and pay-what-you-want prices, in order. */
+/** ProductsRepository.publicPricesOf: the active one-time and pay-what-you-want prices, in order. */
 async function publicPrices(pool: Pool, productIds: string[]): Promise<Map<string, object[]>> {
   const byProduct = new Map<string, object[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
@@ -81,7 +84,7 @@ const card = (product: ProductRow, prices: Map<string, object[]>) => ({
   purchasable: product.purchasable,
 });
 
-/** StoreRepository's product page statement, forward pages: the text and parameters the app sends. */
+/** ProductsRepository's product page statement, forward pages: the text and parameters the app sends. */
 export function productPage(
   spaceId: string,
   after: (string | number | boolean | null)[] | null,

@@ -14,7 +14,8 @@ import { EventOccurrence } from './entities/event-occurrence.entity';
 import { OccurrenceHorizon } from './entities/occurrence-horizon.entity';
 import { OccurrenceOverride } from './entities/occurrence-override.entity';
 import { OccurrenceRefreshSubscriber } from './events/occurrence-refresh.subscriber';
-import { EventsRepository } from './events.repository';
+import { EventsRepository } from './repositories/events.repository';
+import { OccurrencesRepository } from './repositories/occurrences.repository';
 import { EventAdminService } from './services/event-admin.service';
 import { EventCountService } from './services/event-count.service';
 import { EventListingsService } from './services/event-listings.service';
@@ -45,6 +46,7 @@ import { OccurrencesService } from './services/occurrences.service';
   ],
   providers: [
     EventsRepository,
+    OccurrencesRepository,
     EventAdminService,
     EventListingsService,
     OccurrencesService,

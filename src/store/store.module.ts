@@ -17,7 +17,9 @@ import { ReleasesService } from './services/releases.service';
 import { TicketCatalog } from './services/store-tickets.service';
 import { StorefrontService } from './services/storefront.service';
 import { UniqueWritesService } from './services/unique-writes.service';
-import { StoreRepository } from './store.repository';
+import { ProductsRepository } from './repositories/products.repository';
+import { ReleasesRepository } from './repositories/releases.repository';
+import { SlugsRepository } from './repositories/slugs.repository';
 
 /**
  * The store (design.md §9, §13): products with their prices and releases, written by the space's
@@ -38,7 +40,9 @@ import { StoreRepository } from './store.repository';
     StorefrontReleasesController,
   ],
   providers: [
-    StoreRepository,
+    ProductsRepository,
+    ReleasesRepository,
+    SlugsRepository,
     UniqueWritesService,
     ProductsService,
     ReleasesService,

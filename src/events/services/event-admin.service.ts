@@ -12,7 +12,8 @@ import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records
 import { EventRequest, OccurrenceOverrideRequest } from '../dto/event-requests.dto';
 import { CalendarEvent } from '../entities/event.entity';
 import { OccurrenceOverride } from '../entities/occurrence-override.entity';
-import { EventsRepository } from '../events.repository';
+import { EventsRepository } from '../repositories/events.repository';
+import { OccurrencesRepository } from '../repositories/occurrences.repository';
 import { EventTicketsService } from './event-tickets.service';
 import { toEventAdminRecord, toOverrideRecord } from './events.presenter';
 import { OccurrencesService } from './occurrences.service';
@@ -27,6 +28,7 @@ export class EventAdminService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsRepository,
+    private readonly overrides: OccurrencesRepository,
     private readonly access: SpaceAccess,
     private readonly occurrences: OccurrencesService,
     private readonly tickets: EventTicketsService,
@@ -93,7 +95,7 @@ export class EventAdminService {
     if (!seriesOf(event).named(recurrenceId)) throw notFound();
     const coverMediaId = await this.media.ownImage('coverId', request.coverId, principal.did);
     const saved = await this.dataSource.transaction(async (manager) => {
-      const existing = await this.events.override(event.id, recurrenceId, manager);
+      const existing = await this.overrides.override(event.id, recurrenceId, manager);
       const override =
         existing ??
         Object.assign(new OccurrenceOverride(), {
@@ -104,7 +106,7 @@ export class EventAdminService {
         });
       if (coverMediaId !== undefined) override.coverMediaId = coverMediaId;
       if (request.canceled !== undefined) override.canceled = request.canceled;
-      await this.events.saveOverride(override, manager);
+      await this.overrides.saveOverride(override, manager);
       await this.occurrences.rewrite(manager, event);
       return override;
     });
@@ -169,11 +171,11 @@ export class EventAdminService {
   }
 
   private async dropLostOverrides(manager: EntityManager, event: CalendarEvent): Promise<void> {
-    const overrides = await this.events.overridesOf(event.id, manager);
+    const overrides = await this.overrides.overridesOf(event.id, manager);
     const series = seriesOf(event);
     const lost = overrides.filter((override) => !series.named(override.recurrenceId));
     for (const override of lost) {
-      await this.events.deleteOverride(override.eventId, override.recurrenceId, manager);
+      await this.overrides.deleteOverride(override.eventId, override.recurrenceId, manager);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { SpaceCounters } from '../../spaces';
-import { EventsRepository } from '../events.repository';
+import { EventsRepository } from '../repositories/events.repository';
 
 /**
  * Registers the count behind a space's `eventCountSummary` (design.md §12): its `public` and

@@ -10,7 +10,8 @@ import { DAY_MS, EventWindow, LOOK_AHEAD_DAYS, resolveWindow, WALK_LIMIT } from 
 import { Scope, seriesOf, Slot, SpaceBlockSource } from '../domain/occurrences';
 import { EventOccurrenceRecord, EventSpaceBlock } from '../dto/event-records.dto';
 import { EventWindowQuery } from '../dto/event-requests.dto';
-import { EventsRepository } from '../events.repository';
+import { EventsRepository } from '../repositories/events.repository';
+import { OccurrencesRepository } from '../repositories/occurrences.repository';
 import { EventTicketsService } from './event-tickets.service';
 import { toOccurrenceRecord, toSpaceBlock } from './events.presenter';
 import { OccurrenceListingService } from './occurrence-listing.service';
@@ -31,6 +32,7 @@ interface Position {
 export class EventListingsService {
   constructor(
     private readonly events: EventsRepository,
+    private readonly occurrences: OccurrencesRepository,
     private readonly directory: SpaceDirectory,
     private readonly listing: OccurrenceListingService,
     private readonly tickets: EventTicketsService,
@@ -70,7 +72,7 @@ export class EventListingsService {
     if (!space || !id) throw notFound();
     const event = await this.events.publicEventOfSpace(id, space.id);
     if (!event) throw notFound();
-    const canceled = (await this.events.canceledOf([event.id])).get(event.id) ?? new Set<string>();
+    const canceled = (await this.occurrences.canceledOf([event.id])).get(event.id) ?? new Set<string>();
     const series = seriesOf(event);
     const now = this.clock.now();
     const named = occ ? series.named(occ) : null;
@@ -86,7 +88,7 @@ export class EventListingsService {
     if (!occurrence) throw notFound();
     const [tickets, own, avatarUrl] = await Promise.all([
       this.tickets.forEvents([event]).then((entries) => entries.get(event.id)!),
-      this.events.coversOf([event.id]),
+      this.occurrences.coversOf([event.id]),
       this.avatarOf(space),
     ]);
     const coverId = own.get(`${event.id}/${occurrence.recurrenceId}`) ?? event.coverMediaId;
@@ -202,7 +204,7 @@ export class EventListingsService {
   /** The compact blocks of publicly discoverable spaces, from the spaces module's published view. */
   private async discoverableSpaces(spaceIds: string[]): Promise<Map<string, EventSpaceBlock>> {
     if (spaceIds.length === 0) return new Map();
-    const rows = await this.events.discoverableSpaces(spaceIds);
+    const rows = await this.occurrences.discoverableSpaces(spaceIds);
     const avatars = await this.media.imageUrls(rows.map((row) => row.avatar_media_id));
     return new Map(
       rows.map((row) => {

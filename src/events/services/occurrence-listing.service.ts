@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EventWindow, WALK_LIMIT } from '../domain/event-window';
 import { compareSlots, Scope, Seek, seriesOf, Slot } from '../domain/occurrences';
-import { EventsRepository } from '../events.repository';
+import { EventsRepository } from '../repositories/events.repository';
+import { OccurrencesRepository } from '../repositories/occurrences.repository';
 
 /**
  * The occurrences of a window in (start, event id, recurrenceId) order, after a keyset position:
@@ -11,7 +12,10 @@ import { EventsRepository } from '../events.repository';
  */
 @Injectable()
 export class OccurrenceListingService {
-  constructor(private readonly events: EventsRepository) {}
+  constructor(
+    private readonly events: EventsRepository,
+    private readonly occurrences: OccurrencesRepository,
+  ) {}
 
   async find(
     scope: Scope,
@@ -22,10 +26,10 @@ export class OccurrenceListingService {
   ): Promise<Slot[]> {
     // One round trip: the horizon, and the longest event (no occurrence lasts longer, so the
     // scan may start that much before `from`).
-    const state = await this.events.occurrenceState();
+    const state = await this.occurrences.occurrenceState();
     if (state.from && state.until && window.from >= state.from && window.to <= state.until) {
       const lower = new Date(window.from.getTime() - Number(state.span ?? 0));
-      return this.events.occurrencePage(scope, window, lower, seek, backward, count);
+      return this.occurrences.occurrencePage(scope, window, lower, seek, backward, count);
     }
     return this.expanded(scope, window, seek, backward, count);
   }
@@ -40,8 +44,8 @@ export class OccurrenceListingService {
     const events = await this.events.publicEventsOfWindow(scope, window);
     const eventIds = events.map((event) => event.id);
     const [canceled, covers] = await Promise.all([
-      this.events.canceledOf(eventIds),
-      this.events.coversOf(eventIds),
+      this.occurrences.canceledOf(eventIds),
+      this.occurrences.coversOf(eventIds),
     ]);
     const all: Slot[] = [];
     for (const event of events) {

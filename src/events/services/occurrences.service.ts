@@ -5,7 +5,8 @@ import { DAY_MS } from '../domain/event-window';
 import { HORIZON_AHEAD_DAYS, HORIZON_BEHIND_DAYS, seriesOf } from '../domain/occurrences';
 import { Occurrence } from '../domain/recurrence/occurrence-series';
 import { CalendarEvent } from '../entities/event.entity';
-import { EventsRepository, OccurrenceRow } from '../events.repository';
+import { EventsRepository } from '../repositories/events.repository';
+import { OccurrenceRow, OccurrencesRepository } from '../repositories/occurrences.repository';
 
 /** More occurrences than any event can have in the horizon (at most daily). */
 const PER_EVENT_CAP = 5000;
@@ -22,12 +23,13 @@ export class OccurrencesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsRepository,
+    private readonly occurrences: OccurrencesRepository,
   ) {}
 
   /** Replaces the event's rows (none when it is not public), inside the write's transaction. */
   async rewrite(manager: EntityManager, event: CalendarEvent): Promise<void> {
     const row = await this.holdHorizon(manager);
-    await this.events.deleteOccurrencesOf(event.id, manager);
+    await this.occurrences.deleteOccurrencesOf(event.id, manager);
     if (!row || event.visibility !== 'public') return;
     await this.insert(manager, [event], row.materializedFrom, row.materializedUntil);
   }
@@ -38,7 +40,7 @@ export class OccurrencesService {
    * two never wait on each other's rows. Null before the first refresh.
    */
   holdHorizon(manager: EntityManager) {
-    return this.events.lockHorizon(manager, 'read');
+    return this.occurrences.lockHorizon(manager, 'read');
   }
 
   /**
@@ -49,22 +51,22 @@ export class OccurrencesService {
     const from = new Date(now.getTime() - HORIZON_BEHIND_DAYS * DAY_MS);
     const until = new Date(now.getTime() + HORIZON_AHEAD_DAYS * DAY_MS);
     await this.dataSource.transaction(async (manager) => {
-      await this.events.createHorizon(now, manager);
-      const row = await this.events.lockHorizon(manager, 'write');
+      await this.occurrences.createHorizon(now, manager);
+      const row = await this.occurrences.lockHorizon(manager, 'write');
       if (!row) throw new Error('the occurrence horizon row is missing');
       const rebuild =
         from < row.materializedFrom ||
         until < row.materializedUntil ||
         row.materializedFrom >= row.materializedUntil;
       if (rebuild) {
-        await this.events.deleteAllOccurrences(manager);
+        await this.occurrences.deleteAllOccurrences(manager);
         await this.insert(manager, await this.events.publicEvents(manager), from, until);
       } else {
-        await this.events.deleteEndedOccurrences(from, manager);
+        await this.occurrences.deleteEndedOccurrences(from, manager);
         const events = await this.events.publicEvents(manager, row.materializedUntil);
         await this.insert(manager, events, row.materializedUntil, until);
       }
-      await this.events.moveHorizon(from, until, manager);
+      await this.occurrences.moveHorizon(from, until, manager);
     });
   }
 
@@ -75,14 +77,14 @@ export class OccurrencesService {
     from: Date,
     until: Date,
   ): Promise<void> {
-    const canceled = await this.events.canceledOf(
+    const canceled = await this.occurrences.canceledOf(
       events.map((event) => event.id),
       manager,
     );
     let batch: OccurrenceRow[] = [];
     const flush = async () => {
       if (batch.length === 0) return;
-      await this.events.insertOccurrences(batch, manager);
+      await this.occurrences.insertOccurrences(batch, manager);
       batch = [];
     };
     for (const event of events) {

@@ -12,7 +12,8 @@ import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-
 import { ProductAdminRecord } from '../dto/store-records.dto';
 import { ProductRequest } from '../dto/store-requests.dto';
 import { StoreProduct } from '../entities/store-product.entity';
-import { StoreRepository } from '../store.repository';
+import { ProductsRepository } from '../repositories/products.repository';
+import { SlugsRepository } from '../repositories/slugs.repository';
 import { toProductAdminRecord } from './store.presenter';
 import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.service';
 
@@ -25,7 +26,8 @@ import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.serv
 export class ProductsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly store: StoreRepository,
+    private readonly products: ProductsRepository,
+    private readonly slugs: SlugsRepository,
     private readonly uniqueWrites: UniqueWritesService,
     private readonly access: SpaceAccess,
     private readonly clock: Clock,
@@ -48,9 +50,9 @@ export class ProductsService {
           request.slug ??
           firstFreeSlug(
             base,
-            await this.store.takenSlugs('products', space.id, base, slugCandidatesPattern(base), manager),
+            await this.slugs.takenSlugs('products', space.id, base, slugCandidatesPattern(base), manager),
           );
-        await this.store.insertProduct(
+        await this.products.insertProduct(
           {
             id,
             spaceId: space.id,
@@ -66,8 +68,8 @@ export class ProductsService {
           },
           manager,
         );
-        await this.store.insertPrices(prices, manager);
-        return this.store.productById(id, manager);
+        await this.products.insertPrices(prices, manager);
+        return this.products.productById(id, manager);
       },
       request.slug === undefined ? DERIVED_SLUG_ATTEMPTS : 1,
     );
@@ -86,10 +88,10 @@ export class ProductsService {
   ): Promise<ProductAdminRecord> {
     const product = await this.adminProduct(principal, pathId, productId);
     const coverMediaId = await this.media.ownImage('coverId', request.coverId, principal.did);
-    const current = await this.store.pricesOf(product.id);
+    const current = await this.products.pricesOf(product.id);
     const prices = priceRows(product.id, request.prices, new Set(current.map((price) => price.id)));
     const written = await this.uniqueWrites.run(async (manager) => {
-      await this.store.updateProduct(
+      await this.products.updateProduct(
         product.id,
         {
           name: request.name,
@@ -103,8 +105,8 @@ export class ProductsService {
         },
         manager,
       );
-      await this.store.replacePrices(product.id, prices, manager);
-      return this.store.productById(product.id, manager);
+      await this.products.replacePrices(product.id, prices, manager);
+      return this.products.productById(product.id, manager);
     });
     return toProductAdminRecord(written, prices, await this.media.imageObject(written.coverMediaId));
   }
@@ -112,7 +114,7 @@ export class ProductsService {
   async remove(principal: RequestPrincipal, pathId: string, productId: string): Promise<void> {
     const product = await this.adminProduct(principal, pathId, productId);
     await this.dataSource.transaction((manager) =>
-      this.store.removeProduct(product.id, this.clock.now(), manager),
+      this.products.removeProduct(product.id, this.clock.now(), manager),
     );
   }
 
@@ -124,7 +126,7 @@ export class ProductsService {
   ): Promise<StoreProduct> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
     const id = parseEntityId('product', productId);
-    const product = id ? await this.store.liveProduct(id, space.id) : null;
+    const product = id ? await this.products.liveProduct(id, space.id) : null;
     if (!product) throw notFound();
     return product;
   }

@@ -9,7 +9,8 @@ import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-
 import { ReleaseAdminRecord } from '../dto/store-records.dto';
 import { ReleaseRequest } from '../dto/store-requests.dto';
 import { StoredCredit, StoreRelease } from '../entities/store-release.entity';
-import { StoreRepository } from '../store.repository';
+import { ReleasesRepository } from '../repositories/releases.repository';
+import { SlugsRepository } from '../repositories/slugs.repository';
 import { TicketCatalog } from './store-tickets.service';
 import { toReleaseAdminRecord } from './store.presenter';
 import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.service';
@@ -22,7 +23,8 @@ import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.serv
 @Injectable()
 export class ReleasesService {
   constructor(
-    private readonly store: StoreRepository,
+    private readonly releases: ReleasesRepository,
+    private readonly slugs: SlugsRepository,
     private readonly uniqueWrites: UniqueWritesService,
     private readonly access: SpaceAccess,
     private readonly catalog: TicketCatalog,
@@ -46,9 +48,9 @@ export class ReleasesService {
           request.slug ??
           firstFreeSlug(
             base,
-            await this.store.takenSlugs('releases', space.id, base, slugCandidatesPattern(base), manager),
+            await this.slugs.takenSlugs('releases', space.id, base, slugCandidatesPattern(base), manager),
           );
-        await this.store.insertRelease(
+        await this.releases.insertRelease(
           {
             id,
             spaceId: space.id,
@@ -63,8 +65,8 @@ export class ReleasesService {
           },
           manager,
         );
-        await this.store.replaceProductsOfRelease(id, productIds, manager);
-        return this.store.releaseById(id, manager);
+        await this.releases.replaceProductsOfRelease(id, productIds, manager);
+        return this.releases.releaseById(id, manager);
       },
       request.slug === undefined ? DERIVED_SLUG_ATTEMPTS : 1,
     );
@@ -86,7 +88,7 @@ export class ReleasesService {
     const productIds =
       request.productIds !== undefined ? await this.productsOf(release.spaceId, request.productIds) : null;
     const written = await this.uniqueWrites.run(async (manager) => {
-      await this.store.updateRelease(
+      await this.releases.updateRelease(
         release.id,
         {
           title: request.title,
@@ -99,19 +101,19 @@ export class ReleasesService {
         },
         manager,
       );
-      if (productIds) await this.store.replaceProductsOfRelease(release.id, productIds, manager);
-      return this.store.releaseById(release.id, manager);
+      if (productIds) await this.releases.replaceProductsOfRelease(release.id, productIds, manager);
+      return this.releases.releaseById(release.id, manager);
     });
     return toReleaseAdminRecord(
       written,
-      productIds ?? (await this.store.productIdsOfRelease(release.id)),
+      productIds ?? (await this.releases.productIdsOfRelease(release.id)),
       await this.media.imageObject(written.coverMediaId),
     );
   }
 
   async remove(principal: RequestPrincipal, pathId: string, releaseId: string): Promise<void> {
     const release = await this.adminRelease(principal, pathId, releaseId);
-    await this.store.updateRelease(release.id, { deletedAt: this.clock.now() });
+    await this.releases.updateRelease(release.id, { deletedAt: this.clock.now() });
   }
 
   /** The database ids of `productIds`, or a 400 naming each item that is not a live product of the space. */
@@ -137,7 +139,7 @@ export class ReleasesService {
   ): Promise<StoreRelease> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
     const id = parseEntityId('release', releaseId);
-    const release = id ? await this.store.liveRelease(id, space.id) : null;
+    const release = id ? await this.releases.liveRelease(id, space.id) : null;
     if (!release) throw notFound();
     return release;
   }

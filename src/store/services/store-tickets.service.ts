@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { parseEntityId } from '../../common/ids/entity-id';
 import { PUBLIC_PRICE_TYPES } from '../domain/store-rules';
 import { TicketEntry } from '../dto/store-records.dto';
-import { StoreRepository } from '../store.repository';
+import { ProductsRepository } from '../repositories/products.repository';
 import { toTicketEntry } from './store.presenter';
 
 /**
@@ -11,7 +11,7 @@ import { toTicketEntry } from './store.presenter';
  */
 @Injectable()
 export class TicketCatalog {
-  constructor(private readonly store: StoreRepository) {}
+  constructor(private readonly products: ProductsRepository) {}
 
   /**
    * The entries of many events' products at once, possibly of many spaces (a listing across
@@ -24,9 +24,11 @@ export class TicketCatalog {
     const entries = new Map<string, TicketEntry>();
     if (wanted.length === 0) return entries;
     const asked = new Set(wanted.map(({ spaceId, productId }) => `${spaceId}/${productId}`));
-    const found = await this.store.publishedProductsByIds([...new Set(wanted.map((item) => item.productId))]);
+    const found = await this.products.publishedProductsByIds([
+      ...new Set(wanted.map((item) => item.productId)),
+    ]);
     const products = found.filter((product) => asked.has(`${product.spaceId}/${product.id}`));
-    const prices = await this.store.publicPricesOf(
+    const prices = await this.products.publicPricesOf(
       products.map((product) => product.id),
       PUBLIC_PRICE_TYPES,
     );
@@ -45,7 +47,7 @@ export class TicketCatalog {
     const uuids = wireIds.map((wireId) => parseEntityId('product', wireId));
     const candidates = uuids.filter((uuid): uuid is string => uuid !== null);
     const known = new Set(
-      candidates.length ? await this.store.liveProductIds(spaceId, [...new Set(candidates)]) : [],
+      candidates.length ? await this.products.liveProductIds(spaceId, [...new Set(candidates)]) : [],
     );
     return uuids.map((uuid) => (uuid && known.has(uuid) ? uuid : null));
   }

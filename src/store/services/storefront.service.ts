@@ -19,19 +19,20 @@ import {
 import { PUBLIC_PRICE_TYPES, STORE_SLUG_PATTERN } from '../domain/store-rules';
 import { StoreProduct } from '../entities/store-product.entity';
 import { StoreRelease } from '../entities/store-release.entity';
-import { StoreRepository } from '../store.repository';
+import { ProductsRepository } from '../repositories/products.repository';
+import { ReleasesRepository } from '../repositories/releases.repository';
 import { toProductCard, toProductPage } from './store.presenter';
 
 /** The cover a record names, from the covers read for its page; null when none (or not ready). */
 const coverOf = (id: string | null, covers: Map<string, MediaObject>): MediaObject | null =>
   (id && covers.get(id)) || null;
 
-/** The product listing's order (StoreRepository's `productCardsPage` seeks and sorts by it). */
+/** The product listing's order (ProductsRepository's `productCardsPage` seeks and sorts by it). */
 const PRODUCT_ORDER = [
   { expression: 'sort_order', direction: 'ASC' as const },
   { expression: 'id', direction: 'ASC' as const },
 ];
-/** The release listing's order (StoreRepository's `releasesPage`). */
+/** The release listing's order (ReleasesRepository's `releasesPage`). */
 const RELEASE_ORDER = [
   { expression: 'published_at', direction: 'DESC' as const },
   { expression: 'id', direction: 'DESC' as const },
@@ -44,7 +45,8 @@ const RELEASE_ORDER = [
 @Injectable()
 export class StorefrontService {
   constructor(
-    private readonly store: StoreRepository,
+    private readonly products: ProductsRepository,
+    private readonly releases: ReleasesRepository,
     private readonly directory: SpaceDirectory,
     private readonly authors: AuthorDirectory,
     private readonly cursors: CursorCodec,
@@ -61,7 +63,7 @@ export class StorefrontService {
       cursors: this.cursors,
     };
     const seek = openKeysetPage(keyset);
-    const page = closeKeysetPage(seek, await this.store.productCardsPage(space.id, seek), keyset);
+    const page = closeKeysetPage(seek, await this.products.productCardsPage(space.id, seek), keyset);
     return {
       items: await this.cards(page.rows),
       nextCursor: page.nextCursor,
@@ -73,7 +75,7 @@ export class StorefrontService {
   async getProduct(reference: string, slug: string): Promise<ProductPage> {
     const space = await this.publicSpace(reference);
     const product = STORE_SLUG_PATTERN.test(slug)
-      ? await this.store.publishedProductBySlug(space.id, slug)
+      ? await this.products.publishedProductBySlug(space.id, slug)
       : null;
     if (!product) throw notFound();
     const [card] = await this.cards([product]);
@@ -97,7 +99,7 @@ export class StorefrontService {
       cursors: this.cursors,
     };
     const seek = openKeysetPage(keyset);
-    const page = closeKeysetPage(seek, await this.store.releasesPage(space.id, seek), keyset);
+    const page = closeKeysetPage(seek, await this.releases.releasesPage(space.id, seek), keyset);
     const covers = await this.media.imageObjects(page.rows.map((release) => release.coverMediaId));
     return {
       items: page.rows.map((release) => this.releaseCard(space, release, covers)),
@@ -111,9 +113,9 @@ export class StorefrontService {
     const space = await this.publicSpace(reference);
     const id = parseEntityId('release', releaseReference);
     const key = id ? { id } : STORE_SLUG_PATTERN.test(releaseReference) ? { slug: releaseReference } : null;
-    const release = key ? await this.store.publishedRelease(space.id, key) : null;
+    const release = key ? await this.releases.publishedRelease(space.id, key) : null;
     if (!release) throw notFound();
-    const products = await this.store.publishedProductsOfRelease(release.id, space.id);
+    const products = await this.products.publishedProductsOfRelease(release.id, space.id);
     const [publicDids, covers] = await Promise.all([
       this.authors.withPublicProfile(release.credits.flatMap((credit) => (credit.did ? [credit.did] : []))),
       this.media.imageObjects([release.coverMediaId]),
@@ -138,7 +140,7 @@ export class StorefrontService {
 
   private async cards(products: StoreProduct[]): Promise<ProductCard[]> {
     const [prices, covers] = await Promise.all([
-      this.store.publicPricesOf(
+      this.products.publicPricesOf(
         products.map((product) => product.id),
         PUBLIC_PRICE_TYPES,
       ),
@@ -151,7 +153,7 @@ export class StorefrontService {
 
   /** The most recently published live release listing the product, if any (fixed SQL: every purchase page asks). */
   private async releaseOf(product: StoreProduct): Promise<ReleaseReference | null> {
-    const release = await this.store.latestReleaseOf(product.id, product.spaceId);
+    const release = await this.products.latestReleaseOf(product.id, product.spaceId);
     return release
       ? { id: formatEntityId('release', release.id), slug: release.slug, title: release.title }
       : null;

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, IsNull } from 'typeorm';
-import { KeysetSeek } from '../common/pagination/keyset';
-import { defineStatements } from '../infrastructure/database/statements';
-import type { PriceInterval, PriceType } from './domain/store-rules';
-import { StoreProductPrice } from './entities/store-product-price.entity';
-import { StoreProduct } from './entities/store-product.entity';
-import { StoredCredit, StoreRelease } from './entities/store-release.entity';
+import { defineStatements } from '../../infrastructure/database/statements';
+import { KeysetSeek } from '../../common/pagination/keyset';
+import type { PriceInterval, PriceType } from '../domain/store-rules';
+import { StoreProductPrice } from '../entities/store-product-price.entity';
+import { StoreProduct } from '../entities/store-product.entity';
 
 /**
  * The store's hot public reads are fixed SQL with explicit row mapping
@@ -19,14 +18,13 @@ const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_ord
 const PRODUCT_CARD_COLUMNS_OF_P =
   'p.id, p.space_id, p.slug, p.name, p.cover_media_id, p.sort_order, p.sold_out, p.purchasable';
 const PUBLISHED_PRODUCTS_OF_SPACE = `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products WHERE space_id = $1 AND published AND deleted_at IS NULL`;
-const RELEASE_COLUMNS =
-  'id, space_id, slug, title, description, cover_media_id, credits, published, published_at, created_at, ' +
-  'updated_at, deleted_at';
-const PUBLISHED_RELEASES_OF_SPACE = `SELECT ${RELEASE_COLUMNS} FROM store_releases WHERE space_id = $1 AND published AND deleted_at IS NULL`;
 const PRICE_COLUMNS = 'id, product_id, position, type, currency, amount, suggested_amount, interval';
 
-/** The store module's fixed SQL (docs/decisions/0131-a-repository-per-module.md). */
-export const STORE_STATEMENTS = defineStatements('StoreRepository', {
+/**
+ * The fixed SQL on products and their prices, and the purchase page's reads
+ * (docs/decisions/0131-a-repository-per-module.md).
+ */
+export const PRODUCTS_STATEMENTS = defineStatements('ProductsRepository', {
   /**
    * A page of a space's published live products in the listing's order (`sort_order, id`, over
    * the partial index of published products): $1 space id; after a cursor $2, $3 its position
@@ -54,6 +52,17 @@ export const STORE_STATEMENTS = defineStatements('StoreRepository', {
     'INNER JOIN store_release_products listed ON listed.product_id = p.id ' +
     'WHERE listed.release_id = $1 AND p.space_id = $2 AND p.published AND p.deleted_at IS NULL ' +
     'ORDER BY listed.position ASC',
+  /**
+   * The newest published live release of the space listing the product ($1 product id, $2 space id):
+   * the purchase page's `release` reference, three columns of one row however many releases list it.
+   */
+  latestReleaseOfProduct:
+    'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
+    'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
+    'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
+    'ORDER BY r.published_at DESC, r.id DESC LIMIT 1',
+  /** A deleted product ($1) leaves every release at once. */
+  unlistProduct: 'DELETE FROM store_release_products WHERE product_id = $1',
   /** The active one-time and pay-what-you-want prices of some products ($1 ids, $2 types), in order. */
   publicPricesOfProducts:
     `SELECT ${PRICE_COLUMNS} FROM store_product_prices ` +
@@ -67,44 +76,6 @@ export const STORE_STATEMENTS = defineStatements('StoreRepository', {
     'INSERT INTO store_product_prices (id, product_id, position, type, currency, amount, suggested_amount, interval, archived) ' +
     'SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::integer[], $4::varchar[], $5::varchar[], $6::bigint[], ' +
     '$7::bigint[], $8::varchar[], $9::boolean[])',
-  /**
-   * The newest published live release of the space listing the product ($1 product id, $2 space id):
-   * the purchase page's `release` reference, three columns of one row however many releases list it.
-   */
-  latestReleaseOfProduct:
-    'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
-    'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
-    'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
-    'ORDER BY r.published_at DESC, r.id DESC LIMIT 1',
-  /**
-   * A page of a space's published live releases, newest `published_at` first (over the partial
-   * index of published releases): $1 space id; after a cursor $2, $3 its position; then the count.
-   */
-  releasesPage: {
-    first: `${PUBLISHED_RELEASES_OF_SPACE} ORDER BY published_at DESC, id DESC LIMIT $2`,
-    after: `${PUBLISHED_RELEASES_OF_SPACE} AND (published_at, id) < ($2, $3) ORDER BY published_at DESC, id DESC LIMIT $4`,
-    before: `${PUBLISHED_RELEASES_OF_SPACE} AND (published_at, id) > ($2, $3) ORDER BY published_at ASC, id ASC LIMIT $4`,
-  },
-  /** The products a release ($1) lists, in its order. */
-  productIdsOfRelease:
-    'SELECT product_id FROM store_release_products WHERE release_id = $1 ORDER BY position ASC',
-  /** A release's ($1) product list, all of it: a write replaces the list. */
-  deleteProductsOfRelease: 'DELETE FROM store_release_products WHERE release_id = $1',
-  /** The release's ($1) product list: the products ($2) in that order. */
-  insertProductsOfRelease:
-    'INSERT INTO store_release_products (release_id, product_id, position) ' +
-    'SELECT $1, listed.product_id, listed.ordinal - 1 FROM unnest($2::uuid[]) WITH ORDINALITY AS listed (product_id, ordinal)',
-  /** A deleted product ($1) leaves every release at once. */
-  unlistProduct: 'DELETE FROM store_release_products WHERE product_id = $1',
-  /** Queues the creates that derive slugs of one kind in one space ($1 the queue's name) till commit. */
-  lockSlugs: 'SELECT pg_advisory_xact_lock(hashtext($1))',
-  /** The live slugs of the space ($1) that are the base ($2) or match its candidates' pattern ($3). */
-  takenSlugs: {
-    products:
-      'SELECT slug FROM store_products WHERE space_id = $1 AND deleted_at IS NULL AND (slug = $2 OR slug LIKE $3)',
-    releases:
-      'SELECT slug FROM store_releases WHERE space_id = $1 AND deleted_at IS NULL AND (slug = $2 OR slug LIKE $3)',
-  },
 });
 
 /** The statements the bench twin sends as they are (bench/twin/store.ts). */
@@ -112,7 +83,7 @@ export const {
   publicPricesOfProducts: PUBLIC_PRICES_OF_PRODUCTS,
   publishedProductBySlug: PUBLISHED_PRODUCT_BY_SLUG,
   latestReleaseOfProduct: LATEST_RELEASE_OF_PRODUCT,
-} = STORE_STATEMENTS;
+} = PRODUCTS_STATEMENTS;
 
 /**
  * The statement and parameters of a product page: `take` rows from the seek position (`values`,
@@ -122,7 +93,7 @@ export function productCardsPageStatement(
   spaceId: string,
   seek: KeysetSeek,
 ): { sql: string; parameters: unknown[] } {
-  const variants = STORE_STATEMENTS.productCardsPage;
+  const variants = PRODUCTS_STATEMENTS.productCardsPage;
   if (!seek.values) return { sql: variants.first, parameters: [spaceId, seek.take] };
   return {
     sql: seek.backward ? variants.before : variants.after,
@@ -187,38 +158,6 @@ function productOfRow(row: ProductCardRow | ProductPageRow): StoreProduct {
   return product;
 }
 
-interface ReleaseRow {
-  id: string;
-  space_id: string;
-  slug: string;
-  title: string;
-  description: string | null;
-  cover_media_id: string | null;
-  credits: StoredCredit[];
-  published: boolean;
-  published_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-function releaseOfRow(row: ReleaseRow): StoreRelease {
-  return Object.assign(new StoreRelease(), {
-    id: row.id,
-    spaceId: row.space_id,
-    slug: row.slug,
-    title: row.title,
-    description: row.description,
-    coverMediaId: row.cover_media_id,
-    credits: row.credits,
-    published: row.published,
-    publishedAt: row.published_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    deletedAt: row.deleted_at,
-  });
-}
-
 /** The purchase page's `release` reference. */
 export interface ReleaseReferenceRow {
   id: string;
@@ -226,15 +165,10 @@ export interface ReleaseReferenceRow {
   title: string;
 }
 
-/** Which table a derived slug is free in. */
-export type SlugKind = 'products' | 'releases';
-
-/** Every statement on the store's tables (products, their prices, releases and their lists). */
+/** Every statement on `store_products` and `store_product_prices`, and the purchase page's release. */
 @Injectable()
-export class StoreRepository {
+export class ProductsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  // Products.
 
   async productCardsPage(spaceId: string, seek: KeysetSeek): Promise<StoreProduct[]> {
     const { sql, parameters } = productCardsPageStatement(spaceId, seek);
@@ -243,7 +177,7 @@ export class StoreRepository {
   }
 
   async publishedProductBySlug(spaceId: string, slug: string): Promise<StoreProduct | null> {
-    const [row] = await this.dataSource.query<ProductPageRow[]>(STORE_STATEMENTS.publishedProductBySlug, [
+    const [row] = await this.dataSource.query<ProductPageRow[]>(PRODUCTS_STATEMENTS.publishedProductBySlug, [
       spaceId,
       slug,
     ]);
@@ -251,14 +185,14 @@ export class StoreRepository {
   }
 
   async publishedProductsByIds(ids: string[]): Promise<StoreProduct[]> {
-    const rows = await this.dataSource.query<ProductCardRow[]>(STORE_STATEMENTS.publishedProductsByIds, [
+    const rows = await this.dataSource.query<ProductCardRow[]>(PRODUCTS_STATEMENTS.publishedProductsByIds, [
       ids,
     ]);
     return rows.map(productOfRow);
   }
 
   async liveProductIds(spaceId: string, ids: string[]): Promise<string[]> {
-    const rows = await this.dataSource.query<{ id: string }[]>(STORE_STATEMENTS.liveProductIds, [
+    const rows = await this.dataSource.query<{ id: string }[]>(PRODUCTS_STATEMENTS.liveProductIds, [
       ids,
       spaceId,
     ]);
@@ -266,11 +200,19 @@ export class StoreRepository {
   }
 
   async publishedProductsOfRelease(releaseId: string, spaceId: string): Promise<StoreProduct[]> {
-    const rows = await this.dataSource.query<ProductCardRow[]>(STORE_STATEMENTS.publishedProductsOfRelease, [
-      releaseId,
-      spaceId,
-    ]);
+    const rows = await this.dataSource.query<ProductCardRow[]>(
+      PRODUCTS_STATEMENTS.publishedProductsOfRelease,
+      [releaseId, spaceId],
+    );
     return rows.map(productOfRow);
+  }
+
+  async latestReleaseOf(productId: string, spaceId: string): Promise<ReleaseReferenceRow | null> {
+    const [row] = await this.dataSource.query<ReleaseReferenceRow[]>(
+      PRODUCTS_STATEMENTS.latestReleaseOfProduct,
+      [productId, spaceId],
+    );
+    return row ?? null;
   }
 
   /** A live product of the space, else null. */
@@ -298,14 +240,12 @@ export class StoreRepository {
   /** Marks the product deleted and takes it off every release. */
   async removeProduct(id: string, at: Date, runner: EntityManager): Promise<void> {
     await runner.update(StoreProduct, { id }, { deletedAt: at });
-    await runner.query(STORE_STATEMENTS.unlistProduct, [id]);
+    await runner.query(PRODUCTS_STATEMENTS.unlistProduct, [id]);
   }
-
-  // Prices.
 
   /** Every price of one product, in order (admin records). */
   async pricesOf(productId: string): Promise<StoreProductPrice[]> {
-    const rows = await this.dataSource.query<PriceRow[]>(STORE_STATEMENTS.pricesOfProduct, [productId]);
+    const rows = await this.dataSource.query<PriceRow[]>(PRODUCTS_STATEMENTS.pricesOfProduct, [productId]);
     return rows.map(priceOfRow);
   }
 
@@ -316,7 +256,7 @@ export class StoreRepository {
   ): Promise<Map<string, StoreProductPrice[]>> {
     const byProduct = new Map<string, StoreProductPrice[]>(productIds.map((id) => [id, []]));
     if (productIds.length === 0) return byProduct;
-    const rows = await this.dataSource.query<PriceRow[]>(STORE_STATEMENTS.publicPricesOfProducts, [
+    const rows = await this.dataSource.query<PriceRow[]>(PRODUCTS_STATEMENTS.publicPricesOfProducts, [
       [...new Set(productIds)],
       [...types],
     ]);
@@ -326,14 +266,14 @@ export class StoreRepository {
 
   /** Replaces the product's prices with `prices` (none deletes them all). */
   async replacePrices(productId: string, prices: StoreProductPrice[], runner: EntityManager): Promise<void> {
-    await runner.query(STORE_STATEMENTS.deletePricesOfProduct, [productId]);
+    await runner.query(PRODUCTS_STATEMENTS.deletePricesOfProduct, [productId]);
     await this.insertPrices(prices, runner);
   }
 
   async insertPrices(prices: StoreProductPrice[], runner: EntityManager): Promise<void> {
     if (prices.length === 0) return;
     const column = <K extends keyof StoreProductPrice>(key: K) => prices.map((price) => price[key]);
-    await runner.query(STORE_STATEMENTS.insertPrices, [
+    await runner.query(PRODUCTS_STATEMENTS.insertPrices, [
       column('id'),
       column('productId'),
       column('position'),
@@ -345,100 +285,4 @@ export class StoreRepository {
       column('archived'),
     ]);
   }
-
-  // Releases.
-
-  async releasesPage(spaceId: string, seek: KeysetSeek): Promise<StoreRelease[]> {
-    const variants = STORE_STATEMENTS.releasesPage;
-    const rows = await this.dataSource.query<ReleaseRow[]>(
-      !seek.values ? variants.first : seek.backward ? variants.before : variants.after,
-      [spaceId, ...(seek.values ?? []), seek.take],
-    );
-    return rows.map(releaseOfRow);
-  }
-
-  /** A published live release of the space by its id or its slug, else null. */
-  publishedRelease(spaceId: string, key: { id: string } | { slug: string }): Promise<StoreRelease | null> {
-    return this.dataSource
-      .getRepository(StoreRelease)
-      .findOne({ where: { ...key, spaceId, published: true, deletedAt: IsNull() } });
-  }
-
-  /** A live release of the space, else null. */
-  liveRelease(id: string, spaceId: string): Promise<StoreRelease | null> {
-    return this.dataSource
-      .getRepository(StoreRelease)
-      .findOne({ where: { id, spaceId, deletedAt: IsNull() } });
-  }
-
-  releaseById(id: string, runner: EntityManager): Promise<StoreRelease> {
-    return runner.findOneByOrFail(StoreRelease, { id });
-  }
-
-  async insertRelease(
-    release: Omit<StoreRelease, 'createdAt' | 'updatedAt'>,
-    runner: EntityManager,
-  ): Promise<void> {
-    await runner.insert(StoreRelease, release);
-  }
-
-  async updateRelease(
-    id: string,
-    changes: Partial<StoreRelease>,
-    runner: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await runner.update(StoreRelease, { id }, changes);
-  }
-
-  async latestReleaseOf(productId: string, spaceId: string): Promise<ReleaseReferenceRow | null> {
-    const [row] = await this.dataSource.query<ReleaseReferenceRow[]>(
-      STORE_STATEMENTS.latestReleaseOfProduct,
-      [productId, spaceId],
-    );
-    return row ?? null;
-  }
-
-  async productIdsOfRelease(releaseId: string): Promise<string[]> {
-    const rows = await this.dataSource.query<{ product_id: string }[]>(STORE_STATEMENTS.productIdsOfRelease, [
-      releaseId,
-    ]);
-    return rows.map((row) => row.product_id);
-  }
-
-  /** Replaces the release's product list with `productIds`, in that order. */
-  async replaceProductsOfRelease(
-    releaseId: string,
-    productIds: string[],
-    runner: EntityManager,
-  ): Promise<void> {
-    await runner.query(STORE_STATEMENTS.deleteProductsOfRelease, [releaseId]);
-    if (productIds.length === 0) return;
-    await runner.query(STORE_STATEMENTS.insertProductsOfRelease, [releaseId, productIds]);
-  }
-
-  // Slugs.
-
-  /**
-   * The live slugs of the space that are `base` or match `pattern`, read in the write's
-   * transaction after queueing behind the other creates deriving a slug of this kind in the space,
-   * so each sees the slugs the others took.
-   */
-  async takenSlugs(
-    kind: SlugKind,
-    spaceId: string,
-    base: string,
-    pattern: string,
-    runner: EntityManager,
-  ): Promise<Set<string>> {
-    await runner.query(STORE_STATEMENTS.lockSlugs, [`store-slug:${SLUG_QUEUE[kind]}:${spaceId}`]);
-    const rows = await runner.query<{ slug: string }[]>(STORE_STATEMENTS.takenSlugs[kind], [
-      spaceId,
-      base,
-      pattern,
-    ]);
-    return new Set(rows.map((row) => row.slug));
-  }
 }
-
-/** The advisory lock's name per kind, as it was (the entity's class name). */
-const SLUG_QUEUE: Record<SlugKind, string> = { products: 'StoreProduct', releases: 'StoreRelease' };
