@@ -15,7 +15,8 @@ export const COMMENT_COLUMNS =
 /**
  * The pages of one listing (`where` with its `fixed` parameters, sorted by `keys` in `direction`):
  * the first page, the page after a cursor and the page before one (read in the opposite order).
- * Composed once, when the statements are declared: each variant is fixed text.
+ * Composed once, when the statements are declared: each variant is fixed text
+ * (docs/decisions/0140-statement-variants-composed-at-declaration.md).
  */
 function pages(where: string, fixed: number, keys: string[], direction: 'ASC' | 'DESC') {
   const order = (dir: 'ASC' | 'DESC') => keys.map((key) => `${key} ${dir}`).join(', ');

@@ -40,7 +40,8 @@ const DISCOVERABLE = 'EXISTS (SELECT 1 FROM "discoverable_spaces" "d" WHERE "d".
  * less the longest event, to $2, the window's end; ending after $3, the window's start), then
  * their events, their own covers (and, for the feed, their spaces' compact blocks) joined in.
  * `after` and `before` seek past a position (three parameters), `before` reading backward; the
- * count is the last parameter. Composed once, when the statements are declared.
+ * count is the last parameter. Composed once, when the statements are declared
+ * (docs/decisions/0140-statement-variants-composed-at-declaration.md).
  */
 function occurrencePages(feed: boolean) {
   const fixed = feed ? 3 : 4;
@@ -95,7 +96,10 @@ export const OCCURRENCES_STATEMENTS = defineStatements('OccurrencesRepository', 
   /** The horizon row, empty ($1 now) unless it exists. */
   createHorizon:
     'INSERT INTO event_occurrence_horizon (id, materialized_from, materialized_until) VALUES (1, $1, $1) ON CONFLICT DO NOTHING',
-  /** Occurrences, one per element of the arrays ($1 … $5), existing ones left as they are. */
+  /**
+   * Occurrences, one per element of the arrays ($1 … $5), existing ones left as they are
+   * (docs/decisions/0141-multi-row-writes-as-unnest.md).
+   */
   insertOccurrences:
     'INSERT INTO event_occurrences (event_id, recurrence_id, space_id, starts_at, ends_at) ' +
     'SELECT * FROM unnest($1::uuid[], $2::varchar[], $3::uuid[], $4::timestamptz[], $5::timestamptz[]) ' +

@@ -71,7 +71,10 @@ export const PRODUCTS_STATEMENTS = defineStatements('ProductsRepository', {
   pricesOfProduct: `SELECT ${PRICE_COLUMNS}, archived FROM store_product_prices WHERE product_id = $1 ORDER BY position ASC`,
   /** A product's ($1) prices, all of them: a write replaces the list. */
   deletePricesOfProduct: 'DELETE FROM store_product_prices WHERE product_id = $1',
-  /** Prices, one per element of the arrays ($1 … $9, one per column). */
+  /**
+   * Prices, one per element of the arrays ($1 … $9, one per column)
+   * (docs/decisions/0141-multi-row-writes-as-unnest.md).
+   */
   insertPrices:
     'INSERT INTO store_product_prices (id, product_id, position, type, currency, amount, suggested_amount, interval, archived) ' +
     'SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::integer[], $4::varchar[], $5::varchar[], $6::bigint[], ' +

@@ -26,7 +26,10 @@ export const RELEASES_STATEMENTS = defineStatements('ReleasesRepository', {
     'SELECT product_id FROM store_release_products WHERE release_id = $1 ORDER BY position ASC',
   /** A release's ($1) product list, all of it: a write replaces the list. */
   deleteProductsOfRelease: 'DELETE FROM store_release_products WHERE release_id = $1',
-  /** The release's ($1) product list: the products ($2) in that order. */
+  /**
+   * The release's ($1) product list: the products ($2) in that order
+   * (docs/decisions/0141-multi-row-writes-as-unnest.md).
+   */
   insertProductsOfRelease:
     'INSERT INTO store_release_products (release_id, product_id, position) ' +
     'SELECT $1, listed.product_id, listed.ordinal - 1 FROM unnest($2::uuid[]) WITH ORDINALITY AS listed (product_id, ordinal)',
