@@ -5,7 +5,7 @@ import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client } from 'pg';
-import { HORIZON_AHEAD_DAYS } from '../src/events/occurrence-store';
+import { HORIZON_AHEAD_DAYS } from '../src/events/domain/occurrences';
 import { applyEnv, type ServiceEnv } from './service-env';
 import type { TwinMessage } from './twin/server';
 
@@ -91,8 +91,8 @@ export async function startService(options: {
 }
 
 /**
- * Every app process moves the occurrence horizon at boot (OccurrenceRefresh: a job run after the
- * process answers ready). With the seed's thousands of open-ended weekly series that is CPU spent
+ * Every app process moves the occurrence horizon at boot (OccurrenceRefreshSubscriber: a job run
+ * after the process answers ready). With the seed's thousands of open-ended weekly series that is CPU spent
  * after ready, which would land in the warm-up and the measured window of whatever scenario the
  * fresh process serves. Waits until the horizon reaches this process's
  * boot + 460 days, i.e. its refresh committed.

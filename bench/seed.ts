@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DAY_MS } from '../src/events/event-window';
-import { HORIZON_AHEAD_DAYS, HORIZON_BEHIND_DAYS } from '../src/events/occurrence-store';
-import { OccurrenceSeries } from '../src/events/recurrence/occurrence-series';
+import { DAY_MS } from '../src/events/domain/event-window';
+import { HORIZON_AHEAD_DAYS, HORIZON_BEHIND_DAYS } from '../src/events/domain/occurrences';
+import { OccurrenceSeries } from '../src/events/domain/recurrence/occurrence-series';
 import { migrateDatabase } from '../src/infrastructure/database/migrate';
 import {
   BIG_SPACE,
@@ -132,7 +132,7 @@ function fingerprint(root: string, plan: SeedPlan): string {
     ...['seed.js', 'seed-plan.js', 'seed-texts.js'].map((name) => join(root, 'dist/bench', name)),
     join(root, 'dist/src/posts/domain/post-text.js'),
     // The events' schedule columns and their materialized occurrences come from these.
-    join(root, 'dist/src/events/recurrence/occurrence-series.js'),
+    join(root, 'dist/src/events/domain/recurrence/occurrence-series.js'),
     join(root, 'dist/src/events/occurrence-store.js'),
   ];
   for (const file of files) hash.update(file.slice(root.length)).update(readFileSync(file));
@@ -401,8 +401,8 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
     );
 
     // Events: rows as the app's admin write stores them (schedule columns from the app's
-    // own OccurrenceSeries), and their occurrences materialized as OccurrenceStore.refresh's rebuild
-    // writes them (public events, the horizon [base - 30 days, base + 460 days)). Each app process
+    // own OccurrenceSeries), and their occurrences materialized as OccurrencesService.refresh's
+    // rebuild writes them (public events, the horizon [base - 30 days, base + 460 days)). Each app process
     // then only moves the horizon at boot, from the seed's base to its own clock.
     const events = benchEvents(plan, base);
     await step(

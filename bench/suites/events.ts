@@ -9,7 +9,8 @@ import { EVENTS_PER_SPACE, OTHER_EVENTS, SMALL_SPACE_DOMAIN } from '../seed-plan
  * over the directory's spaces, a third weekly): a full page of 100, the first page of 20 and the
  * 25th page of 20, reached by walking 24 pages by their cursors (a walk reaches the window's first
  * 500 occurrences, so page 25 is the last; a keyset page should cost what the first one costs).
- * Both read `event_occurrences`, which the app materializes itself at boot (OccurrenceRefresh).
+ * Both read `event_occurrences`, which the app materializes itself at boot
+ * (OccurrenceRefreshSubscriber).
  */
 const FEED_FIRST_PAGE = '/v1/events/upcoming?limit=20';
 const FEED_DEPTH = 24;

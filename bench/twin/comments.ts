@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { COMMENTS_STATEMENTS } from '../../src/comments/comments.repository';
 import { verifyBareProof } from './auth';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinContext, type TwinHandler } from './context';
 import {
@@ -29,10 +30,6 @@ export interface CommentRow {
   activity_at: Date;
   deleted_at: Date | null;
 }
-
-export const COMMENT_COLUMNS =
-  'id, post_id, space_id, parent_comment_id, author_did, body, attachment_ids, upvote_count, reply_count, ' +
-  'published_at, activity_at, updated_at, deleted_at';
 
 /** PostAccess.readablePost for a member (the proof's signer): the space and the post's uuid. */
 export async function readablePostOfMember(
@@ -71,10 +68,7 @@ export async function commentItems(
     rows.length === 0 || viewer === null
       ? Promise.resolve(new Set<string>())
       : pool
-          .query<{ comment_id: string }>(
-            'SELECT comment_id FROM comment_upvotes WHERE voter_did = $1 AND comment_id = ANY($2)',
-            [viewer, rows.map((row) => row.id)],
-          )
+          .query<{ comment_id: string }>(COMMENTS_STATEMENTS.upvotedBy, [viewer, rows.map((row) => row.id)])
           .then((result) => new Set(result.rows.map((row) => row.comment_id))),
   ]);
   return rows.map((row) => ({
@@ -103,11 +97,11 @@ export const commentThread: TwinHandler = async (context: TwinContext) => {
   const cursor = url.searchParams.get('after');
   const after = cursor === null ? null : cursors.decode(listing, cursor);
   if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
+  // CommentsRepository.page: a post's roots, newest activity first.
+  const statements = COMMENTS_STATEMENTS.page.roots.newest;
   const { rows } = await pool.query<CommentRow>(
-    `SELECT ${COMMENT_COLUMNS} FROM comments WHERE post_id = $1 AND parent_comment_id IS NULL
-     ${after ? 'AND (activity_at, id) < ($2, $3)' : ''}
-     ORDER BY activity_at DESC, id DESC LIMIT ${limit + 1}`,
-    after ? [postId, ...after] : [postId],
+    after ? statements.after : statements.first,
+    after ? [postId, ...after, limit + 1] : [postId, limit + 1],
   );
   const page = rows.slice(0, limit);
   const encode = (row: CommentRow | undefined) =>

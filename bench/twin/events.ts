@@ -1,10 +1,16 @@
 import type { Pool } from 'pg';
+import type { Scope, Seek } from '../../src/events/domain/occurrences';
+import {
+  OCCURRENCE_STATE,
+  occurrencePageStatement,
+} from '../../src/events/repositories/occurrences.repository';
 import { answer, TwinRefusal, wireId, type TwinContext, type TwinHandler } from './context';
 import { spaceByDomain } from './rows';
 
 /**
  * The event listings (design.md §12, api-spec.md "Anonymous reads" rules 3–5), bare, in the app's
- * statements (EventListingsService, OccurrenceSlots): the public space by its subdomain (space
+ * statements (EventListingsService, OccurrenceListingService, OccurrencesRepository): the public space by
+ * its subdomain (space
  * listing only), the materialized horizon with the longest event in one round trip, then the
  * window's page of occurrences by the index, after the cursor's keyset position when there is
  * one, with their events (and, for the feed, their spaces' compact blocks) joined in. The window
@@ -18,86 +24,13 @@ const DAY_MS = 86_400_000;
 const DEFAULT_WINDOW_DAYS = 90;
 const WALK_LIMIT = 500;
 
-const EVENT_COLUMNS = [
-  'space_id',
-  'title',
-  'description',
-  'location',
-  'type',
-  'mode',
-  'url',
-  'is_all_day',
-  'time_zone',
-  'end_date',
-  'requires_ticket',
-  'ticket_product_ids',
-  'window_span_ms',
-  'cover_media_id',
-]
-  .map((column) => `"e"."${column}"`)
-  .join(', ');
+/** OccurrenceListingService's horizon read (OccurrencesRepository's declaration). */
+export { OCCURRENCE_STATE };
 
-const DISCOVERABLE = 'EXISTS (SELECT 1 FROM "discoverable_spaces" "d" WHERE "d"."id" = "o"."space_id")';
+/** OccurrenceListingService's page from the table: the same statement and parameters. */
+export { occurrencePageStatement };
 
-/** OccurrenceSlots' horizon read (the text of OCCURRENCE_STATE in src/events/occurrence-slots.ts). */
-export const OCCURRENCE_STATE = `SELECT "h"."materialized_from" AS "from", "h"."materialized_until" AS "until",
-              (SELECT max("window_span_ms") FROM "events") AS "span"
-       FROM (SELECT 1) "one" LEFT JOIN "event_occurrence_horizon" "h" ON "h"."id" = 1`;
-
-export type Scope = { spaceId: string } | { discoverable: true };
-
-export interface Seek {
-  startMs: number;
-  eventId: string;
-  recurrenceId: string;
-}
-
-/** OccurrenceSlots' page from the table (occurrencePageStatement): the same text and parameters. */
-export function occurrencePageStatement(
-  scope: Scope,
-  window: { from: Date; to: Date },
-  lower: Date,
-  seek: Seek | null,
-  backward: boolean,
-  count: number,
-): { text: string; params: unknown[] } {
-  const params: unknown[] = [lower, window.to, window.from];
-  const where = [
-    '"o"."starts_at" >= $1',
-    '"o"."starts_at" < $2',
-    '("o"."ends_at" > $3 OR ("o"."ends_at" IS NULL AND "o"."starts_at" >= $3))',
-  ];
-  const feed = !('spaceId' in scope);
-  if (!feed) {
-    params.push(scope.spaceId);
-    where.push(`"o"."space_id" = $${params.length}`);
-  } else {
-    where.push(DISCOVERABLE);
-  }
-  if (seek) {
-    params.push(new Date(seek.startMs), seek.eventId, seek.recurrenceId);
-    const n = params.length;
-    where.push(
-      `("o"."starts_at", "o"."event_id", "o"."recurrence_id") ${backward ? '<' : '>'} ($${n - 2}, $${n - 1}::uuid, $${n})`,
-    );
-  }
-  const direction = backward ? 'DESC' : 'ASC';
-  const order = `"o"."starts_at" ${direction}, "o"."event_id" ${direction}, "o"."recurrence_id" ${direction}`;
-  params.push(count);
-  return {
-    text: `SELECT "o"."event_id", "o"."recurrence_id", "o"."starts_at", "o"."ends_at", ${EVENT_COLUMNS},
-              "v"."cover_media_id" AS "occurrence_cover_media_id"
-              ${feed ? ', "s"."did", "s"."domain", "s"."display_name", "s"."avatar_media_id"' : ''}
-       FROM (SELECT * FROM "event_occurrences" "o" WHERE ${where.join(' AND ')} ORDER BY ${order}
-             LIMIT $${params.length}) "o"
-       JOIN "events" "e" ON "e"."id" = "o"."event_id"
-       LEFT JOIN "event_occurrence_overrides" "v"
-         ON "v"."event_id" = "o"."event_id" AND "v"."recurrence_id" = "o"."recurrence_id"
-       ${feed ? 'JOIN "discoverable_spaces" "s" ON "s"."id" = "o"."space_id"' : ''}
-       ORDER BY ${order}`,
-    params,
-  };
-}
+export type { Scope, Seek };
 
 interface SlotRow {
   event_id: string;
@@ -159,7 +92,7 @@ function position(
   return { startMs, eventId, recurrenceId, ordinal };
 }
 
-/** One page of the walk (EventListingsService.walk with OccurrenceSlots.fromTable). */
+/** One page of the walk (EventListingsService.walk with the table's page of OccurrenceListingService.find). */
 async function walk(pool: Pool, listing: string, scope: Scope, context: TwinContext): Promise<Page> {
   const params = context.url.searchParams;
   const limit = Number(params.get('limit') ?? 20);

@@ -1,26 +1,24 @@
 import type { Pool } from 'pg';
+import {
+  productCardsPageStatement,
+  PRODUCTS_STATEMENTS,
+} from '../../src/store/repositories/products.repository';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
 import { spaceByDomain, wordedSummary, type SpaceRow } from './rows';
 
 /**
- * The store's public reads (design.md §13), bare, in the app's statements (StorefrontService): the
+ * The store's public reads (design.md §13), bare, in the app's statements (StorefrontService, ProductsRepository's declarations): the
  * public space by its subdomain, then the product page (limit + 1 over the listing's partial
  * index) or the product by slug, the public prices of the products in one query, and for the
  * purchase page the newest published release listing the product.
  */
 
-/** The card columns StorefrontService.listProducts selects (store-rows.ts); the purchase page adds `description`. */
-const PRODUCT_CARD_COLUMNS = 'id, space_id, slug, name, cover_media_id, sort_order, sold_out, purchasable';
 const PUBLIC_PRICE_TYPES = ['one-time', 'pay-what-you-want'];
 const LISTING = 'public-store-products';
 const SLUG = /^[a-z0-9-]{1,80}$/;
 
-/** store-rows.ts: the purchase page's release (StorefrontService.releaseOf). */
-export const LATEST_RELEASE_OF_PRODUCT =
-  'SELECT r.id, r.slug, r.title FROM "store_releases" r ' +
-  'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
-  'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
-  'ORDER BY r.published_at DESC, r.id DESC LIMIT 1';
+/** ProductsRepository's statement of the purchase page's release (StorefrontService.releaseOf). */
+export const LATEST_RELEASE_OF_PRODUCT = PRODUCTS_STATEMENTS.latestReleaseOfProduct;
 
 interface ProductRow {
   id: string;
@@ -48,17 +46,13 @@ async function publicSpace(pool: Pool, url: URL): Promise<SpaceRow> {
   return space;
 }
 
-/** store-rows.ts: the text ProductPrices.publicOf sends. */
-export const PUBLIC_PRICES_OF_PRODUCTS =
-  'SELECT id, product_id, position, type, currency, amount, suggested_amount, interval FROM store_product_prices ' +
-  'WHERE product_id = ANY($1::uuid[]) AND NOT archived AND type = ANY($2::varchar[]) ORDER BY product_id, position';
+/** ProductsRepository's statement of the public prices (ProductsRepository.publicPricesOf). */
+export const PUBLIC_PRICES_OF_PRODUCTS = PRODUCTS_STATEMENTS.publicPricesOfProducts;
 
-/** store-rows.ts: the text StorefrontService.getProduct sends. */
-export const PUBLISHED_PRODUCT_BY_SLUG =
-  `SELECT ${PRODUCT_CARD_COLUMNS}, description FROM store_products ` +
-  'WHERE space_id = $1 AND slug = $2 AND published AND deleted_at IS NULL';
+/** ProductsRepository's statement of the purchase page's product (StorefrontService.getProduct). */
+export const PUBLISHED_PRODUCT_BY_SLUG = PRODUCTS_STATEMENTS.publishedProductBySlug;
 
-/** ProductPrices.publicOf: the active one-time and pay-what-you-want prices, in order. */
+/** ProductsRepository.publicPricesOf: the active one-time and pay-what-you-want prices, in order. */
 async function publicPrices(pool: Pool, productIds: string[]): Promise<Map<string, object[]>> {
   const byProduct = new Map<string, object[]>(productIds.map((id) => [id, []]));
   if (productIds.length === 0) return byProduct;
@@ -90,18 +84,13 @@ const card = (product: ProductRow, prices: Map<string, object[]>) => ({
   purchasable: product.purchasable,
 });
 
-/** store-rows.ts productCardsPageStatement, forward pages: the text and parameters the app sends. */
+/** ProductsRepository's product page statement, forward pages: the text and parameters the app sends. */
 export function productPage(
   spaceId: string,
   after: (string | number | boolean | null)[] | null,
   take: number,
 ): { sql: string; parameters: unknown[] } {
-  return {
-    sql:
-      `SELECT ${PRODUCT_CARD_COLUMNS} FROM store_products WHERE space_id = $1 AND published AND deleted_at IS NULL` +
-      `${after ? ' AND (sort_order, id) > ($2, $3)' : ''} ORDER BY sort_order ASC, id ASC LIMIT ${after ? '$4' : '$2'}`,
-    parameters: after ? [spaceId, ...after, take] : [spaceId, take],
-  };
+  return productCardsPageStatement(spaceId, { values: after, backward: false, take });
 }
 
 /** GET /v1/spaces/{space}/products?limit=…[&after=…]. */

@@ -5,8 +5,12 @@ import { PostsModule } from '../posts';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
 import { MediaRecordsModule } from '../media';
-import { CommentsController } from './comments.controller';
-import { CommentsService } from './comments.service';
+import { CommentsRepository } from './comments.repository';
+import { CommentUpvotesController } from './controllers/comment-upvotes.controller';
+import { CommentsController } from './controllers/comments.controller';
+import { PostCommentsController } from './controllers/post-comments.controller';
+import { CommentsPresenter } from './services/comments.presenter';
+import { CommentsService } from './services/comments.service';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
 import { PaginationModule } from '../common/pagination/pagination.module';
@@ -22,7 +26,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     MediaRecordsModule,
     TypeOrmModule.forFeature([Comment, CommentUpvote]),
   ],
-  controllers: [CommentsController],
-  providers: [CommentsService],
+  controllers: [PostCommentsController, CommentsController, CommentUpvotesController],
+  providers: [CommentsService, CommentsPresenter, CommentsRepository],
 })
 export class CommentsModule {}

@@ -1,1 +1,1 @@
-export { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment-events';
+export { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment.events';

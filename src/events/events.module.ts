@@ -4,26 +4,30 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { SpacesModule } from '../spaces';
-import { EventAdminController } from './controllers/event-admin.controller';
-import { PublicEventsController } from './controllers/public-events.controller';
+import { StoreModule } from '../store';
+import { EventOccurrencesController } from './controllers/event-occurrences.controller';
+import { PublicSpaceEventsController } from './controllers/public-space-events.controller';
+import { SpaceEventsController } from './controllers/space-events.controller';
+import { UpcomingEventsController } from './controllers/upcoming-events.controller';
 import { CalendarEvent } from './entities/event.entity';
 import { EventOccurrence } from './entities/event-occurrence.entity';
 import { OccurrenceHorizon } from './entities/occurrence-horizon.entity';
 import { OccurrenceOverride } from './entities/occurrence-override.entity';
-import { EventAdminService } from './event-admin.service';
-import { EventCount } from './event-count';
-import { EventListingsService } from './event-listings.service';
-import { OccurrenceRefresh } from './occurrence-refresh';
-import { OccurrenceSlots } from './occurrence-slots';
-import { OccurrenceStore } from './occurrence-store';
-import { TicketEntries } from './ticket-entries';
-import { StoreModule } from '../store';
+import { OccurrenceRefreshSubscriber } from './events/occurrence-refresh.subscriber';
+import { EventsRepository } from './repositories/events.repository';
+import { OccurrencesRepository } from './repositories/occurrences.repository';
+import { EventAdminService } from './services/event-admin.service';
+import { EventCountService } from './services/event-count.service';
+import { EventListingsService } from './services/event-listings.service';
+import { EventTicketsService } from './services/event-tickets.service';
+import { OccurrenceListingService } from './services/occurrence-listing.service';
+import { OccurrencesService } from './services/occurrences.service';
 
 /**
  * Events of spaces (design.md §9, §12): the admins' event and occurrence writes, the anonymous
  * occurrence reads (a space's listing, one event, the cross-space upcoming feed) over occurrences
  * materialized in `event_occurrences`, and the count behind `eventCountSummary`. Tickets come
- * from the store module's `TicketCatalog` (`TicketEntries`).
+ * from the store module's `TicketCatalog` (`EventTicketsService`).
  */
 @Module({
   imports: [
@@ -34,15 +38,22 @@ import { StoreModule } from '../store';
     MediaRecordsModule,
     TypeOrmModule.forFeature([CalendarEvent, EventOccurrence, OccurrenceOverride, OccurrenceHorizon]),
   ],
-  controllers: [EventAdminController, PublicEventsController],
+  controllers: [
+    SpaceEventsController,
+    EventOccurrencesController,
+    PublicSpaceEventsController,
+    UpcomingEventsController,
+  ],
   providers: [
+    EventsRepository,
+    OccurrencesRepository,
     EventAdminService,
     EventListingsService,
-    OccurrenceStore,
-    OccurrenceSlots,
-    OccurrenceRefresh,
-    EventCount,
-    TicketEntries,
+    OccurrencesService,
+    OccurrenceListingService,
+    OccurrenceRefreshSubscriber,
+    EventCountService,
+    EventTicketsService,
   ],
 })
 export class EventsModule {}

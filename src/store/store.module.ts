@@ -4,17 +4,22 @@ import { PaginationModule } from '../common/pagination/pagination.module';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
 import { MediaRecordsModule } from '../media';
-import { StoreAdminController } from './controllers/store-admin.controller';
-import { StorefrontController } from './controllers/storefront.controller';
+import { ProductsController } from './controllers/products.controller';
+import { ReleasesController } from './controllers/releases.controller';
+import { StorefrontProductsController } from './controllers/storefront-products.controller';
+import { StorefrontReleasesController } from './controllers/storefront-releases.controller';
 import { StoreProductPrice } from './entities/store-product-price.entity';
 import { StoreProduct } from './entities/store-product.entity';
 import { StoreReleaseProduct } from './entities/store-release-product.entity';
 import { StoreRelease } from './entities/store-release.entity';
-import { ProductPrices } from './product-prices';
-import { ProductsService } from './products.service';
-import { ReleasesService } from './releases.service';
-import { StorefrontService } from './storefront.service';
-import { TicketCatalog } from './ticket-catalog';
+import { ProductsService } from './services/products.service';
+import { ReleasesService } from './services/releases.service';
+import { TicketCatalog } from './services/store-tickets.service';
+import { StorefrontService } from './services/storefront.service';
+import { UniqueWritesService } from './services/unique-writes.service';
+import { ProductsRepository } from './repositories/products.repository';
+import { ReleasesRepository } from './repositories/releases.repository';
+import { SlugsRepository } from './repositories/slugs.repository';
 
 /**
  * The store (design.md §9, §13): products with their prices and releases, written by the space's
@@ -28,8 +33,22 @@ import { TicketCatalog } from './ticket-catalog';
     MediaRecordsModule,
     TypeOrmModule.forFeature([StoreProduct, StoreProductPrice, StoreRelease, StoreReleaseProduct]),
   ],
-  controllers: [StoreAdminController, StorefrontController],
-  providers: [ProductPrices, ProductsService, ReleasesService, StorefrontService, TicketCatalog],
+  controllers: [
+    ProductsController,
+    ReleasesController,
+    StorefrontProductsController,
+    StorefrontReleasesController,
+  ],
+  providers: [
+    ProductsRepository,
+    ReleasesRepository,
+    SlugsRepository,
+    UniqueWritesService,
+    ProductsService,
+    ReleasesService,
+    StorefrontService,
+    TicketCatalog,
+  ],
   exports: [TicketCatalog],
 })
 export class StoreModule {}

@@ -12,7 +12,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { RRULE_MAX_LENGTH } from '../recurrence/rrule-text';
+import { RRULE_MAX_LENGTH } from '../domain/recurrence/rrule-text';
 
 export const EVENT_TYPES = ['attend', 'update'] as const;
 export const EVENT_MODES = ['call', 'place', 'chat'] as const;

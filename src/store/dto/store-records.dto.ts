@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { SpaceCallToAction } from '../../posts';
 import { MediaObject } from '../../media';
-import { PRICE_INTERVALS, PRICE_TYPES } from '../store-rules';
+import { PRICE_INTERVALS, PRICE_TYPES } from '../domain/store-rules';
 
 const PRODUCT_ID_EXAMPLE = 'product_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const RELEASE_ID_EXAMPLE = 'release_0190f1a2b3c4d5e6f708192a3b4c5d6e';

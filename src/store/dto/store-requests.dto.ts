@@ -25,7 +25,7 @@ import {
   PriceType,
   STORE_LIMITS,
   STORE_SLUG_PATTERN,
-} from '../store-rules';
+} from '../domain/store-rules';
 import { Holds } from './holds';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

@@ -1,5 +1,5 @@
 import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
-import type { PriceInterval, PriceType } from '../store-rules';
+import type { PriceInterval, PriceType } from '../domain/store-rules';
 import { BIGINT_AS_NUMBER } from './bigint-number';
 
 /** A price of a product (design.md §9): amounts in minor units of `currency`. */

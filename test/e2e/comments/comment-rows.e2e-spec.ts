@@ -1,4 +1,4 @@
-import { readCommentRows } from '../../../src/comments/comment-rows';
+import { COMMENT_COLUMNS, commentOfRow, CommentRow } from '../../../src/comments/comments.repository';
 import { Comment } from '../../../src/comments/entities/comment.entity';
 import { Actor } from '../../support/actors';
 import {
@@ -40,6 +40,9 @@ describe('comment rows', () => {
     const hydrated = await query().getMany();
     expect(hydrated).toHaveLength(3);
     expect(hydrated.some((row) => row.deletedAt !== null && row.parentCommentId === null)).toBe(true);
-    expect(await readCommentRows(query())).toEqual(hydrated);
+    const rows: CommentRow[] = await t.dataSource.query(
+      `SELECT ${COMMENT_COLUMNS} FROM comments ORDER BY id`,
+    );
+    expect(rows.map(commentOfRow)).toEqual(hydrated);
   });
 });

@@ -1,5 +1,5 @@
 import { Response } from 'supertest';
-import { OccurrenceRefresh } from '../../../src/events/occurrence-refresh';
+import { OccurrenceRefreshSubscriber as OccurrenceRefresh } from '../../../src/events/events/occurrence-refresh.subscriber';
 import { Caller, expectStatus, SpacesTestApp } from '../spaces/support';
 
 export interface OccurrenceItem {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
+import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
 import { SWEEP_JOB } from '../../../src/media/events/media.events';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { bootApp, TestApp } from '../../support/app';

@@ -5,7 +5,7 @@ import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
 import { ANNOUNCE_JOIN } from '../../../src/notifications/events/join-announcements.subscriber';
 import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
-import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
+import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
 
 /**
  * The data a job of each kind carries, for tests that queue one of every kind. A new kind fails

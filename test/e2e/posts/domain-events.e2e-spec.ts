@@ -1,5 +1,5 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { CommentAdded, CommentUpvoted } from '../../../src/comments/events/comment-events';
+import { CommentAdded, CommentUpvoted } from '../../../src/comments/events/comment.events';
 import { DomainEvents } from '../../../src/infrastructure/events/domain-events.service';
 import { PostPublished, PostUpvoted } from '../../../src/posts/events/post.events';
 import { Actor } from '../../support/actors';

@@ -1,5 +1,5 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { TicketCatalog } from '../../../src/store/ticket-catalog';
+import { TicketCatalog } from '../../../src/store/services/store-tickets.service';
 import { bootSpaces, Caller, publicSpace, SpacesTestApp } from '../spaces/support';
 import { createProduct, ProductRecord } from './support';
 

@@ -2,7 +2,7 @@ import * as app from '../../../src/spaces/space-rows';
 import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
 import * as twinStore from '../../../bench/twin/store';
-import * as appStore from '../../../src/store/store-rows';
+import * as appStore from '../../../src/store/repositories/products.repository';
 import { POSTS_STATEMENTS } from '../../../src/posts/repositories/posts.repository';
 import * as twinMedia from '../../../bench/twin/media';
 import * as appMedia from '../../../src/media/media.repository';
@@ -12,7 +12,7 @@ import * as twinEvents from '../../../bench/twin/events';
 import * as twinSpaces from '../../../bench/twin/spaces';
 import * as twinPosts from '../../../bench/twin/posts';
 import * as appCards from '../../../src/posts/repositories/post-cards.repository';
-import * as appSlots from '../../../src/events/occurrence-slots';
+import * as appSlots from '../../../src/events/repositories/occurrences.repository';
 import { getMetadataArgsStorage } from 'typeorm';
 import { Media } from '../../../src/media/entities/media.entity';
 

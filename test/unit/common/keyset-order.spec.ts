@@ -1,6 +1,6 @@
 import { readOrder, seekComparator } from '../../../src/common/pagination/keyset';
 import { directoryPageStatement } from '../../../src/spaces/space-rows';
-import { productCardsPageStatement } from '../../../src/store/store-rows';
+import { productCardsPageStatement } from '../../../src/store/repositories/products.repository';
 
 describe('keyset read order (design.md §7: a before cursor reads the listing backward)', () => {
   it('keeps the listing order forward and reverses it backward', () => {

@@ -1,7 +1,7 @@
 import { RRule } from 'rrule';
-import { OccurrenceSeries } from '../../../src/events/recurrence/occurrence-series';
-import { laterPeriodStart } from '../../../src/events/recurrence/rule-options';
-import { parseRecurrenceRule, RuleError } from '../../../src/events/recurrence/rrule-text';
+import { OccurrenceSeries } from '../../../src/events/domain/recurrence/occurrence-series';
+import { laterPeriodStart } from '../../../src/events/domain/recurrence/rule-options';
+import { parseRecurrenceRule, RuleError } from '../../../src/events/domain/recurrence/rrule-text';
 
 const utcSeries = (startsAt: string, rrule: string) =>
   new OccurrenceSeries({

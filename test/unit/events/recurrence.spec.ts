@@ -1,6 +1,6 @@
-import { EventSchedule, OccurrenceSeries } from '../../../src/events/recurrence/occurrence-series';
-import { parseRecurrenceRule, RuleError } from '../../../src/events/recurrence/rrule-text';
-import { isKnownZone } from '../../../src/events/recurrence/wall-clock';
+import { EventSchedule, OccurrenceSeries } from '../../../src/events/domain/recurrence/occurrence-series';
+import { parseRecurrenceRule, RuleError } from '../../../src/events/domain/recurrence/rrule-text';
+import { isKnownZone } from '../../../src/events/domain/recurrence/wall-clock';
 
 const timed = (startsAt: string, timeZone: string, rrule: string | null, endsAt: string | null = null) =>
   new OccurrenceSeries({

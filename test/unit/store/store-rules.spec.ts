@@ -4,7 +4,7 @@ import {
   slugCandidatesPattern,
   slugFrom,
   STORE_SLUG_PATTERN,
-} from '../../../src/store/store-rules';
+} from '../../../src/store/domain/store-rules';
 
 describe('store rules', () => {
   it('derives slugs that match the slug form, leaving room for a suffix', () => {
