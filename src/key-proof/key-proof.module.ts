@@ -4,6 +4,7 @@ import { RelayModule } from '../protocol';
 import { UsersModule } from '../users';
 import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
 import { KeyProofController } from './controllers/key-proof.controller';
+import { KeyProofResolutionController } from './controllers/key-proof-resolution.controller';
 import { KeyProofRepository } from './key-proof.repository';
 import { KeyProofService } from './services/key-proof.service';
 import { KeyProofsController } from './controllers/key-proofs.controller';
@@ -11,7 +12,7 @@ import { KeyProofsController } from './controllers/key-proofs.controller';
 /** The key-proof ceremony: owner side (`/key-proofs`) and the anonymous key-proof routes. */
 @Module({
   imports: [TypeOrmModule.forFeature([KeyProofCeremony]), RelayModule, UsersModule],
-  controllers: [KeyProofController, KeyProofsController],
+  controllers: [KeyProofResolutionController, KeyProofController, KeyProofsController],
   providers: [KeyProofService, KeyProofRepository],
 })
 export class KeyProofModule {}

@@ -1,10 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Query, UseFilters } from '@nestjs/common';
-import { ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { KeyProofRoute } from '../../common/auth/access.decorators';
 import {
   KeyProofCodeQuery,
-  KeyProofResolution,
-  KeyProofResolutionNotFound,
   KeyProofStatus,
   PresentedKeyProof,
   PresentKeyProofRequest,
@@ -15,22 +13,12 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
 
 /** The anonymous side of the key-proof ceremony: the signed envelope is the whole capability. */
 @ApiTags('key-proof')
-@Controller()
+@Controller('v1/key-proof')
 @UseFilters(KeyProofExceptionsFilter)
 export class KeyProofController {
   constructor(private readonly keyProofs: KeyProofService) {}
 
-  @Get('.well-known/plat-key-proof')
-  @RateLimitClass('read')
-  @KeyProofRoute()
-  @ApiOperation({ summary: 'Key-proof resolution document of an open ceremony' })
-  @ApiOkResponse({ type: KeyProofResolution })
-  @ApiNotFoundResponse({ type: KeyProofResolutionNotFound, description: 'unknown or expired code' })
-  resolveKeyProof(@Query() query: KeyProofCodeQuery): Promise<KeyProofResolution> {
-    return this.keyProofs.resolve(query.code);
-  }
-
-  @Post('v1/key-proof/present')
+  @Post('present')
   @RateLimitClass('sensitive')
   @HttpCode(200)
   @KeyProofRoute()
@@ -40,7 +28,7 @@ export class KeyProofController {
     return this.keyProofs.present(body);
   }
 
-  @Get('v1/key-proof/status')
+  @Get('status')
   @RateLimitClass('read')
   @KeyProofRoute()
   @ApiOperation({ summary: 'State of a ceremony, as the presenting tool polls it' })

@@ -51,7 +51,6 @@ const NOT_YET_CONVERTED = [
   'GroupsController: parameter :id',
   'GroupsController: parameter :memberDid',
   'GroupsController: prefix spaces shared',
-  'KeyProofController: no prefix',
   'MembershipsController: no prefix',
   'RelayController: parameter :contentId',
   'RelayController: parameter :credentialCID',
