@@ -1,4 +1,5 @@
-export { AuthorDirectory, authorRecordOf } from './author-directory';
+export { AuthorDirectory } from './services/author-directory';
+export { authorRecordOf } from './domain/author-record';
 export { AuthorRecord } from './dto/author.dto';
 export { UsersModule } from './users.module';
-export { UsersService } from './users.service';
+export { UsersService } from './services/users.service';

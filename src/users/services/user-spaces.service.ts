@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository, SelectQueryBuilder } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { conflict, forbidden, invalidRequest, notFound } from '../common/errors/api-error';
-import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceView, memberCountSummary, SpaceDirectory } from '../spaces';
-import { MediaLookup } from '../media';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { conflict, forbidden, invalidRequest, notFound } from '../../common/errors/api-error';
+import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { SpaceView, memberCountSummary, SpaceDirectory } from '../../spaces';
+import { MediaLookup } from '../../media';
 import {
   MAX_PINS,
   PinnedSpaceCard,
@@ -18,26 +18,13 @@ import {
   PinsResponse,
   ReplacePinsRequest,
   UserSpaceItem,
-} from './dto/pins.dto';
-import { UserSpacePin } from './entities/user-space-pin.entity';
-import { User } from './entities/user.entity';
+} from '../dto/pins.dto';
+import { UserSpacePin } from '../entities/user-space-pin.entity';
+import { User } from '../entities/user.entity';
+import { UsersRepository, UserSpaceRow } from '../users.repository';
 
 /** Spaces embedded in the single profile fetch after the pinned ones (api-spec.md "Limits"). */
 export const EMBEDDED_UNPINNED_SPACES = 20;
-
-/** One space of a user as the public reads select it. */
-interface SpaceRow {
-  id: string;
-  did: string;
-  domain: string;
-  display_name: string | null;
-  member_count: number;
-  position: number | null;
-  pin_message: string | null;
-  pinned_at: Date | null;
-  joined_at: Date;
-  avatar_media_id: string | null;
-}
 
 const iso = (date: Date | string) => new Date(date).toISOString();
 
@@ -67,7 +54,7 @@ function toItem(
 const avatarOf = (avatarMediaId: string | null, avatars: Map<string, string>): string | null =>
   (avatarMediaId && avatars.get(avatarMediaId)) || null;
 
-const rowToItem = (row: SpaceRow, avatars: Map<string, string>): UserSpaceItem =>
+const rowToItem = (row: UserSpaceRow, avatars: Map<string, string>): UserSpaceItem =>
   toItem(
     {
       id: row.id,
@@ -80,11 +67,16 @@ const rowToItem = (row: SpaceRow, avatars: Map<string, string>): UserSpaceItem =
     avatarOf(row.avatar_media_id, avatars),
   );
 
-/** The pinned-first, then most recently joined, order of a user's spaces (a total order). */
-const PIN_GROUP = 'CASE WHEN "pin"."position" IS NULL THEN 1 ELSE 0 END';
-const PIN_POSITION = 'COALESCE("pin"."position", 0)';
-const JOINED = '"membership"."joined_at"';
-const SPACE_ID = '"space"."id"';
+/**
+ * The order of a user's spaces as the listing's cursor holds it: pinned first in the user's order,
+ * then most recently joined (`UsersRepository.spacesPage` seeks and sorts by it).
+ */
+const SPACES_ORDER: KeysetColumn[] = [
+  { expression: 'pin group', direction: 'ASC' },
+  { expression: 'pin position', direction: 'ASC' },
+  { expression: 'joined_at', direction: 'DESC' },
+  { expression: 'id', direction: 'DESC' },
+];
 
 /**
  * Pins (design.md §2: PUT /profile/pins, PUT and DELETE /spaces/{id}/pin) and the public reads of
@@ -94,7 +86,7 @@ const SPACE_ID = '"space"."id"';
 @Injectable()
 export class UserSpacesService {
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly users: UsersRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly directory: SpaceDirectory,
     private readonly cursors: CursorCodec,
@@ -116,15 +108,12 @@ export class UserSpacesService {
     );
     if (missing.length > 0) throw invalidRequest('Invalid request', missing);
     const pins = await this.dataSource.transaction(async (manager) => {
-      await this.lockUser(manager, user.id);
-      const repository = manager.getRepository(UserSpacePin);
-      const existing = new Map(
-        (await repository.find({ where: { userId: user.id } })).map((pin) => [pin.spaceId, pin]),
-      );
+      await this.users.lockUser(user.id, manager);
+      const existing = new Map((await this.users.pinsOf(user.id, manager)).map((pin) => [pin.spaceId, pin]));
       const now = this.clock.now();
       const next = spaceIds.map((spaceId, position) => {
         const kept = existing.get(spaceId);
-        return repository.create({
+        return Object.assign(new UserSpacePin(), {
           userId: user.id,
           spaceId,
           position,
@@ -132,8 +121,7 @@ export class UserSpacesService {
           pinnedAt: kept?.pinnedAt ?? now,
         });
       });
-      await repository.delete({ userId: user.id });
-      if (next.length > 0) await repository.insert(next);
+      await this.users.replacePins(user.id, next, manager);
       return next;
     });
     const avatars = await this.media.imageUrls([...spaces.values()].map((space) => space.avatarMediaId));
@@ -149,33 +137,28 @@ export class UserSpacesService {
   async pin(principal: RequestPrincipal, spaceId: string, request: PinSpaceRequest): Promise<UserSpaceItem> {
     const { user, space } = await this.resolveMemberSpace(principal, spaceId);
     const pin = await this.dataSource.transaction(async (manager) => {
-      await this.lockUser(manager, user.id);
-      const repository = manager.getRepository(UserSpacePin);
-      const existing = await repository.findOne({ where: { userId: user.id, spaceId: space.id } });
+      await this.users.lockUser(user.id, manager);
+      const existing = await this.users.pinOf(user.id, space.id, manager);
       const message = request.pinMessage === undefined ? undefined : request.pinMessage || null;
       if (existing) {
         if (message !== undefined && message !== existing.pinMessage) {
           existing.pinMessage = message;
-          await repository.update({ userId: user.id, spaceId: space.id }, { pinMessage: message });
+          await this.users.updatePinMessage(user.id, space.id, message, manager);
         }
         return existing;
       }
-      if ((await this.countShownPins(manager, user)) >= MAX_PINS) {
+      if ((await this.users.countShownPins(user, manager)) >= MAX_PINS) {
         throw conflict(`At most ${MAX_PINS} pinned spaces`);
       }
-      const last = await repository
-        .createQueryBuilder('pin')
-        .select('MAX(pin.position)', 'max')
-        .where('pin.userId = :userId', { userId: user.id })
-        .getRawOne<{ max: number | null }>();
-      const created = repository.create({
+      const last = await this.users.lastPinPosition(user.id, manager);
+      const created = Object.assign(new UserSpacePin(), {
         userId: user.id,
         spaceId: space.id,
-        position: last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1,
+        position: last === null ? 0 : last + 1,
         pinMessage: message ?? null,
         pinnedAt: this.clock.now(),
       });
-      await repository.insert(created);
+      await this.users.insertPin(created, manager);
       return created;
     });
     return toItem(space, pin, await this.avatarUrl(space));
@@ -184,7 +167,7 @@ export class UserSpacesService {
   /** DELETE /spaces/{id}/pin: idempotent; answers the item, now unpinned. */
   async unpin(principal: RequestPrincipal, spaceId: string): Promise<UserSpaceItem> {
     const { user, space } = await this.resolveMemberSpace(principal, spaceId);
-    await this.dataSource.getRepository(UserSpacePin).delete({ userId: user.id, spaceId: space.id });
+    await this.users.deletePin(user.id, space.id);
     return toItem(space, null, await this.avatarUrl(space));
   }
 
@@ -193,53 +176,32 @@ export class UserSpacesService {
   }
 
   /** Items of rows, their avatars read in one query. */
-  private async items(rows: SpaceRow[]): Promise<UserSpaceItem[]> {
+  private async items(rows: UserSpaceRow[]): Promise<UserSpaceItem[]> {
     const avatars = await this.media.imageUrls(rows.map((row) => row.avatar_media_id));
     return rows.map((row) => rowToItem(row, avatars));
   }
 
   /** Every shown pinned space, then up to 20 more, most recently joined first (public spaces). */
   async embeddedSpaces(user: User): Promise<UserSpaceItem[]> {
-    const [pinned, more] = await Promise.all([
-      this.spacesOf(user)
-        .andWhere('"pin"."position" IS NOT NULL')
-        .orderBy('"pin"."position"', 'ASC')
-        .addOrderBy(JOINED, 'DESC')
-        .addOrderBy(SPACE_ID, 'DESC')
-        .getRawMany<SpaceRow>(),
-      this.spacesOf(user)
-        .andWhere('"pin"."position" IS NULL')
-        .orderBy(JOINED, 'DESC')
-        .addOrderBy(SPACE_ID, 'DESC')
-        .limit(EMBEDDED_UNPINNED_SPACES)
-        .getRawMany<SpaceRow>(),
-    ]);
-    return this.items([...pinned, ...more]);
+    return this.items(await this.users.embeddedSpaces(user, EMBEDDED_UNPINNED_SPACES));
   }
 
   /** GET /v1/users/{user}/spaces: pinned first in the user's order, then by join recency. */
   async listSpaces(user: User, query: PaginationQueryDto): Promise<Page<UserSpaceItem>> {
-    const page = await paginateKeyset<SpaceRow, SpaceRow>(
-      this.spacesOf(user),
-      {
-        listing: `user-spaces:${user.id}`,
-        columns: [
-          { expression: PIN_GROUP, direction: 'ASC' },
-          { expression: PIN_POSITION, direction: 'ASC' },
-          { expression: JOINED, direction: 'DESC' },
-          { expression: SPACE_ID, direction: 'DESC' },
-        ],
-        keyOf: (row) => [
-          row.position === null ? 1 : 0,
-          row.position === null ? 0 : Number(row.position),
-          iso(row.joined_at),
-          row.id,
-        ],
-        page: query,
-        cursors: this.cursors,
-      },
-      (q) => q.getRawMany<SpaceRow>(),
-    );
+    const keyset = {
+      listing: `user-spaces:${user.id}`,
+      columns: SPACES_ORDER,
+      keyOf: (row: UserSpaceRow) => [
+        row.position === null ? 1 : 0,
+        row.position === null ? 0 : Number(row.position),
+        iso(row.joined_at),
+        row.id,
+      ],
+      page: query,
+      cursors: this.cursors,
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.users.spacesPage(user, seek), keyset);
     return {
       items: await this.items(page.rows),
       nextCursor: page.nextCursor,
@@ -254,23 +216,7 @@ export class UserSpacesService {
   async pinnedCards(users: User[]): Promise<Map<string, PinnedSpaceCard[]>> {
     const cards = new Map<string, PinnedSpaceCard[]>(users.map((user) => [user.id, []]));
     if (users.length === 0) return cards;
-    const rows: {
-      user_id: string;
-      did: string;
-      domain: string;
-      display_name: string | null;
-      avatar_media_id: string | null;
-    }[] = await this.dataSource.query(
-      `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name", "space"."avatar_media_id"
-           FROM "user_space_pins" "pin"
-           JOIN "users" "user" ON "user"."id" = "pin"."user_id"
-           JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."is_public"
-           JOIN "active_space_members" "membership" ON "membership"."space_id" = "pin"."space_id"
-                AND "membership"."member_did" = "user"."did"
-          WHERE "pin"."user_id" = ANY($1::uuid[])
-          ORDER BY "pin"."user_id", "pin"."position", "pin"."space_id"`,
-      [users.map((user) => user.id)],
-    );
+    const rows = await this.users.pinnedCards(users.map((user) => user.id));
     const avatars = await this.media.imageUrls(rows.map((row) => row.avatar_media_id));
     for (const row of rows) {
       cards.get(row.user_id)?.push({
@@ -281,31 +227,6 @@ export class UserSpacesService {
       });
     }
     return cards;
-  }
-
-  /**
-   * The user's public live spaces where they are an active member, with their pin if any (over the
-   * spaces module's published views: its tables stay its own).
-   */
-  private spacesOf(user: User): SelectQueryBuilder<SpaceRow> {
-    return this.dataSource
-      .createQueryBuilder()
-      .from<SpaceRow>('active_space_members', 'membership')
-      .innerJoin('live_spaces', 'space', '"space"."id" = "membership"."space_id" AND "space"."is_public"')
-      .leftJoin(UserSpacePin, 'pin', 'pin.spaceId = "membership"."space_id" AND pin.userId = :userId', {
-        userId: user.id,
-      })
-      .where('"membership"."member_did" = :did', { did: user.did })
-      .select(SPACE_ID, 'id')
-      .addSelect('"space"."did"', 'did')
-      .addSelect('"space"."domain"', 'domain')
-      .addSelect('"space"."display_name"', 'display_name')
-      .addSelect('"space"."member_count"', 'member_count')
-      .addSelect('"space"."avatar_media_id"', 'avatar_media_id')
-      .addSelect('"pin"."position"', 'position')
-      .addSelect('"pin"."pin_message"', 'pin_message')
-      .addSelect('"pin"."pinned_at"', 'pinned_at')
-      .addSelect(JOINED, 'joined_at');
   }
 
   /**
@@ -327,31 +248,8 @@ export class UserSpacesService {
     return { user, space };
   }
 
-  /** Pins that reads would show (live space, still an active member), public or not. */
-  private async countShownPins(manager: EntityManager, user: User): Promise<number> {
-    const rows: { n: number }[] = await manager.query(
-      `SELECT count(*)::int AS n
-         FROM "user_space_pins" "pin"
-         JOIN "active_space_members" "membership" ON "membership"."space_id" = "pin"."space_id"
-              AND "membership"."member_did" = $2
-        WHERE "pin"."user_id" = $1`,
-      [user.id, user.did],
-    );
-    return Number(rows[0].n);
-  }
-
-  /** Serializes one user's pin writes (positions and the pin limit stay exact). */
-  private async lockUser(manager: EntityManager, userId: string): Promise<void> {
-    await manager
-      .getRepository(User)
-      .createQueryBuilder('user')
-      .setLock('pessimistic_write')
-      .where('user.id = :userId', { userId })
-      .getOne();
-  }
-
   private async requireAccount(did: string): Promise<User> {
-    const user = await this.users.findOne({ where: { did } });
+    const user = await this.users.account('did', did);
     if (!user) throw notFound();
     return user;
   }
