@@ -1,2 +1,2 @@
-export { GroupMembershipLookup } from './group-membership-lookup';
+export { GroupMembershipLookup } from './services/group-membership-lookup';
 export { MembershipsModule } from './memberships.module';
