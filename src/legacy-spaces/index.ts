@@ -1,1 +1,1 @@
-export { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application-events';
+export { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application.events';
