@@ -14,6 +14,7 @@ import { GroupMemberRecord, GroupRecord } from '../dto/membership-records.dto';
 import { GroupRequest } from '../dto/membership-requests.dto';
 import { SpaceGroup } from '../entities/space-group.entity';
 import { MembershipsRepository } from '../memberships.repository';
+import { toGroupRecord } from './groups.presenter';
 
 const DID_PATTERN = /^did:plat:[2346789acdefhknrtvz]{31}$/;
 const FOREIGN_KEY_VIOLATION = '23503';
@@ -165,20 +166,6 @@ export class GroupsService {
     const memberCounts = await this.memberships.memberCounts([group.id]);
     return toGroupRecord(group, memberCounts.get(group.id) ?? 0);
   }
-}
-
-function toGroupRecord(group: SpaceGroup, memberCount: number): GroupRecord {
-  return {
-    id: formatEntityId('group', group.id),
-    did: group.did,
-    spaceId: formatEntityId('space', group.spaceId),
-    name: group.name,
-    description: group.description,
-    color: group.color,
-    memberCount,
-    createdAt: group.createdAt.toISOString(),
-    updatedAt: group.updatedAt.toISOString(),
-  };
 }
 
 function isForeignKeyViolation(error: unknown): boolean {

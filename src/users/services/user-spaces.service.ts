@@ -4,12 +4,12 @@ import { DataSource } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
 import { conflict, forbidden, invalidRequest, notFound } from '../../common/errors/api-error';
-import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
+import { parseEntityId } from '../../common/ids/entity-id';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
 import { Page } from '../../common/pagination/page';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { SpaceView, memberCountSummary, SpaceDirectory } from '../../spaces';
+import { SpaceView, SpaceDirectory } from '../../spaces';
 import { MediaLookup } from '../../media';
 import {
   MAX_PINS,
@@ -22,50 +22,12 @@ import {
 import { UserSpacePin } from '../entities/user-space-pin.entity';
 import { User } from '../entities/user.entity';
 import { UsersRepository, UserSpaceRow } from '../users.repository';
+import { avatarOf, rowToItem, toItem } from './user-spaces.presenter';
 
 /** Spaces embedded in the single profile fetch after the pinned ones (api-spec.md "Limits"). */
 export const EMBEDDED_UNPINNED_SPACES = 20;
 
 const iso = (date: Date | string) => new Date(date).toISOString();
-
-/** A space's count summary through the spaces module's own mapping. */
-const countSummary = (memberCount: number): string => memberCountSummary({ memberCount });
-
-/** api-spec.md "User public space item"; `pinMessage` only on pinned items (null when none). */
-function toItem(
-  space: { id: string; did: string; domain: string; displayName: string | null; memberCount: number },
-  pin: { pinMessage: string | null; pinnedAt: Date | string } | null,
-  avatarUrl: string | null,
-): UserSpaceItem {
-  return {
-    id: formatEntityId('space', space.id),
-    did: space.did,
-    domain: space.domain,
-    displayName: space.displayName,
-    avatarUrl,
-    memberCountSummary: countSummary(space.memberCount),
-    pinned: pin !== null,
-    ...(pin ? { pinMessage: pin.pinMessage } : {}),
-    pinnedAt: pin ? iso(pin.pinnedAt) : null,
-  };
-}
-
-/** A space's avatar URL from the URLs read for its page. */
-const avatarOf = (avatarMediaId: string | null, avatars: Map<string, string>): string | null =>
-  (avatarMediaId && avatars.get(avatarMediaId)) || null;
-
-const rowToItem = (row: UserSpaceRow, avatars: Map<string, string>): UserSpaceItem =>
-  toItem(
-    {
-      id: row.id,
-      did: row.did,
-      domain: row.domain,
-      displayName: row.display_name,
-      memberCount: Number(row.member_count),
-    },
-    row.position === null ? null : { pinMessage: row.pin_message, pinnedAt: row.pinned_at! },
-    avatarOf(row.avatar_media_id, avatars),
-  );
 
 /**
  * The order of a user's spaces as the listing's cursor holds it: pinned first in the user's order,
