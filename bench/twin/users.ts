@@ -1,11 +1,12 @@
 import { stateOf, verifyBareProof } from './auth';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
 import { linkRecords, type LinkRow } from './rows';
+import { USERS_STATEMENTS } from '../../src/users/users.repository';
 
 /**
  * People, bare: the directory of public profiles (the keyset page, then one query for the pinned
- * spaces of the page's people, the app's statement) and the caller's own profile (the proof, the
- * account by DID, the identity state for the protocol block).
+ * spaces of the page's people) and the caller's own profile (the proof, the account by DID, the
+ * identity state for the protocol block), on the users module's declared statements.
  */
 
 interface UserRow {
@@ -24,9 +25,6 @@ interface UserRow {
   updated_at: Date;
 }
 
-const USER_COLUMNS =
-  'id, did, handle, display_name, bio, avatar_id, links, is_public, email, verified_domain, ' +
-  'profile_content_id, profile_head_cid, created_at, updated_at';
 const LISTING = 'public-users';
 
 function profileFields(user: UserRow): Record<string, unknown> {
@@ -49,9 +47,8 @@ export const usersDirectory: TwinHandler = async ({ pool, url, cursors }) => {
   const after = cursor === null ? null : cursors.decode(LISTING, cursor);
   if (cursor !== null && (after === null || after.length !== 2)) throw new TwinRefusal(400, 'Invalid cursor');
   const { rows } = await pool.query<UserRow>(
-    `SELECT ${USER_COLUMNS} FROM users WHERE is_public = true${after ? ' AND (created_at, id) > ($1, $2)' : ''}
-     ORDER BY created_at ASC, id ASC LIMIT ${limit + 1}`,
-    after ?? [],
+    after ? USERS_STATEMENTS.publicPage.after : USERS_STATEMENTS.publicPage.first,
+    after ? [...after, limit + 1] : [limit + 1],
   );
   const page = rows.slice(0, limit);
   const pinned = new Map<string, Record<string, unknown>[]>(page.map((user) => [user.id, []]));
@@ -61,17 +58,7 @@ export const usersDirectory: TwinHandler = async ({ pool, url, cursors }) => {
       did: string;
       domain: string;
       display_name: string | null;
-    }>(
-      `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name"
-         FROM "user_space_pins" "pin"
-         JOIN "users" "user" ON "user"."id" = "pin"."user_id"
-         JOIN "live_spaces" "space" ON "space"."id" = "pin"."space_id" AND "space"."is_public"
-         JOIN "active_space_members" "membership" ON "membership"."space_id" = "pin"."space_id"
-              AND "membership"."member_did" = "user"."did"
-        WHERE "pin"."user_id" = ANY($1::uuid[])
-        ORDER BY "pin"."user_id", "pin"."position", "pin"."space_id"`,
-      [page.map((user) => user.id)],
-    );
+    }>(USERS_STATEMENTS.pinnedCards, [page.map((user) => user.id)]);
     for (const pin of pins)
       pinned.get(pin.user_id)?.push({
         did: pin.did,
@@ -92,9 +79,7 @@ export const usersDirectory: TwinHandler = async ({ pool, url, cursors }) => {
 /** GET /v1/profile with a bare identity proof (so `email` is included). */
 export const ownProfile: TwinHandler = async ({ pool, request }) => {
   const proof = await verifyBareProof(pool, request);
-  const { rows } = await pool.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE did = $1 LIMIT 1`, [
-    proof.did,
-  ]);
+  const { rows } = await pool.query<UserRow>(USERS_STATEMENTS.userByDid, [proof.did]);
   const user = rows[0];
   if (!user) throw new TwinRefusal(404, 'no account');
   const state = await stateOf(pool, user.did);

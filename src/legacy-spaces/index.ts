@@ -1,2 +1,2 @@
-export { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application-events';
+export { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application.events';
 export const PUBLISHED_VIEWS = ['space_applicants'] as const;

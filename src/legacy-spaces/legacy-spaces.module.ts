@@ -1,18 +1,25 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { MediaRecordsModule } from '../media';
 import { SpacesModule } from '../spaces';
+import { ApplicationSettingsController } from './controllers/application-settings.controller';
+import { ApplicationsController } from './controllers/applications.controller';
+import { InviteJoinsController } from './controllers/invite-joins.controller';
+import { InvitePreviewsController } from './controllers/invite-previews.controller';
 import { SpaceApplicationsController } from './controllers/space-applications.controller';
+import { SpaceBansController } from './controllers/space-bans.controller';
 import { SpaceInvitesController } from './controllers/space-invites.controller';
 import { SpaceMembersController } from './controllers/space-members.controller';
+import { SpaceMembershipController } from './controllers/space-membership.controller';
 import { SpacesController } from './controllers/spaces.controller';
 import { SpaceApplication } from './entities/space-application.entity';
 import { SpaceInvite } from './entities/space-invite.entity';
-import { MembershipFollower } from './membership-follower';
-import { SpaceApplicationsService } from './space-applications.service';
-import { SpaceInvitesService } from './space-invites.service';
+import { MembershipSubscriber } from './events/membership.subscriber';
+import { LegacySpacesRepository } from './legacy-spaces.repository';
+import { SpaceApplicationsService } from './services/space-applications.service';
+import { SpaceInvitesService } from './services/space-invites.service';
 
 /**
  * The legacy space-management namespace (`/spaces/...`, `/applications/...`): create, config,
@@ -31,11 +38,17 @@ import { SpaceInvitesService } from './space-invites.service';
   ],
   // Controllers with literal path segments first (spaces/invites/:code, spaces/join/:code).
   controllers: [
+    InvitePreviewsController,
+    InviteJoinsController,
     SpaceInvitesController,
     SpacesController,
+    SpaceMembershipController,
     SpaceMembersController,
+    SpaceBansController,
     SpaceApplicationsController,
+    ApplicationSettingsController,
+    ApplicationsController,
   ],
-  providers: [SpaceInvitesService, SpaceApplicationsService, MembershipFollower],
+  providers: [LegacySpacesRepository, SpaceInvitesService, SpaceApplicationsService, MembershipSubscriber],
 })
 export class LegacySpacesModule {}

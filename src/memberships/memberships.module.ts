@@ -1,26 +1,30 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PaginationModule } from '../common/pagination/pagination.module';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { MediaRecordsModule } from '../media';
+import { RelayModule } from '../protocol';
 import { SpacesModule } from '../spaces';
+import { GroupMembersController } from './controllers/group-members.controller';
+import { GroupMembershipController } from './controllers/group-membership.controller';
+import { GroupMembershipsController } from './controllers/group-memberships.controller';
+import { GroupsController } from './controllers/groups.controller';
+import { SpaceMembershipController } from './controllers/space-membership.controller';
+import { SpaceMembershipsController } from './controllers/space-memberships.controller';
 import { GroupMembership } from './entities/group-membership.entity';
 import { SpaceGroup } from './entities/space-group.entity';
-import { GroupCounts } from './group-counts';
-import { GroupMembershipFollower } from './group-membership-follower';
-import { GroupMembershipLookup } from './group-membership-lookup';
-import { GroupsController } from './controllers/groups.controller';
-import { GroupsService } from './groups.service';
-import { MembershipsController } from './controllers/memberships.controller';
-import { MembershipsService } from './memberships.service';
-import { PaginationModule } from '../common/pagination/pagination.module';
-import { RelayModule } from '../protocol';
-import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { GroupMembershipSubscriber } from './events/group-membership.subscriber';
+import { MembershipsRepository } from './memberships.repository';
+import { GroupMembershipLookup } from './services/group-membership-lookup';
+import { GroupsService } from './services/groups.service';
+import { MembershipsService } from './services/memberships.service';
 
 /**
  * Groups of spaces (design.md §9 administration; each group has its own DID) and the
  * credential-gated membership reads (/v1/memberships, /v1/membership/{space},
  * /v1/group-memberships, /v1/group-membership/{group}). Space memberships are read through
  * SpacesModule's SpaceMembershipReads; OriginIdentities comes from the global relay module.
- * Group memberships follow the space membership's events (GroupMembershipFollower).
+ * Group memberships follow the space membership's events (GroupMembershipSubscriber).
  */
 @Module({
   imports: [
@@ -31,8 +35,21 @@ import { DomainEventsModule } from '../infrastructure/events/domain-events.modul
     MediaRecordsModule,
     TypeOrmModule.forFeature([SpaceGroup, GroupMembership]),
   ],
-  controllers: [GroupsController, MembershipsController],
-  providers: [GroupsService, MembershipsService, GroupCounts, GroupMembershipLookup, GroupMembershipFollower],
+  controllers: [
+    GroupsController,
+    GroupMembersController,
+    SpaceMembershipsController,
+    SpaceMembershipController,
+    GroupMembershipsController,
+    GroupMembershipController,
+  ],
+  providers: [
+    MembershipsRepository,
+    GroupsService,
+    MembershipsService,
+    GroupMembershipLookup,
+    GroupMembershipSubscriber,
+  ],
   exports: [GroupMembershipLookup],
 })
 export class MembershipsModule {}

@@ -1,5 +1,6 @@
-export { AuthorDirectory, authorRecordOf } from './author-directory';
+export { AuthorDirectory } from './services/author-directory';
+export { authorRecordOf } from './domain/author-record';
 export { AuthorRecord } from './dto/author.dto';
 export { UsersModule } from './users.module';
-export { UsersService } from './users.service';
+export { UsersService } from './services/users.service';
 export const PUBLISHED_VIEWS = ['public_users', 'author_records'] as const;

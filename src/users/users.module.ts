@@ -1,15 +1,20 @@
 import { Module } from '@nestjs/common';
-import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SpacesModule } from '../spaces';
-import { AccountsController } from './accounts.controller';
-import { AuthorDirectory } from './author-directory';
-import { UserSpacePin } from './entities/user-space-pin.entity';
-import { UserSpacesService } from './user-spaces.service';
-import { User } from './entities/user.entity';
-import { UsersService } from './users.service';
 import { PaginationModule } from '../common/pagination/pagination.module';
-import { RelayModule, AuthModule } from '../protocol';
+import { MediaRecordsModule } from '../media';
+import { AuthModule, RelayModule } from '../protocol';
+import { SpacesModule } from '../spaces';
+import { OwnProfileController } from './controllers/own-profile.controller';
+import { ProfileController } from './controllers/profile.controller';
+import { PublicUsersController } from './controllers/public-users.controller';
+import { SpacePinController } from './controllers/space-pin.controller';
+import { UsersController } from './controllers/users.controller';
+import { UserSpacePin } from './entities/user-space-pin.entity';
+import { User } from './entities/user.entity';
+import { AuthorDirectory } from './services/author-directory';
+import { UserSpacesService } from './services/user-spaces.service';
+import { UsersService } from './services/users.service';
+import { UsersRepository } from './users.repository';
 
 /** Accounts and profiles, pins, and the public user reads (/v1/users). */
 @Module({
@@ -21,8 +26,14 @@ import { RelayModule, AuthModule } from '../protocol';
     SpacesModule,
     MediaRecordsModule,
   ],
-  controllers: [AccountsController],
-  providers: [UsersService, UserSpacesService, AuthorDirectory],
+  controllers: [
+    UsersController,
+    ProfileController,
+    OwnProfileController,
+    SpacePinController,
+    PublicUsersController,
+  ],
+  providers: [UsersRepository, UsersService, UserSpacesService, AuthorDirectory],
   exports: [UsersService, AuthorDirectory],
 })
 export class UsersModule {}

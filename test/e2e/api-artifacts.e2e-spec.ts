@@ -125,7 +125,7 @@ describe('static artifacts and schema (e2e)', () => {
     const document = JSON.parse((await request(t.http).get('/openapi.json')).text);
     const statuses = (path: string, method: string) => Object.keys(document.paths[path][method].responses);
     // A proof-signed write with a body and a path id: every error of design.md §5 that can occur.
-    expect(statuses('/spaces/{id}', 'put')).toEqual([
+    expect(statuses('/spaces/{space}', 'put')).toEqual([
       '200',
       '400',
       '401',
@@ -181,7 +181,7 @@ describe('static artifacts and schema (e2e)', () => {
         (parameter: { $ref?: string }) => parameter.$ref === '#/components/parameters/IdempotencyKey',
       );
     expect(keyed('/v1/spaces/{space}/posts', 'post')).toBe(true);
-    expect(keyed('/spaces/{id}', 'put')).toBe(true);
+    expect(keyed('/spaces/{space}', 'put')).toBe(true);
     expect(keyed('/v1/spaces/{space}/posts', 'get')).toBe(false);
     expect(keyed('/relay/proof/v1/operations', 'post')).toBe(false);
     expect(document.components.parameters.IdempotencyKey).toMatchObject({

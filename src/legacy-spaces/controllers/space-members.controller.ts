@@ -3,79 +3,51 @@ import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nes
 import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import {
+  BanRecord,
   BanRequest,
   ChangeRoleRequest,
-  PersonalStatusRequest,
-  SpaceIdBody,
-  BanPage,
-  BanRecord,
-  JoinResultRecord,
   MemberPage,
   MemberRecord,
-  ViewerRecord,
   SpaceMembersService,
 } from '../../spaces';
-import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
+/** The members of a space: the list (members), roles, kicks and bans (admins). */
 @ApiTags('spaces (legacy)')
-@Controller('spaces')
+@Controller('spaces/:space/members')
 export class SpaceMembersController {
   constructor(private readonly members: SpaceMembersService) {}
 
-  @Post(':id/join')
-  @RateLimitClass('ordinary')
-  @HttpCode(200)
-  @IdentityProof()
-  @ApiOperation({ summary: 'Join a public space whose join mode is open' })
-  @ApiOkResponse({ type: JoinResultRecord })
-  joinLegacySpace(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Body() body: SpaceIdBody,
-  ): Promise<JoinResultRecord> {
-    return this.members.join(principal, id, body);
-  }
-
-  @Delete(':id/membership')
-  @RateLimitClass('ordinary')
-  @HttpCode(204)
-  @IdentityProof()
-  @ApiOperation({ summary: 'Leave the space' })
-  @ApiNoContentResponse()
-  leaveLegacySpace(@Principal() principal: RequestPrincipal, @Param('id') id: string): Promise<void> {
-    return this.members.leave(principal, id);
-  }
-
-  @Get(':id/members')
+  @Get()
   @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Active members with their roles (members), earliest joined first' })
   @ApiOkResponse({ type: MemberPage })
   listLegacySpaceMembers(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Query() query: PaginationQueryDto,
   ): Promise<MemberPage> {
-    return this.members.members(principal, id, query);
+    return this.members.members(principal, space, query);
   }
 
-  @Put(':id/members/:memberDid')
+  @Put(':member')
   @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Promote to admin or demote to member (admins)' })
   @ApiOkResponse({ type: MemberRecord })
   changeLegacySpaceMemberRole(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('memberDid') memberDid: string,
+    @Param('space') space: string,
+    @Param('member') member: string,
     @Body() body: ChangeRoleRequest,
   ): Promise<MemberRecord> {
-    return this.members.changeRole(principal, id, memberDid, body);
+    return this.members.changeRole(principal, space, member, body);
   }
 
-  @Delete(':id/members/:memberDid')
+  @Delete(':member')
   @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
@@ -83,13 +55,13 @@ export class SpaceMembersController {
   @ApiNoContentResponse()
   kickLegacySpaceMember(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('memberDid') memberDid: string,
+    @Param('space') space: string,
+    @Param('member') member: string,
   ): Promise<void> {
-    return this.members.kick(principal, id, memberDid);
+    return this.members.kick(principal, space, member);
   }
 
-  @Post(':id/members/:memberDid/bans')
+  @Post(':member/bans')
   @RateLimitClass('ordinary')
   @HttpCode(200)
   @IdentityProof()
@@ -97,62 +69,10 @@ export class SpaceMembersController {
   @ApiOkResponse({ type: BanRecord })
   banLegacySpaceMember(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('memberDid') memberDid: string,
+    @Param('space') space: string,
+    @Param('member') member: string,
     @Body() body: BanRequest,
   ): Promise<BanRecord> {
-    return this.members.ban(principal, id, memberDid, body);
-  }
-
-  @Get(':id/bans')
-  @RateLimitClass('read')
-  @IdentityProof()
-  @ApiOperation({ summary: 'Banned people, most recent first (admins)' })
-  @ApiOkResponse({ type: BanPage })
-  listLegacySpaceBans(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Query() query: PaginationQueryDto,
-  ): Promise<BanPage> {
-    return this.members.bans(principal, id, query);
-  }
-
-  @Delete(':id/bans/:memberDid')
-  @RateLimitClass('ordinary')
-  @HttpCode(204)
-  @IdentityProof()
-  @ApiOperation({ summary: 'Lift a ban (admins)' })
-  @ApiNoContentResponse()
-  unbanLegacySpaceMember(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('memberDid') memberDid: string,
-  ): Promise<void> {
-    return this.members.unban(principal, id, memberDid);
-  }
-
-  @Get(':id/viewer')
-  @RateLimitClass('read')
-  @IdentityProof()
-  @ApiOperation({ summary: 'The caller’s relationship to the space' })
-  @ApiOkResponse({ type: ViewerRecord })
-  getLegacySpaceViewer(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-  ): Promise<ViewerRecord> {
-    return this.members.viewer(principal, id);
-  }
-
-  @Put(':id/status')
-  @RateLimitClass('ordinary')
-  @IdentityProof()
-  @ApiOperation({ summary: 'Set the caller’s personal status message in the space (members)' })
-  @ApiOkResponse({ type: MemberRecord })
-  setLegacySpaceStatus(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Body() body: PersonalStatusRequest,
-  ): Promise<MemberRecord> {
-    return this.members.setStatus(principal, id, body);
+    return this.members.ban(principal, space, member, body);
   }
 }

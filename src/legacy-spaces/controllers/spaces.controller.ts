@@ -9,17 +9,18 @@ import {
 import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 import {
   ClaimDomainRequest,
   CreateSpaceRequest,
-  PublicConfigRequest,
-  UpdateSpaceRequest,
   DomainStatusRecord,
+  PublicConfigRequest,
   SpaceRecord,
   SpacesService,
+  UpdateSpaceRequest,
 } from '../../spaces';
-import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
+/** The legacy space records: create, read, change, delete, public configuration, subdomain. */
 @ApiTags('spaces (legacy)')
 @Controller('spaces')
 export class SpacesController {
@@ -47,61 +48,64 @@ export class SpacesController {
     return this.spaces.domainStatus(domain);
   }
 
-  @Get(':id')
+  @Get(':space')
   @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'A space with the caller’s role' })
   @ApiOkResponse({ type: SpaceRecord })
-  getLegacySpace(@Principal() principal: RequestPrincipal, @Param('id') id: string): Promise<SpaceRecord> {
-    return this.spaces.get(principal, id);
+  getLegacySpace(
+    @Principal() principal: RequestPrincipal,
+    @Param('space') space: string,
+  ): Promise<SpaceRecord> {
+    return this.spaces.get(principal, space);
   }
 
-  @Put(':id')
+  @Put(':space')
   @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change name, description and images (admins)' })
   @ApiOkResponse({ type: SpaceRecord })
   updateLegacySpace(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Body() body: UpdateSpaceRequest,
   ): Promise<SpaceRecord> {
-    return this.spaces.update(principal, id, body);
+    return this.spaces.update(principal, space, body);
   }
 
-  @Delete(':id')
+  @Delete(':space')
   @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
   @ApiOperation({ summary: 'Soft-delete a space (admins); afterwards every route answers 404' })
   @ApiNoContentResponse()
-  deleteLegacySpace(@Principal() principal: RequestPrincipal, @Param('id') id: string): Promise<void> {
-    return this.spaces.remove(principal, id);
+  deleteLegacySpace(@Principal() principal: RequestPrincipal, @Param('space') space: string): Promise<void> {
+    return this.spaces.remove(principal, space);
   }
 
-  @Put(':id/public-config')
+  @Put(':space/public-config')
   @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Set the public profile switch and join mode (admins); open requires isPublic' })
   @ApiOkResponse({ type: SpaceRecord })
   setLegacySpacePublicConfig(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Body() body: PublicConfigRequest,
   ): Promise<SpaceRecord> {
-    return this.spaces.setPublicConfig(principal, id, body);
+    return this.spaces.setPublicConfig(principal, space, body);
   }
 
-  @Put(':id/domain')
+  @Put(':space/domain')
   @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Claim a subdomain (admins)' })
   @ApiOkResponse({ type: SpaceRecord })
   claimLegacySpaceDomain(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Body() body: ClaimDomainRequest,
   ): Promise<SpaceRecord> {
-    return this.spaces.claimDomain(principal, id, body);
+    return this.spaces.claimDomain(principal, space, body);
   }
 }

@@ -10,9 +10,9 @@ import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { GroupAdminListing, GroupMemberRecord, GroupRecord } from '../dto/membership-records.dto';
+import { GroupAdminListing, GroupRecord } from '../dto/membership-records.dto';
 import { GroupRequest } from '../dto/membership-requests.dto';
-import { GroupsService } from '../groups.service';
+import { GroupsService } from '../services/groups.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /**
@@ -20,24 +20,24 @@ import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class
  * non-member of a space without a public profile the one 404.
  */
 @ApiTags('spaces (administration)')
-@Controller('spaces')
+@Controller('spaces/:space/groups')
 export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
-  @Get(':id/groups')
+  @Get()
   @RateLimitClass('read')
   @IdentityProof()
   @ApiOperation({ summary: 'Every group of the space, oldest first (admins)' })
   @ApiOkResponse({ type: GroupAdminListing })
   listSpaceGroupsForAdmin(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Query() query: PaginationQueryDto,
   ): Promise<GroupAdminListing> {
-    return this.groups.list(principal, id, query);
+    return this.groups.list(principal, space, query);
   }
 
-  @Post(':id/groups')
+  @Post()
   @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
@@ -45,27 +45,27 @@ export class GroupsController {
   @ApiCreatedResponse({ type: GroupRecord })
   createSpaceGroup(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
+    @Param('space') space: string,
     @Body() body: GroupRequest,
   ): Promise<GroupRecord> {
-    return this.groups.create(principal, id, body);
+    return this.groups.create(principal, space, body);
   }
 
-  @Put(':id/groups/:groupId')
+  @Put(':group')
   @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Change a group’s name, description and color' })
   @ApiOkResponse({ type: GroupRecord })
   updateSpaceGroup(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('groupId') groupId: string,
+    @Param('space') space: string,
+    @Param('group') group: string,
     @Body() body: GroupRequest,
   ): Promise<GroupRecord> {
-    return this.groups.update(principal, id, groupId, body);
+    return this.groups.update(principal, space, group, body);
   }
 
-  @Delete(':id/groups/:groupId')
+  @Delete(':group')
   @RateLimitClass('ordinary')
   @HttpCode(204)
   @IdentityProof()
@@ -73,38 +73,9 @@ export class GroupsController {
   @ApiNoContentResponse()
   deleteSpaceGroup(
     @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('groupId') groupId: string,
+    @Param('space') space: string,
+    @Param('group') group: string,
   ): Promise<void> {
-    return this.groups.remove(principal, id, groupId);
-  }
-
-  @Put(':id/groups/:groupId/members/:memberDid')
-  @RateLimitClass('ordinary')
-  @IdentityProof()
-  @ApiOperation({ summary: 'Put an active member of the space into the group' })
-  @ApiOkResponse({ type: GroupMemberRecord })
-  addSpaceGroupMember(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('groupId') groupId: string,
-    @Param('memberDid') memberDid: string,
-  ): Promise<GroupMemberRecord> {
-    return this.groups.addMember(principal, id, groupId, memberDid);
-  }
-
-  @Delete(':id/groups/:groupId/members/:memberDid')
-  @RateLimitClass('ordinary')
-  @HttpCode(204)
-  @IdentityProof()
-  @ApiOperation({ summary: 'Take a person out of the group' })
-  @ApiNoContentResponse()
-  removeSpaceGroupMember(
-    @Principal() principal: RequestPrincipal,
-    @Param('id') id: string,
-    @Param('groupId') groupId: string,
-    @Param('memberDid') memberDid: string,
-  ): Promise<void> {
-    return this.groups.removeMember(principal, id, groupId, memberDid);
+    return this.groups.remove(principal, space, group);
   }
 }

@@ -1,7 +1,7 @@
 import { ApiProperty, OmitType } from '@nestjs/swagger';
 import { SpaceCard } from '../../spaces';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-import { GROUP_COLORS, MEMBERSHIP_ROLES } from '../group-rules';
+import { GROUP_COLORS, MEMBERSHIP_ROLES } from '../domain/group-rules';
 
 const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
 const SPACE_ID_EXAMPLE = 'space_0190f1a2b3c4d5e6f708192a3b4c5d6e';

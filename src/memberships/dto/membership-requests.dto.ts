@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateIf } from 'class-validator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { GROUP_COLORS, GROUP_LIMITS, MEMBERSHIP_ROLES, MembershipRole } from '../group-rules';
+import { GROUP_COLORS, GROUP_LIMITS, MEMBERSHIP_ROLES, MembershipRole } from '../domain/group-rules';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 const toList = ({ value }: { value: unknown }) =>

@@ -1,6 +1,6 @@
 import { User } from '../../../src/users/entities/user.entity';
-import { readUserRows, USER_BY_ID } from '../../../src/users/user-rows';
-import { UsersService } from '../../../src/users/users.service';
+import { UsersRepository, USERS_STATEMENTS } from '../../../src/users/users.repository';
+import { UsersService } from '../../../src/users/services/users.service';
 import { bootSpaces, expectStatus, SpacesTestApp } from '../spaces/support';
 
 /** The fixed-SQL account reads (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md)
@@ -16,7 +16,7 @@ describe('user rows on fixed SQL', () => {
 
   it('select every column of the entity, and only those', () => {
     const selected = /SELECT ([\s\S]*) FROM/
-      .exec(USER_BY_ID)![1]
+      .exec(USERS_STATEMENTS.userById)![1]
       .split(',')
       .map((name) => name.trim());
     const columns = t.dataSource.getMetadata(User).columns.map((column) => column.databaseName);
@@ -39,7 +39,11 @@ describe('user rows on fixed SQL', () => {
     }
     expect(await users.findByReference('nobody-here')).toBeNull();
     // The directory's pages map raw rows the same way.
-    const query = () => t.dataSource.getRepository(User).createQueryBuilder('user').where('user.isPublic');
-    expect(await readUserRows(query())).toEqual(await query().getMany());
+    const page = await t.app.get(UsersRepository).publicPage({ values: null, backward: false, take: 1000 });
+    expect(page).toEqual(
+      await t.dataSource
+        .getRepository(User)
+        .find({ where: { isPublic: true }, order: { createdAt: 'ASC', id: 'ASC' } }),
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { ApiError } from '../../../src/common/errors/api-error';
-import { checkResponses } from '../../../src/legacy-spaces/space-applications.service';
+import { checkResponses } from '../../../src/legacy-spaces/domain/application-responses';
 import {
   defaultDomainOf,
   effectiveJoinMode,

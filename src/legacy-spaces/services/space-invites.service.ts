@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../media';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { MediaLookup } from '../../media';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
-import { DataSource, IsNull, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { forbidden, notFound } from '../common/errors/api-error';
-import { formatEntityId, newUuid } from '../common/ids/entity-id';
-import { CreateInviteRequest, JoinByCodeRequest } from './dto/legacy-requests.dto';
+import { DataSource } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { forbidden, notFound } from '../../common/errors/api-error';
+import { formatEntityId, newUuid } from '../../common/ids/entity-id';
+import { CreateInviteRequest, JoinByCodeRequest } from '../dto/legacy-requests.dto';
 import {
   JoinResultRecord,
   SpaceView,
@@ -17,13 +17,13 @@ import {
   effectiveJoinMode,
   LIMITS,
   SpaceDirectory,
-} from '../spaces';
-import { InvitePreviewRecord, InviteRecord } from './dto/legacy-records.dto';
-import { SpaceInvite } from './entities/space-invite.entity';
+} from '../../spaces';
+import { InvitePreviewRecord, InviteRecord } from '../dto/legacy-records.dto';
+import { SpaceInvite } from '../entities/space-invite.entity';
 import { SpaceApplicationsService } from './space-applications.service';
-import { toInviteRecord } from './legacy-records';
-import { MembershipFollower } from './membership-follower';
-import { grantCoversSpace } from '../protocol';
+import { toInviteRecord } from './legacy-records.presenter';
+import { LegacySpacesRepository } from '../legacy-spaces.repository';
+import { grantCoversSpace } from '../../protocol';
 
 const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
 
@@ -32,13 +32,12 @@ const CODE_PATTERN = /^[A-Za-z0-9_-]{16,32}$/;
 export class SpaceInvitesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(SpaceInvite) private readonly invites: Repository<SpaceInvite>,
+    private readonly legacy: LegacySpacesRepository,
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly applications: SpaceApplicationsService,
     private readonly clock: Clock,
     private readonly directory: SpaceDirectory,
-    private readonly follower: MembershipFollower,
     private readonly media: MediaLookup,
   ) {}
 
@@ -52,7 +51,7 @@ export class SpaceInvitesService {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     const now = this.clock.now();
     const minutes = request.expiresInMinutes ?? LIMITS.inviteExpiresInMinutes;
-    const invite = this.invites.create({
+    const invite = Object.assign(new SpaceInvite(), {
       id: newUuid(),
       spaceId: context.space.id,
       creatorDid: principal.did,
@@ -66,8 +65,8 @@ export class SpaceInvitesService {
     });
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      await this.follower.revokeInvitesOf(manager, context.space.id, principal.did);
-      await manager.getRepository(SpaceInvite).insert(invite);
+      await this.legacy.revokeInvitesOf(context.space.id, principal.did, this.clock.now(), manager);
+      await this.legacy.insertInvite(invite, manager);
     });
     return toInviteRecord(invite);
   }
@@ -75,9 +74,7 @@ export class SpaceInvitesService {
   /** The calling admin's invite while it still admits. */
   async mine(principal: RequestPrincipal, pathId: string): Promise<InviteRecord> {
     const context = await this.access.resolveAdmin(pathId, principal.did);
-    const invite = await this.invites.findOne({
-      where: { spaceId: context.space.id, creatorDid: principal.did, revokedAt: IsNull() },
-    });
+    const invite = await this.legacy.currentInvite(context.space.id, principal.did);
     if (!invite || !this.admits(invite)) throw notFound();
     return toInviteRecord(invite);
   }
@@ -87,7 +84,7 @@ export class SpaceInvitesService {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      await this.follower.revokeInvitesOf(manager, context.space.id, principal.did);
+      await this.legacy.revokeInvitesOf(context.space.id, principal.did, this.clock.now(), manager);
     });
   }
 
@@ -139,8 +136,7 @@ export class SpaceInvitesService {
     const found = await this.admitting(code);
     return this.dataSource.transaction(async (manager) => {
       const space = await this.access.lock(manager, found.space.id);
-      const inviteRepository = manager.getRepository(SpaceInvite);
-      const invite = await inviteRepository.findOne({ where: { id: found.invite.id } });
+      const invite = await this.legacy.findInvite(found.invite.id, manager);
       if (!invite || !this.admits(invite)) throw notFound();
       const spaceId = formatEntityId('space', space.id);
       const membership = await this.directory.membershipOf(space.id, principal.did, manager);
@@ -149,7 +145,7 @@ export class SpaceInvitesService {
         return { spaceId, status: 'member', role: membership.role, applicationId: null };
       if (effectiveJoinMode(invite.joinModeOverride, space.joinMode) === 'instant') {
         const admitted = await this.writes.admit(manager, space.id, principal.did);
-        await inviteRepository.increment({ id: invite.id }, 'uses', 1);
+        await this.legacy.countInviteUse(invite.id, manager);
         return { spaceId, status: 'member', role: admitted.role, applicationId: null };
       }
       const { application, existing } = await this.applications.submit(
@@ -159,7 +155,7 @@ export class SpaceInvitesService {
         request.responses ?? [],
         invite.id,
       );
-      if (!existing) await inviteRepository.increment({ id: invite.id }, 'uses', 1);
+      if (!existing) await this.legacy.countInviteUse(invite.id, manager);
       return {
         spaceId,
         status: 'pending',
@@ -171,7 +167,7 @@ export class SpaceInvitesService {
 
   private async admitting(code: string): Promise<{ invite: SpaceInvite; space: SpaceView }> {
     if (!CODE_PATTERN.test(code)) throw notFound();
-    const invite = await this.invites.findOne({ where: { code } });
+    const invite = await this.legacy.inviteByCode(code);
     if (!invite || !this.admits(invite)) throw notFound();
     const space = await this.directory.findById(invite.spaceId);
     if (!space) throw notFound();

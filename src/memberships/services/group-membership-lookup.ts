@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
-import { GroupMembership } from './entities/group-membership.entity';
+import { MembershipsRepository } from '../memberships.repository';
 
 /** Which groups a person is in, for other modules (topic access by groups, design.md §9). */
 @Injectable()
 export class GroupMembershipLookup {
-  constructor(@InjectRepository(GroupMembership) private readonly members: Repository<GroupMembership>) {}
+  constructor(private readonly memberships: MembershipsRepository) {}
 
   /**
    * Whether `did` is in at least one of `groupIds` (uuids) of the space. Callers check that the
@@ -15,6 +13,6 @@ export class GroupMembershipLookup {
    */
   async inAnyGroup(spaceId: string, did: string, groupIds: readonly string[]): Promise<boolean> {
     if (groupIds.length === 0) return false;
-    return this.members.exists({ where: { spaceId, memberDid: did, groupId: In([...groupIds]) } });
+    return this.memberships.inAnyGroup(spaceId, did, [...groupIds]);
   }
 }

@@ -1,26 +1,29 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../media';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { notFound } from '../common/errors/api-error';
-import { formatEntityId, parseEntityId } from '../common/ids/entity-id';
-import { bothDirections, CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { SpaceView, SpaceDirectory, ActiveMembership, SpaceMembershipReads } from '../spaces';
+import { MediaLookup } from '../../media';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { notFound } from '../../common/errors/api-error';
+import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
+import { bothDirections, CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { SpaceView, SpaceDirectory, ActiveMembership, SpaceMembershipReads } from '../../spaces';
 import {
   GroupMembershipItem,
   GroupMembershipListing,
   SpaceMembershipItem,
   SpaceMembershipListing,
-} from './dto/membership-records.dto';
-import { GroupMembershipsQuery, MembershipsQuery } from './dto/membership-requests.dto';
-import { GroupMembership } from './entities/group-membership.entity';
-import { SpaceGroup } from './entities/space-group.entity';
-import { GroupCounts } from './group-counts';
+} from '../dto/membership-records.dto';
+import { GroupMembershipsQuery, MembershipsQuery } from '../dto/membership-requests.dto';
+import { GroupMembership } from '../entities/group-membership.entity';
+import { MembershipsRepository } from '../memberships.repository';
 
 const GROUP_LISTING = 'group-memberships';
 const DID_PATTERN = /^did:plat:[2346789acdefhknrtvz]{31}$/;
+
+/** The group listing's order: joined into the group, then group id (`MembershipsRepository`). */
+const GROUP_ORDER: KeysetColumn[] = [
+  { expression: 'joined_at', direction: 'ASC' },
+  { expression: 'group_id', direction: 'ASC' },
+];
 
 /**
  * The credential-gated membership reads (api-spec.md "Membership records", "Credential-gated
@@ -30,11 +33,9 @@ const DID_PATTERN = /^did:plat:[2346789acdefhknrtvz]{31}$/;
 @Injectable()
 export class MembershipsService {
   constructor(
-    @InjectRepository(GroupMembership) private readonly members: Repository<GroupMembership>,
-    @InjectRepository(SpaceGroup) private readonly groups: Repository<SpaceGroup>,
+    private readonly memberships: MembershipsRepository,
     private readonly spaces: SpaceMembershipReads,
     private readonly directory: SpaceDirectory,
-    private readonly counts: GroupCounts,
     private readonly cursors: CursorCodec,
     private readonly media: MediaLookup,
   ) {}
@@ -47,7 +48,7 @@ export class MembershipsService {
       this.spaces.countActive(principal.did, roles),
     ]);
     const [groupCounts, avatars] = await Promise.all([
-      this.counts.groupCounts(
+      this.memberships.groupCounts(
         principal.did,
         page.rows.map((row) => row.space.id),
       ),
@@ -66,7 +67,7 @@ export class MembershipsService {
     const membership = await this.spaces.activeIn(principal.did, reference);
     if (!membership) throw notFound();
     const [groupCounts, avatars] = await Promise.all([
-      this.counts.groupCounts(principal.did, [membership.space.id]),
+      this.memberships.groupCounts(principal.did, [membership.space.id]),
       this.media.imageUrls([membership.space.avatarMediaId]),
     ]);
     return this.spaceItem(membership, groupCounts.get(membership.space.id) ?? 0, avatars);
@@ -94,35 +95,20 @@ export class MembershipsService {
       }
       spaceId = space.id;
     }
-    const filtered = () => {
-      const builder = this.members
-        .createQueryBuilder('gm')
-        .innerJoinAndSelect('gm.group', 'group')
-        .where('gm.memberDid = :did', { did: principal.did })
-        .andWhere(
-          this.spaces.activeMembershipCondition(
-            '"gm"."space_id"',
-            '"gm"."member_did"',
-            roles ? 'roles' : undefined,
-          ),
-          roles ? { roles } : {},
-        );
-      if (spaceId) builder.andWhere('gm.spaceId = :spaceId', { spaceId });
-      return builder;
+    const filter = { roles, spaceId };
+    const keyset = {
+      listing: GROUP_LISTING,
+      columns: GROUP_ORDER,
+      keyOf: (row: GroupMembership) => [row.joinedAt.toISOString(), row.groupId],
+      page: query,
+      cursors: this.cursors,
     };
-    const [page, totalCount] = await Promise.all([
-      paginateKeyset(filtered(), {
-        listing: GROUP_LISTING,
-        columns: [
-          { expression: 'gm.joinedAt', direction: 'ASC' },
-          { expression: 'gm.groupId', direction: 'ASC' },
-        ],
-        keyOf: (row: GroupMembership) => [row.joinedAt.toISOString(), row.groupId],
-        page: query,
-        cursors: this.cursors,
-      }),
-      filtered().getCount(),
+    const seek = openKeysetPage(keyset);
+    const [rows, totalCount] = await Promise.all([
+      this.memberships.groupMembershipsPage(principal.did, filter, seek),
+      this.memberships.countGroupMemberships(principal.did, filter),
     ]);
+    const page = closeKeysetPage(seek, rows, keyset);
     return {
       items: await this.groupItems(principal.did, page.rows),
       nextCursor: page.nextCursor,
@@ -135,13 +121,11 @@ export class MembershipsService {
   async getGroup(principal: RequestPrincipal, reference: string): Promise<GroupMembershipItem> {
     const id = parseEntityId('group', reference);
     const group = id
-      ? await this.groups.findOneBy({ id })
+      ? await this.memberships.findGroup({ id })
       : DID_PATTERN.test(reference)
-        ? await this.groups.findOneBy({ did: reference })
+        ? await this.memberships.findGroup({ did: reference })
         : null;
-    const membership = group
-      ? await this.members.findOneBy({ groupId: group.id, memberDid: principal.did })
-      : null;
+    const membership = group ? await this.memberships.findMembership(group.id, principal.did) : null;
     if (!group || !membership) throw notFound();
     membership.group = group;
     const [item] = await this.groupItems(principal.did, [membership]);
@@ -155,7 +139,7 @@ export class MembershipsService {
     const [spaces, roles, memberCounts] = await Promise.all([
       this.directory.findMemberSpaces(did, spaceIds),
       this.spaces.rolesIn(did, spaceIds),
-      this.counts.memberCounts(rows.map((row) => row.groupId)),
+      this.memberships.memberCounts(rows.map((row) => row.groupId)),
     ]);
     const spaceById = new Map<string, SpaceView>(spaces.map((space) => [space.id, space]));
     return rows.flatMap((row) => {

@@ -1,35 +1,40 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../media';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, IsNull, Not, QueryFailedError, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { toProfileLinkDto } from '../common/dto/profile-link.dto';
-import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { IdentityDirectory, ContentPublisher, PROFILE_SCHEMA } from '../protocol';
+import { MediaLookup } from '../../media';
+import { QueryFailedError } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { IdentityDirectory, ContentPublisher, PROFILE_SCHEMA } from '../../protocol';
 import {
   CreateAccountRequest,
   OwnProfileResponse,
   ProtocolBlock,
   PublicProfileResponse,
   UpdateProfileRequest,
-} from './dto/account.dto';
-import { UserDirectoryItem, UserProfileResponse, UserSpaceItem } from './dto/pins.dto';
-import { readUserRows, USER_BY_DID, USER_BY_HANDLE, USER_BY_ID, UserRow, userFromRow } from './user-rows';
+} from '../dto/account.dto';
+import { UserDirectoryItem, UserProfileResponse, UserSpaceItem } from '../dto/pins.dto';
 import { UserSpacesService } from './user-spaces.service';
-import { User } from './entities/user.entity';
+import { User } from '../entities/user.entity';
+import { UsersRepository } from '../users.repository';
 
 const UNIQUE_VIOLATION = '23505';
+
+/** The directory's order: earliest account first, id breaking ties (`UsersRepository.publicPage`). */
+const PUBLIC_USERS_ORDER: KeysetColumn[] = [
+  { expression: 'created_at', direction: 'ASC' },
+  { expression: 'id', direction: 'ASC' },
+];
 
 /** Accounts and profiles (design.md §2): a platform account claimed for a protocol identity. */
 @Injectable()
 export class UsersService {
   constructor(
-    @InjectRepository(User) private readonly users: Repository<User>,
+    private readonly users: UsersRepository,
     private readonly identities: IdentityDirectory,
     private readonly publisher: ContentPublisher,
     private readonly userSpaces: UserSpacesService,
@@ -41,8 +46,8 @@ export class UsersService {
     principal: RequestPrincipal,
     request: CreateAccountRequest,
   ): Promise<PublicProfileResponse> {
-    if (await this.users.exists({ where: { did: principal.did } })) throw conflict('DID already registered');
-    const user = this.users.create({
+    if (await this.users.accountExists(principal.did)) throw conflict('DID already registered');
+    const user = Object.assign(new User(), {
       id: newUuid(),
       did: principal.did,
       handle: request.handle,
@@ -109,20 +114,15 @@ export class UsersService {
 
   /** GET /v1/users: public profiles, earliest account first (id breaks ties), with pinned spaces. */
   async listPublicProfiles(query: PaginationQueryDto): Promise<Page<UserDirectoryItem>> {
-    const page = await paginateKeyset(
-      this.users.createQueryBuilder('user').where('user.isPublic = true'),
-      {
-        listing: 'public-users',
-        columns: [
-          { expression: 'user.createdAt', direction: 'ASC' },
-          { expression: 'user.id', direction: 'ASC' },
-        ],
-        keyOf: (user: User) => [user.createdAt.toISOString(), user.id],
-        page: query,
-        cursors: this.cursors,
-      },
-      readUserRows,
-    );
+    const keyset = {
+      listing: 'public-users',
+      columns: PUBLIC_USERS_ORDER,
+      keyOf: (user: User) => [user.createdAt.toISOString(), user.id],
+      page: query,
+      cursors: this.cursors,
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.users.publicPage(seek), keyset);
     const [pinned, avatars] = await Promise.all([
       this.userSpaces.pinnedCards(page.rows),
       this.media.imageUrls(page.rows.map((user) => user.avatarId)),
@@ -151,36 +151,26 @@ export class UsersService {
   /** Display names of the accounts among these DIDs that have one (one query). */
   async displayNamesOf(dids: string[]): Promise<Map<string, string>> {
     if (dids.length === 0) return new Map();
-    const users = await this.users.find({
-      where: { did: In([...new Set(dids)]), displayName: Not(IsNull()) },
-      select: { id: true, did: true, displayName: true },
-    });
-    return new Map(users.map((user) => [user.did, user.displayName!]));
+    return this.users.displayNames([...new Set(dids)]);
   }
 
   /** The handle of an account, for records that name a person (e.g. credential introspection). */
   async handleOf(did: string): Promise<string | null> {
-    const user = await this.users.findOne({ where: { did }, select: { id: true, handle: true } });
-    return user?.handle ?? null;
+    return this.users.handleOf(did);
   }
 
   private async findByReference(reference: string): Promise<User | null> {
-    if (reference.startsWith('did:plat:')) return this.account(USER_BY_DID, reference);
+    if (reference.startsWith('did:plat:')) return this.users.account('did', reference);
     const id = parseEntityId('identity', reference);
-    if (id) return this.account(USER_BY_ID, id);
+    if (id) return this.users.account('id', id);
     if (!/^[A-Za-z0-9-]{3,30}$/.test(reference)) return null;
-    return this.account(USER_BY_HANDLE, reference.toLowerCase());
+    return this.users.account('handle', reference.toLowerCase());
   }
 
   private async requireAccount(did: string): Promise<User> {
-    const user = await this.account(USER_BY_DID, did);
+    const user = await this.users.account('did', did);
     if (!user) throw notFound();
     return user;
-  }
-
-  private async account(sql: string, key: string): Promise<User | null> {
-    const rows: UserRow[] = await this.users.query(sql, [key]);
-    return rows.length === 0 ? null : userFromRow(rows[0]);
   }
 
   /** Keeps the public profile content chain in step: written while public, retracted when not. */
@@ -188,7 +178,7 @@ export class UsersService {
     const before = { contentId: user.profileContentId, headCid: user.profileHeadCid };
     await this.publishProfile(user);
     if (before.contentId !== user.profileContentId || before.headCid !== user.profileHeadCid) {
-      await this.users.update(user.id, {
+      await this.users.updateProfileChain(user.id, {
         profileContentId: user.profileContentId,
         profileHeadCid: user.profileHeadCid,
       });

@@ -1,7 +1,7 @@
-import { formatEntityId } from '../common/ids/entity-id';
-import { ApplicationRecord, InviteRecord } from './dto/legacy-records.dto';
-import { SpaceApplication } from './entities/space-application.entity';
-import { SpaceInvite } from './entities/space-invite.entity';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { ApplicationRecord, InviteRecord } from '../dto/legacy-records.dto';
+import { SpaceApplication } from '../entities/space-application.entity';
+import { SpaceInvite } from '../entities/space-invite.entity';
 
 const iso = (date: Date) => date.toISOString();
 

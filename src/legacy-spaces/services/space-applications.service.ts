@@ -1,24 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { conflict, forbidden, invalidRequest, notFound, ValidationDetail } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from './events/application-events';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import {
+  conflict,
+  forbidden,
+  invalidRequest,
+  notFound,
+  ValidationDetail,
+} from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from '../events/application.events';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
 import {
   ApplicationResponseInput,
   ApplicationSettingsRequest,
   ApplicationsQuery,
   ApplyRequest,
   DecideApplicationRequest,
-} from './dto/legacy-requests.dto';
-import { ApplicationRecord, ApplicationSettingsRecord } from './dto/legacy-records.dto';
-import { SpaceApplication, StoredApplicationResponse } from './entities/space-application.entity';
+} from '../dto/legacy-requests.dto';
+import { ApplicationRecord, ApplicationSettingsRecord } from '../dto/legacy-records.dto';
+import { SpaceApplication } from '../entities/space-application.entity';
 import {
   SpaceView,
   StoredApplicationQuestion,
@@ -28,8 +34,16 @@ import {
   isAdmin,
   SpaceAccess,
   SpaceDirectory,
-} from '../spaces';
-import { toApplicationRecord } from './legacy-records';
+} from '../../spaces';
+import { toApplicationRecord } from './legacy-records.presenter';
+import { checkResponses } from '../domain/application-responses';
+import { LegacySpacesRepository } from '../legacy-spaces.repository';
+
+/** The admin listing's order: submittedAt then id (`LegacySpacesRepository.applicationsPage`). */
+const APPLICATIONS_ORDER: KeysetColumn[] = [
+  { expression: 'submitted_at', direction: 'ASC' },
+  { expression: 'id', direction: 'ASC' },
+];
 
 /** Applications to join (pending → approved | rejected) and the questions they answer. */
 @Injectable()
@@ -37,7 +51,7 @@ export class SpaceApplicationsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly spaces: SpacesService,
-    @InjectRepository(SpaceApplication) private readonly applications: Repository<SpaceApplication>,
+    private readonly legacy: LegacySpacesRepository,
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly cursors: CursorCodec,
@@ -77,13 +91,10 @@ export class SpaceApplicationsService {
     const membership = await this.directory.membershipOf(space.id, did, manager);
     if (membership?.status === 'banned') throw forbidden('Banned from this space');
     if (membership?.status === 'active') throw conflict('Already a member');
-    const repository = manager.getRepository(SpaceApplication);
-    const pending = await repository.findOne({
-      where: { spaceId: space.id, applicantDid: did, status: 'pending' },
-    });
+    const pending = await this.legacy.pendingApplication(space.id, did, manager);
     if (pending) return { application: pending, existing: true };
     const answers = checkResponses(space.applicationQuestions, responses);
-    const application = repository.create({
+    const application = Object.assign(new SpaceApplication(), {
       id: newUuid(),
       spaceId: space.id,
       applicantDid: did,
@@ -94,7 +105,7 @@ export class SpaceApplicationsService {
       decidedAt: null,
       decidedByDid: null,
     });
-    await repository.insert(application);
+    await this.legacy.insertApplication(application, manager);
     await this.events.emit(manager, new ApplicationSubmitted(space.id, did, application.id));
     return { application, existing: false };
   }
@@ -102,10 +113,7 @@ export class SpaceApplicationsService {
   /** The caller's latest application to the space (also once decided or withdrawn). */
   async mine(principal: RequestPrincipal, pathId: string): Promise<ApplicationRecord> {
     const context = await this.access.resolveApplicant(pathId, principal.did);
-    const application = await this.applications.findOne({
-      where: { spaceId: context.space.id, applicantDid: principal.did },
-      order: { submittedAt: 'DESC', id: 'DESC' },
-    });
+    const application = await this.legacy.latestApplication(context.space.id, principal.did);
     if (!application) throw notFound();
     return toApplicationRecord(application);
   }
@@ -120,18 +128,14 @@ export class SpaceApplicationsService {
     const context = await this.access.resolveApplicant(pathId, principal.did);
     return this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      const repository = manager.getRepository(SpaceApplication);
-      const latest = await repository.findOne({
-        where: { spaceId: context.space.id, applicantDid: principal.did },
-        order: { submittedAt: 'DESC', id: 'DESC' },
-      });
+      const latest = await this.legacy.latestApplication(context.space.id, principal.did, manager);
       if (!latest) throw notFound();
       if (latest.status === 'canceled') return toApplicationRecord(latest);
       if (latest.status !== 'pending') throw conflict(`Application already ${latest.status}`);
       latest.status = 'canceled';
       latest.decidedAt = this.clock.now();
       latest.decidedByDid = principal.did;
-      await repository.save(latest);
+      await this.legacy.decideApplication(latest, manager);
       await this.events.emit(manager, new ApplicationCanceled(latest.spaceId, principal.did, latest.id));
       return toApplicationRecord(latest);
     });
@@ -145,20 +149,19 @@ export class SpaceApplicationsService {
   ): Promise<Page<ApplicationRecord>> {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     const status = query.status ?? 'pending';
-    const builder = this.applications
-      .createQueryBuilder('application')
-      .where('application.spaceId = :spaceId', { spaceId: context.space.id })
-      .andWhere('application.status = :status', { status });
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: `legacy-space-applications:${status}`,
-      columns: [
-        { expression: 'application.submittedAt', direction: 'ASC' },
-        { expression: 'application.id', direction: 'ASC' },
-      ],
-      keyOf: (row) => [row.submittedAt.toISOString(), row.id],
+      columns: APPLICATIONS_ORDER,
+      keyOf: (row: SpaceApplication) => [row.submittedAt.toISOString(), row.id],
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(
+      seek,
+      await this.legacy.applicationsPage(context.space.id, status, seek),
+      keyset,
+    );
     return {
       items: page.rows.map(toApplicationRecord),
       nextCursor: page.nextCursor,
@@ -220,7 +223,7 @@ export class SpaceApplicationsService {
     assertRepeats('applicationId', request.applicationId, pathId);
     const id = parseEntityId('application', pathId);
     if (!id) throw notFound();
-    const found = await this.applications.findOne({ where: { id } });
+    const found = await this.legacy.findApplication(id);
     if (!found) throw notFound();
     const space = await this.directory.findById(found.spaceId);
     if (!space) throw notFound();
@@ -228,8 +231,8 @@ export class SpaceApplicationsService {
     if (!isAdmin(context)) throw forbidden('Admins only');
     return this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, space.id);
-      const repository = manager.getRepository(SpaceApplication);
-      const application = await repository.findOneOrFail({ where: { id } });
+      const application = await this.legacy.findApplication(id, manager);
+      if (!application) throw new Error(`Application ${id} not found under its space's lock`);
       if (application.status === decision) return toApplicationRecord(application);
       if (application.status !== 'pending') throw conflict(`Application already ${application.status}`);
       if (decision === 'approved') {
@@ -240,7 +243,7 @@ export class SpaceApplicationsService {
       application.status = decision;
       application.decidedAt = this.clock.now();
       application.decidedByDid = principal.did;
-      await repository.save(application);
+      await this.legacy.decideApplication(application, manager);
       await this.events.emit(
         manager,
         new ApplicationDecided(space.id, application.applicantDid, application.id, decision, principal.did),
@@ -254,30 +257,3 @@ const copyQuestion = (question: StoredApplicationQuestion): StoredApplicationQue
   question: question.question,
   isRequired: question.isRequired,
 });
-
-/**
- * Responses must answer configured questions, each at most once, and every required question
- * with some text. Answers are stored in the order of the questions.
- */
-export function checkResponses(
-  questions: StoredApplicationQuestion[],
-  responses: ApplicationResponseInput[],
-): StoredApplicationResponse[] {
-  const details: ValidationDetail[] = [];
-  const byQuestion = new Map<string, string>();
-  responses.forEach((response, index) => {
-    const path = `responses.${index}.question`;
-    if (!questions.some((q) => q.question === response.question))
-      details.push({ path, message: 'question is not one of the space’s application questions' });
-    else if (byQuestion.has(response.question)) details.push({ path, message: 'question is answered twice' });
-    else byQuestion.set(response.question, response.response);
-  });
-  for (const question of questions) {
-    if (question.isRequired && !byQuestion.get(question.question))
-      details.push({ path: 'responses', message: `a response to "${question.question}" is required` });
-  }
-  if (details.length > 0) throw invalidRequest('Invalid request', details);
-  return questions
-    .filter((question) => byQuestion.has(question.question))
-    .map((question) => ({ question: question.question, response: byQuestion.get(question.question)! }));
-}

@@ -1,24 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { notFound } from '../common/errors/api-error';
-import { formatEntityId, newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { OriginIdentities } from '../protocol';
-import { SpaceView, SpaceDirectory, SpaceMembershipReads } from '../spaces';
-import { GroupMemberRecord, GroupRecord } from './dto/membership-records.dto';
-import { GroupRequest } from './dto/membership-requests.dto';
-import { GroupMembership } from './entities/group-membership.entity';
-import { SpaceGroup } from './entities/space-group.entity';
-import { GroupCounts } from './group-counts';
+import { QueryFailedError } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { notFound } from '../../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { OriginIdentities } from '../../protocol';
+import { SpaceView, SpaceDirectory, SpaceMembershipReads } from '../../spaces';
+import { GroupMemberRecord, GroupRecord } from '../dto/membership-records.dto';
+import { GroupRequest } from '../dto/membership-requests.dto';
+import { SpaceGroup } from '../entities/space-group.entity';
+import { MembershipsRepository } from '../memberships.repository';
+import { toGroupRecord } from './groups.presenter';
 
 const DID_PATTERN = /^did:plat:[2346789acdefhknrtvz]{31}$/;
 const FOREIGN_KEY_VIOLATION = '23503';
+
+/** The admin listing's order: by id (`MembershipsRepository.groupsPage`). */
+const GROUPS_ORDER: KeysetColumn[] = [{ expression: 'id', direction: 'ASC' }];
 
 /**
  * Groups administration (design.md §9): admins of the space create, change and delete groups and
@@ -28,12 +30,10 @@ const FOREIGN_KEY_VIOLATION = '23503';
 @Injectable()
 export class GroupsService {
   constructor(
-    @InjectRepository(SpaceGroup) private readonly groups: Repository<SpaceGroup>,
-    @InjectRepository(GroupMembership) private readonly members: Repository<GroupMembership>,
+    private readonly memberships: MembershipsRepository,
     private readonly spaces: SpaceMembershipReads,
     private readonly directory: SpaceDirectory,
     private readonly origin: OriginIdentities,
-    private readonly counts: GroupCounts,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
   ) {}
@@ -45,17 +45,16 @@ export class GroupsService {
     query: PaginationQueryDto,
   ): Promise<Page<GroupRecord>> {
     const space = await this.spaces.adminSpace(pathId, principal.did);
-    const builder = this.groups
-      .createQueryBuilder('group')
-      .where('group.spaceId = :spaceId', { spaceId: space.id });
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: `admin-space-groups`,
-      columns: [{ expression: 'group.id', direction: 'ASC' }],
+      columns: GROUPS_ORDER,
       keyOf: (group: SpaceGroup) => [group.id],
       page: query,
       cursors: this.cursors,
-    });
-    const memberCounts = await this.counts.memberCounts(page.rows.map((group) => group.id));
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.memberships.groupsPage(space.id, seek), keyset);
+    const memberCounts = await this.memberships.memberCounts(page.rows.map((group) => group.id));
     return {
       items: page.rows.map((group) => toGroupRecord(group, memberCounts.get(group.id) ?? 0)),
       nextCursor: page.nextCursor,
@@ -68,7 +67,7 @@ export class GroupsService {
     const space = await this.spaces.adminSpace(pathId, principal.did);
     const identity = await this.origin.createIdentity();
     const id = newUuid();
-    await this.groups.insert({
+    await this.memberships.insertGroup({
       id,
       spaceId: space.id,
       did: identity.did,
@@ -76,7 +75,7 @@ export class GroupsService {
       description: request.description || null,
       color: request.color ?? null,
     });
-    return this.record(await this.groups.findOneByOrFail({ id }));
+    return this.record(await this.groupById(id));
   }
 
   /** Replaces the name; description and color change when sent (null clears them). */
@@ -87,21 +86,18 @@ export class GroupsService {
     request: GroupRequest,
   ): Promise<GroupRecord> {
     const { group } = await this.adminGroup(principal, pathId, groupId);
-    await this.groups.update(
-      { id: group.id },
-      {
-        name: request.name,
-        ...(request.description !== undefined ? { description: request.description || null } : {}),
-        ...(request.color !== undefined ? { color: request.color } : {}),
-      },
-    );
-    return this.record(await this.groups.findOneByOrFail({ id: group.id }));
+    await this.memberships.updateGroup(group.id, {
+      name: request.name,
+      ...(request.description !== undefined ? { description: request.description || null } : {}),
+      ...(request.color !== undefined ? { color: request.color } : {}),
+    });
+    return this.record(await this.groupById(group.id));
   }
 
   /** Deletes the group and, with it, every membership of it. */
   async remove(principal: RequestPrincipal, pathId: string, groupId: string): Promise<void> {
     const { group } = await this.adminGroup(principal, pathId, groupId);
-    await this.groups.delete({ id: group.id });
+    await this.memberships.deleteGroup(group.id);
   }
 
   /**
@@ -119,20 +115,13 @@ export class GroupsService {
     const role = await this.directory.roleOf(group.spaceId, memberDid);
     if (!role) throw notFound();
     try {
-      await this.members
-        .createQueryBuilder()
-        .insert()
-        .into(GroupMembership)
-        .values({ groupId: group.id, memberDid, spaceId: group.spaceId, joinedAt: this.clock.now() })
-        .orIgnore()
-        .updateEntity(false)
-        .execute();
+      await this.memberships.insertMember(group.id, memberDid, group.spaceId, this.clock.now());
     } catch (error) {
       // The group was deleted meanwhile.
       if (isForeignKeyViolation(error)) throw notFound();
       throw error;
     }
-    const membership = await this.members.findOneBy({ groupId: group.id, memberDid });
+    const membership = await this.memberships.findMembership(group.id, memberDid);
     if (!membership) throw notFound();
     return {
       groupId: formatEntityId('group', group.id),
@@ -151,8 +140,7 @@ export class GroupsService {
   ): Promise<void> {
     const { group } = await this.adminGroup(principal, pathId, groupId);
     if (!DID_PATTERN.test(memberDid)) throw notFound();
-    const result = await this.members.delete({ groupId: group.id, memberDid });
-    if (!result.affected) throw notFound();
+    if (!(await this.memberships.deleteMember(group.id, memberDid))) throw notFound();
   }
 
   private async adminGroup(
@@ -162,29 +150,22 @@ export class GroupsService {
   ): Promise<{ space: SpaceView; group: SpaceGroup }> {
     const space = await this.spaces.adminSpace(pathId, principal.did);
     const id = parseEntityId('group', groupId);
-    const group = id ? await this.groups.findOneBy({ id, spaceId: space.id }) : null;
+    const group = id ? await this.memberships.findGroup({ id, spaceId: space.id }) : null;
     if (!group) throw notFound();
     return { space, group };
   }
 
+  /** The group just written (it exists: the write succeeded). */
+  private async groupById(id: string): Promise<SpaceGroup> {
+    const group = await this.memberships.findGroup({ id });
+    if (!group) throw new Error(`Group ${id} not found after its write`);
+    return group;
+  }
+
   private async record(group: SpaceGroup): Promise<GroupRecord> {
-    const memberCounts = await this.counts.memberCounts([group.id]);
+    const memberCounts = await this.memberships.memberCounts([group.id]);
     return toGroupRecord(group, memberCounts.get(group.id) ?? 0);
   }
-}
-
-function toGroupRecord(group: SpaceGroup, memberCount: number): GroupRecord {
-  return {
-    id: formatEntityId('group', group.id),
-    did: group.did,
-    spaceId: formatEntityId('space', group.spaceId),
-    name: group.name,
-    description: group.description,
-    color: group.color,
-    memberCount,
-    createdAt: group.createdAt.toISOString(),
-    updatedAt: group.updatedAt.toISOString(),
-  };
 }
 
 function isForeignKeyViolation(error: unknown): boolean {
