@@ -1,18 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { invalidRequest } from '../common/errors/api-error';
-import { MediaLookup } from '../media';
-import { DomainFetcher } from './domain-fetcher';
-import { DomainCheckOutcome, DomainVerificationRecord } from './dto/public-space-records.dto';
-import { DomainVerificationRequest, SiteRequest } from './dto/site-requests.dto';
-import { SpaceRecord } from './dto/space-records.dto';
-import { Space } from './entities/space.entity';
-import { roleOf, SpaceAccess } from './space-access';
-import { SpaceProfileChain } from './space-profile-chain';
-import { toSpaceRecord } from './space-records';
-import { DID_PATTERN } from './space-rules';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { invalidRequest } from '../../common/errors/api-error';
+import { MediaLookup } from '../../media';
+import { DomainFetcher } from './domain-fetcher.service';
+import { DomainCheckOutcome, DomainVerificationRecord } from '../dto/public-space-records.dto';
+import { DomainVerificationRequest, SiteRequest } from '../dto/site-requests.dto';
+import { SpaceRecord } from '../dto/space-records.dto';
+import { Space } from '../entities/space.entity';
+import { roleOf } from '../domain/space-context';
+import { SpaceAccess } from './space-access.service';
+import { SpaceProfileChain } from './space-profile-chain.service';
+import { toSpaceRecord } from './space-records.presenter';
+import { DID_PATTERN } from '../domain/space-rules';
 
 /** Where a domain names the DID it belongs to: one DID as plain text. */
 export const PLAT_DID_PATH = '/.well-known/plat-did';

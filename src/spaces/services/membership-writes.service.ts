@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { forbidden } from '../common/errors/api-error';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { MemberBanned, MemberJoined, MembershipEnded } from './events/membership-events';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
+import { Clock } from '../../common/clock/clock';
+import { forbidden } from '../../common/errors/api-error';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { MemberBanned, MemberJoined, MembershipEnded } from '../events/membership.events';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { Space } from '../entities/space.entity';
 
 /**
  * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the

@@ -1,7 +1,13 @@
-import { KeysetSeek, readOrder, seekComparator } from '../common/pagination/keyset';
-import { Space, StoredApplicationQuestion, StoredSpaceLink } from './entities/space.entity';
-import type { JoinMode, MemberRole, MembershipStatus, SiteMode, TopicAccessKind } from './space-rules';
-import type { TopicView } from './space-views';
+import { KeysetSeek, readOrder, seekComparator } from '../../common/pagination/keyset';
+import { Space, StoredApplicationQuestion, StoredSpaceLink } from '../entities/space.entity';
+import type {
+  JoinMode,
+  MemberRole,
+  MembershipStatus,
+  SiteMode,
+  TopicAccessKind,
+} from '../domain/space-rules';
+import type { TopicView } from '../domain/space-views';
 
 /**
  * A live space by one key, on fixed SQL with an explicit mapping: every space route resolves its

@@ -1,18 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { ProfileLinkDto } from '../common/dto/profile-link.dto';
-import { formatEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { KeysetPage, paginateKeyset } from '../common/pagination/keyset';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
-import { toProfileLinkDto } from '../common/dto/profile-link.dto';
-import { memberCountSummary } from './public-records';
-import { SpaceAccess } from './space-access';
-import { SpaceDirectory } from './space-directory';
-import { MemberRole } from './space-rules';
+import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { KeysetPage, paginateKeyset } from '../../common/pagination/keyset';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { Space } from '../entities/space.entity';
+import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { memberCountSummary } from './public-space-records.presenter';
+import { SpaceAccess } from './space-access.service';
+import { SpaceDirectory } from './space-directory.service';
+import { MemberRole } from '../domain/space-rules';
 
 /** One active membership of a live space (api-spec.md "Membership records"). */
 export interface ActiveMembership {

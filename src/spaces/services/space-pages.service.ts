@@ -1,23 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, notFound } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { isUniqueViolation } from './db-errors';
-import { PageAdminRecord, PublicPage, PublicPageItem } from './dto/public-space-records.dto';
-import { PageRequest } from './dto/site-requests.dto';
-import { SpacePage } from './entities/space-page.entity';
-import { mentionedIdentities, renderMentions } from './page-mentions';
-import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-records';
-import { SpaceAccess } from './space-access';
-import { MediaLookup, attachmentTokensOf } from '../media';
-import { SpaceDirectory } from './space-directory';
-import { SLUG_PATTERN, slugFromTitle } from './space-rules';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { conflict, notFound } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { paginateKeyset } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { isUniqueViolation } from '../domain/db-errors';
+import { PageAdminRecord, PublicPage, PublicPageItem } from '../dto/public-space-records.dto';
+import { PageRequest } from '../dto/site-requests.dto';
+import { SpacePage } from '../entities/space-page.entity';
+import { mentionedIdentities, renderMentions } from '../domain/page-mentions';
+import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-space-records.presenter';
+import { SpaceAccess } from './space-access.service';
+import { MediaLookup, attachmentTokensOf } from '../../media';
+import { SpaceDirectory } from './space-directory.service';
+import { SLUG_PATTERN, slugFromTitle } from '../domain/space-rules';
 
 const PAGE_ORDER = [
   { expression: 'page.sortOrder', direction: 'ASC' as const },

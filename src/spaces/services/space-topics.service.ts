@@ -1,23 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { DataSource, EntityManager, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { isUniqueViolation } from './db-errors';
-import { PublicTopic, TopicAdminRecord } from './dto/public-space-records.dto';
-import { TopicAccessInput, TopicRequest } from './dto/site-requests.dto';
-import { SpaceTopic } from './entities/space-topic.entity';
-import { toPublicTopic, toTopicAdminRecord } from './public-records';
-import { SpaceAccess } from './space-access';
-import { SpaceDirectory } from './space-directory';
-import { topicNameKey } from './space-rules';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { SpaceVisibilityChanged } from './events/visibility-events';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { paginateKeyset } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { isUniqueViolation } from '../domain/db-errors';
+import { PublicTopic, TopicAdminRecord } from '../dto/public-space-records.dto';
+import { TopicAccessInput, TopicRequest } from '../dto/site-requests.dto';
+import { SpaceTopic } from '../entities/space-topic.entity';
+import { toPublicTopic, toTopicAdminRecord } from './public-space-records.presenter';
+import { SpaceAccess } from './space-access.service';
+import { SpaceDirectory } from './space-directory.service';
+import { topicNameKey } from '../domain/space-rules';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { SpaceVisibilityChanged } from '../events/visibility.events';
 
 const TOPIC_ORDER = [
   { expression: 'topic.nameKey', direction: 'ASC' as const },

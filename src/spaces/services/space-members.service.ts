@@ -1,22 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, forbidden, notFound } from '../common/errors/api-error';
-import { formatEntityId } from '../common/ids/entity-id';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { MemberKicked, MemberRoleChanged } from './events/membership-events';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from './dto/space-requests.dto';
-import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from './dto/space-records.dto';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { MembershipWrites } from './membership-writes';
-import { assertRepeats, isActive, SpaceAccess, SpaceContext } from './space-access';
-import { toBanRecord, toMemberRecord } from './space-records';
-import { isProtocolDid } from './space-rules';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { conflict, forbidden, notFound } from '../../common/errors/api-error';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { MemberKicked, MemberRoleChanged } from '../events/membership.events';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { paginateKeyset } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from '../dto/space-requests.dto';
+import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from '../dto/space-records.dto';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { MembershipWrites } from './membership-writes.service';
+import { assertRepeats, isActive, SpaceContext } from '../domain/space-context';
+import { SpaceAccess } from './space-access.service';
+import { toBanRecord, toMemberRecord } from './space-records.presenter';
+import { isProtocolDid } from '../domain/space-rules';
 
 /** Joining open spaces, leaving, and the admins' member management (roles, kicks, bans). */
 @Injectable()

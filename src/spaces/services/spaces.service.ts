@@ -1,36 +1,37 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { newUuid } from '../common/ids/entity-id';
-import { MediaLookup } from '../media';
-import { OriginIdentities } from '../protocol';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { newUuid } from '../../common/ids/entity-id';
+import { MediaLookup } from '../../media';
+import { OriginIdentities } from '../../protocol';
 import {
   ClaimDomainRequest,
   CreateSpaceRequest,
   PublicConfigRequest,
   UpdateSpaceRequest,
-} from './dto/space-requests.dto';
-import { DomainStatusRecord, SpaceRecord } from './dto/space-records.dto';
-import { isUniqueViolation } from './db-errors';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
-import { assertRepeats, roleOf, SpaceAccess, SpaceContext } from './space-access';
-import { SpaceProfileChain } from './space-profile-chain';
-import { toSpaceRecord } from './space-records';
+} from '../dto/space-requests.dto';
+import { DomainStatusRecord, SpaceRecord } from '../dto/space-records.dto';
+import { isUniqueViolation } from '../domain/db-errors';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { Space } from '../entities/space.entity';
+import { assertRepeats, roleOf, SpaceContext } from '../domain/space-context';
+import { SpaceAccess } from './space-access.service';
+import { SpaceProfileChain } from './space-profile-chain.service';
+import { toSpaceRecord } from './space-records.presenter';
 import {
   DEFAULT_DOMAIN_PATTERN,
   defaultDomainOf,
   DomainStatus,
   isClaimableDomainForm,
   RESERVED_DOMAINS,
-} from './space-rules';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { SpaceDeleted } from './events/membership-events';
-import { SpaceVisibilityChanged } from './events/visibility-events';
-import { StoredApplicationQuestion } from './space-views';
+} from '../domain/space-rules';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { SpaceDeleted } from '../events/membership.events';
+import { SpaceVisibilityChanged } from '../events/visibility.events';
+import { StoredApplicationQuestion } from '../domain/space-views';
 
 /** Creating, reading, configuring and deleting spaces (the legacy Spaces table). */
 @Injectable()

@@ -1,14 +1,14 @@
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
-import { PublicSpaceProbe } from '../common/auth/public-space-probe';
-import { parseEntityId } from '../common/ids/entity-id';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { SpaceTopic } from './entities/space-topic.entity';
-import { Space } from './entities/space.entity';
-import { MemberSpace, SpaceView, TopicView } from './space-views';
-import { memberCountSummary } from './public-records';
+import { PublicSpaceProbe } from '../../common/auth/public-space-probe';
+import { parseEntityId } from '../../common/ids/entity-id';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { SpaceTopic } from '../entities/space-topic.entity';
+import { Space } from '../entities/space.entity';
+import { MemberSpace, SpaceView, TopicView } from '../domain/space-views';
+import { memberCountSummary } from './public-space-records.presenter';
 import {
   forWriteFromRow,
   SPACE_BY_DID,
@@ -25,7 +25,7 @@ import {
   TOPIC_OF_SPACE,
   TOPICS_OF_SPACES,
   TOPICS_OF_SPACES_WITH_ACCESS,
-} from './space-rows';
+} from '../repositories/space-rows';
 import {
   DEFAULT_DOMAIN_PATTERN,
   DOMAIN_PATTERN,
@@ -34,7 +34,7 @@ import {
   MemberRole,
   MembershipStatus,
   TopicAccessKind,
-} from './space-rules';
+} from '../domain/space-rules';
 
 /**
  * Read-side lookups over spaces and memberships for the modules built on them (public reads,

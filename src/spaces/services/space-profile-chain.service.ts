@@ -6,10 +6,10 @@ import {
   type ChainState,
   type StoredHead,
   ChainOutbox,
-  PROFILE_SCHEMA,
   type PublishedContent,
-} from '../protocol';
-import { Space } from './entities/space.entity';
+} from '../../protocol';
+import { Space } from '../entities/space.entity';
+import { profileDocument } from '../domain/profile-document';
 
 const PROFILE_CHAIN_OWNER = 'space-profile';
 
@@ -82,22 +82,4 @@ export class SpaceProfileChain implements ChainOwner, OnModuleInit {
       .execute();
     return stored.affected === 1;
   }
-}
-
-/** The public projection of a space's profile: profile/v1 with name, description and links. */
-export function profileDocument(space: Space): Record<string, unknown> {
-  return {
-    $schema: PROFILE_SCHEMA,
-    ...(space.displayName ? { name: space.displayName } : {}),
-    ...(space.description ? { description: space.description } : {}),
-    ...(space.links.length > 0
-      ? {
-          links: space.links.map((link) => ({
-            uri: link.url,
-            ...(link.label ? { label: link.label } : {}),
-            ...(link.description ? { description: link.description } : {}),
-          })),
-        }
-      : {}),
-  };
 }
