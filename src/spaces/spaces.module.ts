@@ -14,6 +14,10 @@ import { SpaceMembershipReads } from './services/space-membership-reads.service'
 import { SpacePage } from './entities/space-page.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
 import { Space } from './entities/space.entity';
+import { SpaceMembershipsRepository } from './repositories/space-memberships.repository';
+import { SpacePagesRepository } from './repositories/space-pages.repository';
+import { SpaceTopicsRepository } from './repositories/space-topics.repository';
+import { SpacesRepository } from './repositories/spaces.repository';
 import { MembershipWrites } from './services/membership-writes.service';
 import { SpaceAccess } from './services/space-access.service';
 import { SpaceGrantAccess } from './services/space-grant-access.service';
@@ -72,6 +76,10 @@ import { MediaRecordsModule } from '../media';
     SpacePagesService,
     SpaceSiteService,
     SpaceMembershipReads,
+    SpacesRepository,
+    SpaceMembershipsRepository,
+    SpaceTopicsRepository,
+    SpacePagesRepository,
     { provide: DomainFetcher, useClass: HttpsDomainFetcher },
     { provide: PublicSpaceProbe, useExisting: SpaceDirectory },
   ],

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { forbidden, notFound } from '../../common/errors/api-error';
 import { parseEntityId } from '../../common/ids/entity-id';
-import { SpaceMembership } from '../entities/space-membership.entity';
 import { Space } from '../entities/space.entity';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
+import { SpacesRepository } from '../repositories/spaces.repository';
 import { isActive, isAdmin, SpaceContext } from '../domain/space-context';
 
 /**
@@ -17,8 +17,8 @@ import { isActive, isAdmin, SpaceContext } from '../domain/space-context';
 @Injectable()
 export class SpaceAccess {
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    private readonly spaces: SpacesRepository,
+    private readonly memberships: SpaceMembershipsRepository,
   ) {}
 
   async resolve(pathId: string, did: string): Promise<SpaceContext> {
@@ -42,13 +42,13 @@ export class SpaceAccess {
   private async find(pathId: string): Promise<Space> {
     const id = parseEntityId('space', pathId);
     if (!id) throw notFound();
-    const space = await this.spaces.findOne({ where: { id } });
+    const space = await this.spaces.findById(id);
     if (!space) throw notFound();
     return space;
   }
 
   private async reachWith(space: Space, did: string, application?: 'pending'): Promise<SpaceContext> {
-    const membership = await this.memberships.findOne({ where: { spaceId: space.id, memberDid: did } });
+    const membership = await this.memberships.find(space.id, did);
     const context = { space, membership, did };
     if (space.isPublic || isActive(context)) return context;
     if (membership?.status !== 'banned') {
@@ -62,12 +62,7 @@ export class SpaceAccess {
    * legacy-spaces publishes (`space_applicants`), since applications are that module's.
    */
   async hasApplied(spaceId: string, did: string, status?: 'pending'): Promise<boolean> {
-    const rows: unknown[] = await this.spaces.query(
-      `SELECT 1 FROM "space_applicants" WHERE "space_id" = $1 AND "applicant_did" = $2
-          AND ($3::varchar IS NULL OR "status" = $3) LIMIT 1`,
-      [spaceId, did, status ?? null],
-    );
-    return rows.length > 0;
+    return this.memberships.hasApplied(spaceId, did, status ?? null);
   }
 
   async resolveMember(pathId: string, did: string): Promise<SpaceContext> {
@@ -87,12 +82,7 @@ export class SpaceAccess {
    * invites and applications holds this lock, so counts and invite uses stay exact under concurrency.
    */
   async lock(manager: EntityManager, spaceId: string): Promise<Space> {
-    const space = await manager
-      .getRepository(Space)
-      .createQueryBuilder('space')
-      .setLock('pessimistic_write')
-      .where('space.id = :spaceId', { spaceId })
-      .getOne();
+    const space = await this.spaces.lock(spaceId, manager);
     if (!space) throw notFound();
     return space;
   }

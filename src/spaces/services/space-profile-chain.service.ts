@@ -1,6 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import {
   type ChainOwner,
   type ChainState,
@@ -8,7 +7,7 @@ import {
   ChainOutbox,
   type PublishedContent,
 } from '../../protocol';
-import { Space } from '../entities/space.entity';
+import { SpacesRepository } from '../repositories/spaces.repository';
 import { profileDocument } from '../domain/profile-document';
 
 const PROFILE_CHAIN_OWNER = 'space-profile';
@@ -28,7 +27,7 @@ const PROFILE_CHAIN_OWNER = 'space-profile';
 @Injectable()
 export class SpaceProfileChain implements ChainOwner, OnModuleInit {
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly spaces: SpacesRepository,
     private readonly outbox: ChainOutbox,
   ) {}
 
@@ -49,7 +48,7 @@ export class SpaceProfileChain implements ChainOwner, OnModuleInit {
   }
 
   async state(spaceId: string): Promise<ChainState | null> {
-    const space = await this.spaces.findOne({ where: { id: spaceId }, withDeleted: true });
+    const space = await this.spaces.findWithDeleted(spaceId);
     if (!space) return null;
     return {
       head:
@@ -66,20 +65,10 @@ export class SpaceProfileChain implements ChainOwner, OnModuleInit {
     expected: PublishedContent | null,
     next: StoredHead | null,
   ): Promise<boolean> {
-    const stored = await this.spaces
-      .createQueryBuilder()
-      .update(Space)
-      .set({
-        profileContentId: next?.contentId ?? null,
-        profileHeadCid: next?.headCid ?? null,
-        profileDocumentCid: next?.documentCid ?? null,
-      })
-      .where('id = :spaceId', { spaceId })
-      .andWhere(expected ? 'profile_head_cid = :head' : 'profile_head_cid IS NULL', {
-        head: expected?.headCid,
-      })
-      .updateEntity(false)
-      .execute();
-    return stored.affected === 1;
+    return this.spaces.storeProfileHead(spaceId, expected?.headCid ?? null, {
+      contentId: next?.contentId ?? null,
+      headCid: next?.headCid ?? null,
+      documentCid: next?.documentCid ?? null,
+    });
   }
 }
