@@ -1,4 +1,4 @@
-export { isUniqueViolation } from './domain/db-errors';
+export { isUniqueViolation } from './repositories/db-errors';
 export { SpaceCard } from './dto/public-space-records.dto';
 export {
   ApplicationQuestionRecord,

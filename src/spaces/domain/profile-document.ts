@@ -1,5 +1,5 @@
 import { PROFILE_SCHEMA } from '../../protocol';
-import { Space } from '../entities/space.entity';
+import type { Space } from '../entities/space.entity';
 
 /** The public projection of a space's profile: profile/v1 with name, description and links. */
 export function profileDocument(space: Space): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { invalidRequest } from '../../common/errors/api-error';
-import { SpaceMembership } from '../entities/space-membership.entity';
-import { Space } from '../entities/space.entity';
+import type { SpaceMembership } from '../entities/space-membership.entity';
+import type { Space } from '../entities/space.entity';
 import { isAdminRole } from './space-rules';
 
 /** A space as one caller reaches it. */

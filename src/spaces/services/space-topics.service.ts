@@ -7,7 +7,7 @@ import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
 import { Page } from '../../common/pagination/page';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { isUniqueViolation } from '../domain/db-errors';
+import { isUniqueViolation } from '../repositories/db-errors';
 import { PublicTopic, TopicAdminRecord } from '../dto/public-space-records.dto';
 import { TopicAccessInput, TopicRequest } from '../dto/site-requests.dto';
 import { SpaceTopic } from '../entities/space-topic.entity';

@@ -14,7 +14,7 @@ import {
   UpdateSpaceRequest,
 } from '../dto/space-requests.dto';
 import { DomainStatusRecord, SpaceRecord } from '../dto/space-records.dto';
-import { isUniqueViolation } from '../domain/db-errors';
+import { isUniqueViolation } from '../repositories/db-errors';
 import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
 import { SpacesRepository } from '../repositories/spaces.repository';
 import { Space } from '../entities/space.entity';
