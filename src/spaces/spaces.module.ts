@@ -26,7 +26,7 @@ import { SpaceMembersService } from './services/space-members.service';
 import { PublicSpacesService } from './services/public-spaces.service';
 import { SpaceCounters } from './services/space-counters.service';
 import { SpacePagesService } from './services/space-pages.service';
-import { SpaceProfileChain } from './services/space-profile-chain.service';
+import { SpaceProfileChainService } from './services/space-profile-chain.service';
 import { SpaceSiteService } from './services/space-site.service';
 import { SpaceTopicsService } from './services/space-topics.service';
 import { PublishingModule, RelayModule } from '../protocol';
@@ -70,7 +70,7 @@ import { MediaRecordsModule } from '../media';
     SpaceMembersService,
     SpaceGrantAccess,
     SpaceCounters,
-    SpaceProfileChain,
+    SpaceProfileChainService,
     PublicSpacesService,
     SpaceTopicsService,
     SpacePagesService,

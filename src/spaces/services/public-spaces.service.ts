@@ -103,7 +103,7 @@ export class PublicSpacesService {
     };
   }
 
-  /** The listing's filters, normalized (DirectoryFilters of space-rows.ts). */
+  /** The listing's filters, normalized (DirectoryFilters, repositories/space-rows.ts). */
   private directoryFilters(query: SpaceListingQuery): DirectoryFilters {
     const category = query.category === undefined ? null : normalizeCategory(query.category);
     return {

@@ -25,7 +25,7 @@ const PROFILE_CHAIN_OWNER = 'space-profile';
  * stores its head.
  */
 @Injectable()
-export class SpaceProfileChain implements ChainOwner, OnModuleInit {
+export class SpaceProfileChainService implements ChainOwner, OnModuleInit {
   constructor(
     private readonly spaces: SpacesRepository,
     private readonly outbox: ChainOutbox,

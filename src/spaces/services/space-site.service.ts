@@ -11,7 +11,7 @@ import { Space } from '../entities/space.entity';
 import { SpacesRepository } from '../repositories/spaces.repository';
 import { roleOf } from '../domain/space-context';
 import { SpaceAccess } from './space-access.service';
-import { SpaceProfileChain } from './space-profile-chain.service';
+import { SpaceProfileChainService } from './space-profile-chain.service';
 import { toSpaceRecord } from './space-records.presenter';
 import { DID_PATTERN } from '../domain/space-rules';
 
@@ -26,7 +26,7 @@ export class SpaceSiteService {
   constructor(
     private readonly spaces: SpacesRepository,
     private readonly access: SpaceAccess,
-    private readonly profileChain: SpaceProfileChain,
+    private readonly profileChain: SpaceProfileChainService,
     private readonly fetcher: DomainFetcher,
     private readonly dataSource: DataSource,
     private readonly media: MediaLookup,

@@ -20,7 +20,7 @@ import { SpacesRepository } from '../repositories/spaces.repository';
 import { Space } from '../entities/space.entity';
 import { assertRepeats, roleOf, SpaceContext } from '../domain/space-context';
 import { SpaceAccess } from './space-access.service';
-import { SpaceProfileChain } from './space-profile-chain.service';
+import { SpaceProfileChainService } from './space-profile-chain.service';
 import { toSpaceRecord } from './space-records.presenter';
 import {
   DEFAULT_DOMAIN_PATTERN,
@@ -43,7 +43,7 @@ export class SpacesService {
     private readonly memberships: SpaceMembershipsRepository,
     private readonly access: SpaceAccess,
     private readonly origin: OriginIdentities,
-    private readonly profileChain: SpaceProfileChain,
+    private readonly profileChain: SpaceProfileChainService,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
     private readonly media: MediaLookup,
