@@ -1,5 +1,7 @@
 import type { Pool, PoolClient } from 'pg';
 import { POSTS_STATEMENTS } from '../../src/posts/repositories/posts.repository';
+import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
+import { placeholders } from './context';
 
 // Pure rules of the app, shared rather than copied (no framework in them).
 export { wordedSummary } from '../../src/common/summaries/worded-summary';
@@ -55,10 +57,7 @@ export const SPACE_COLUMNS =
 
 /** SpaceDirectory.findByReference for a subdomain. */
 export async function spaceByDomain(db: Queryable, domain: string): Promise<SpaceRow | null> {
-  const { rows } = await db.query<SpaceRow>(
-    `SELECT ${SPACE_COLUMNS} FROM spaces WHERE domain = $1 AND deleted_at IS NULL LIMIT 1`,
-    [domain],
-  );
+  const { rows } = await db.query<SpaceRow>(SPACES_STATEMENTS.live.byDomain, [domain]);
   return rows[0] ?? null;
 }
 
@@ -73,13 +72,10 @@ export interface TopicRow {
   access_group_ids: string[];
 }
 
-/** The app's topic statements, as space-rows.ts writes them (fixed SQL). */
-const TOPIC_COLUMNS = 'id, space_id, name, description, access_kind, access_group_ids, deleted_at';
-export const TOPICS_OF_SPACES = `SELECT ${TOPIC_COLUMNS} FROM space_topics
-  WHERE space_id = ANY($1) AND deleted_at IS NULL`;
-export const TOPICS_OF_SPACES_WITH_ACCESS = `${TOPICS_OF_SPACES} AND access_kind = ANY($2)`;
-export const TOPIC_OF_SPACE = `SELECT ${TOPIC_COLUMNS} FROM space_topics
-  WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL`;
+/** The app's topic statements, as SpacesRepository declares them. */
+export const TOPICS_OF_SPACES = SPACES_STATEMENTS.topicsOfSpaces.any;
+export const TOPICS_OF_SPACES_WITH_ACCESS = SPACES_STATEMENTS.topicsOfSpaces.ofAccess;
+export const TOPIC_OF_SPACE = SPACES_STATEMENTS.topicOfSpace;
 
 /** SpaceDirectory.topicsOf: live topics of these spaces, of these access kinds when given. */
 export async function topicsOf(

@@ -1,3 +1,4 @@
+import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
 import { stateOf } from './auth';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
 import { linkRecords, spaceByDomain, wordedSummary, type SpaceRow } from './rows';
@@ -11,23 +12,13 @@ import { linkRecords, spaceByDomain, wordedSummary, type SpaceRow } from './rows
 
 const LISTING = 'public-spaces';
 
-const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domain" AS "space_domain",
-  "display_name" AS "space_display_name", "description" AS "space_description", "links" AS "space_links",
-  "member_count" AS "space_member_count", "verified_domain" AS "space_verified_domain",
-  "category" AS "space_category", "last_activity_at" AS "space_last_activity_at",
-  "avatar_media_id" AS "space_avatar_media_id"`;
+const DIRECTORY = SPACES_STATEMENTS.directoryPage.unfiltered;
 
-/** space-rows.ts `directoryPageStatement` without filters, forward only: the text the app sends. */
+/** The app's directory page without filters, forward only (SpacesRepository's declared statements). */
 export function directoryPage(after: unknown[] | null, take: number): { sql: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
-  const bind = (value: unknown) => `$${parameters.push(value)}`;
-  const where = ['"is_public"', '"last_activity_at" IS NOT NULL', '"deleted_at" IS NULL'];
-  if (after) where.push(`("last_activity_at", "id") < (${bind(after[0])}, ${bind(after[1])})`);
-  return {
-    sql: `SELECT ${DIRECTORY_CARD_COLUMNS} FROM "spaces" WHERE ${where.join(' AND ')}
-      ORDER BY "last_activity_at" DESC, "id" DESC LIMIT ${bind(take)}`,
-    parameters,
-  };
+  return after
+    ? { sql: DIRECTORY.after, parameters: [after[0], after[1], take] }
+    : { sql: DIRECTORY.first, parameters: [take] };
 }
 
 interface DirectoryRow {

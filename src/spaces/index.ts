@@ -1,4 +1,4 @@
-export { isUniqueViolation } from './db-errors';
+export { isUniqueViolation } from './repositories/db-errors';
 export { SpaceCard } from './dto/public-space-records.dto';
 export {
   ApplicationQuestionRecord,
@@ -29,16 +29,18 @@ export {
   MemberRoleChanged,
   MembershipEnded,
   SpaceDeleted,
-} from './events/membership-events';
-export { SpaceVisibilityChanged } from './events/visibility-events';
-export { SpaceGrantAccess, SpaceReadView, SpaceWriter } from './grant-access.service';
-export { MembershipWrites } from './membership-writes';
-export { memberCountSummary } from './public-records';
-export { SpaceAccess, assertRepeats, isAdmin } from './space-access';
-export { SpaceCounters } from './space-counters';
-export { SpaceDirectory } from './space-directory';
-export { SpaceMembersService } from './space-members.service';
-export { ActiveMembership, SpaceMembershipReads } from './space-membership-reads';
+} from './events/membership.events';
+export { SpaceVisibilityChanged } from './events/visibility.events';
+export { SpaceGrantAccess, SpaceReadView, SpaceWriter } from './services/space-grant-access.service';
+export { MembershipWrites } from './services/membership-writes.service';
+export { memberCountSummary } from './services/public-space-records.presenter';
+export { assertRepeats, isAdmin } from './domain/space-context';
+export { SpaceAccess } from './services/space-access.service';
+export { DomainFetcher, FetchedDocument } from './services/domain-fetcher.service';
+export { SpaceCounters } from './services/space-counters.service';
+export { SpaceDirectory } from './services/space-directory.service';
+export { SpaceMembersService } from './services/space-members.service';
+export { ActiveMembership, SpaceMembershipReads } from './services/space-membership-reads.service';
 export {
   APPLICATION_STATUSES,
   ApplicationStatus,
@@ -47,10 +49,10 @@ export {
   JoinModeOverride,
   LIMITS,
   effectiveJoinMode,
-} from './space-rules';
-export { SpaceView, StoredApplicationQuestion, TopicView } from './space-views';
+} from './domain/space-rules';
+export { SpaceView, StoredApplicationQuestion, TopicView } from './domain/space-views';
 export { SpacesModule } from './spaces.module';
-export { SpacesService } from './spaces.service';
+export { SpacesService } from './services/spaces.service';
 export const PUBLISHED_VIEWS = [
   'live_spaces',
   'space_member_standings',

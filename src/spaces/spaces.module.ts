@@ -1,27 +1,36 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { PublicSpacePagesController } from './controllers/public-space-pages.controller';
+import { PublicSpaceTopicsController } from './controllers/public-space-topics.controller';
 import { PublicSpacesController } from './controllers/public-spaces.controller';
+import { SpaceDomainVerificationController } from './controllers/space-domain-verification.controller';
+import { SpacePagesController } from './controllers/space-pages.controller';
 import { SpaceSiteController } from './controllers/space-site.controller';
-import { DomainFetcher, HttpsDomainFetcher } from './domain-fetcher';
+import { SpaceTopicsController } from './controllers/space-topics.controller';
+import { DomainFetcher, HttpsDomainFetcher } from './services/domain-fetcher.service';
 import { SpaceMembership } from './entities/space-membership.entity';
-import { SpaceMembershipReads } from './space-membership-reads';
+import { SpaceMembershipReads } from './services/space-membership-reads.service';
 import { SpacePage } from './entities/space-page.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
 import { Space } from './entities/space.entity';
-import { MembershipWrites } from './membership-writes';
-import { SpaceAccess } from './space-access';
-import { SpaceGrantAccess } from './grant-access.service';
-import { SpaceDirectory } from './space-directory';
-import { SpaceMembersService } from './space-members.service';
-import { PublicSpacesService } from './public-spaces.service';
-import { SpaceCounters } from './space-counters';
-import { SpacePagesService } from './space-pages.service';
-import { SpaceProfileChain } from './space-profile-chain';
-import { SpaceSiteService } from './space-site.service';
-import { SpaceTopicsService } from './space-topics.service';
+import { SpaceMembershipsRepository } from './repositories/space-memberships.repository';
+import { SpacePagesRepository } from './repositories/space-pages.repository';
+import { SpaceTopicsRepository } from './repositories/space-topics.repository';
+import { SpacesRepository } from './repositories/spaces.repository';
+import { MembershipWrites } from './services/membership-writes.service';
+import { SpaceAccess } from './services/space-access.service';
+import { SpaceGrantAccess } from './services/space-grant-access.service';
+import { SpaceDirectory } from './services/space-directory.service';
+import { SpaceMembersService } from './services/space-members.service';
+import { PublicSpacesService } from './services/public-spaces.service';
+import { SpaceCounters } from './services/space-counters.service';
+import { SpacePagesService } from './services/space-pages.service';
+import { SpaceProfileChainService } from './services/space-profile-chain.service';
+import { SpaceSiteService } from './services/space-site.service';
+import { SpaceTopicsService } from './services/space-topics.service';
 import { PublishingModule, RelayModule } from '../protocol';
-import { SpacesService } from './spaces.service';
+import { SpacesService } from './services/spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { MediaRecordsModule } from '../media';
@@ -44,7 +53,15 @@ import { MediaRecordsModule } from '../media';
     MediaRecordsModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
   ],
-  controllers: [SpaceSiteController, PublicSpacesController],
+  controllers: [
+    SpaceSiteController,
+    SpaceDomainVerificationController,
+    SpaceTopicsController,
+    SpacePagesController,
+    PublicSpacesController,
+    PublicSpaceTopicsController,
+    PublicSpacePagesController,
+  ],
   providers: [
     SpaceDirectory,
     SpaceAccess,
@@ -53,12 +70,16 @@ import { MediaRecordsModule } from '../media';
     SpaceMembersService,
     SpaceGrantAccess,
     SpaceCounters,
-    SpaceProfileChain,
+    SpaceProfileChainService,
     PublicSpacesService,
     SpaceTopicsService,
     SpacePagesService,
     SpaceSiteService,
     SpaceMembershipReads,
+    SpacesRepository,
+    SpaceMembershipsRepository,
+    SpaceTopicsRepository,
+    SpacePagesRepository,
     { provide: DomainFetcher, useClass: HttpsDomainFetcher },
     { provide: PublicSpaceProbe, useExisting: SpaceDirectory },
   ],

@@ -2,7 +2,7 @@ import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { MediaObject } from '../../media';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { JOIN_MODES, SITE_MODES, TOPIC_ACCESS_TIERS } from '../space-rules';
+import { JOIN_MODES, SITE_MODES, TOPIC_ACCESS_TIERS } from '../domain/space-rules';
 import { TopicGroupsAccess } from './site-requests.dto';
 import { ApplicationQuestionRecord } from './space-records.dto';
 

@@ -30,7 +30,7 @@ import {
   SLUG_PATTERN,
   TOPIC_ACCESS_TIERS,
   TopicAccessTier,
-} from '../space-rules';
+} from '../domain/space-rules';
 import { NestedRecords } from '../../common/validation/nested-records';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);

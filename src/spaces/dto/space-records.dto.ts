@@ -1,7 +1,7 @@
 import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 import { ApiProperty } from '@nestjs/swagger';
-import { DomainStatus, JOIN_MODES, MEMBER_ROLES, SITE_MODES } from '../space-rules';
+import { DomainStatus, JOIN_MODES, MEMBER_ROLES, SITE_MODES } from '../domain/space-rules';
 
 const DID = '^did:plat:[2346789acdefhknrtvz]{31}$';
 

@@ -17,7 +17,7 @@ import {
   LEGACY_JOIN_MODES,
   LegacyJoinMode,
   LIMITS,
-} from '../space-rules';
+} from '../domain/space-rules';
 
 const trim = ({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value);
 

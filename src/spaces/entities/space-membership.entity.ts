@@ -8,7 +8,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { MemberRole, MembershipStatus } from '../space-rules';
+import type { MemberRole, MembershipStatus } from '../domain/space-rules';
 import { Space } from './space.entity';
 
 /**

@@ -9,7 +9,7 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { TopicAccessKind } from '../space-rules';
+import type { TopicAccessKind } from '../domain/space-rules';
 import { Space } from './space.entity';
 
 const LIVE = '"deleted_at" IS NULL';

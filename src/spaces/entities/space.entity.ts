@@ -7,8 +7,8 @@ import {
   PrimaryColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import type { JoinMode, SiteMode } from '../space-rules';
-import type { StoredApplicationQuestion } from '../space-views';
+import type { JoinMode, SiteMode } from '../domain/space-rules';
+import type { StoredApplicationQuestion } from '../domain/space-views';
 
 /** A link as the owners entered it; title and image are resolved metadata, filled in later. */
 export interface StoredSpaceLink {
@@ -17,7 +17,7 @@ export interface StoredSpaceLink {
   description: string | null;
 }
 
-export type { StoredApplicationQuestion } from '../space-views';
+export type { StoredApplicationQuestion } from '../domain/space-views';
 
 /** Rows the public directory (GET /v1/spaces) lists: public and not deleted. */
 const DIRECTORY = '"is_public" AND "deleted_at" IS NULL';

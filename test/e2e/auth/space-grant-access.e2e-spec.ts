@@ -1,6 +1,6 @@
 import { ApiError } from '../../../src/common/errors/api-error';
 import { CredentialGrant, RequestPrincipal } from '../../../src/common/auth/request-authenticator';
-import { SpaceGrantAccess } from '../../../src/spaces/grant-access.service';
+import { SpaceGrantAccess } from '../../../src/spaces/services/space-grant-access.service';
 import { Actor } from '../../support/actors';
 import { bootApp, TestApp } from '../../support/app';
 

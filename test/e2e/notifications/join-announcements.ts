@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { DomainEvents } from '../../../src/infrastructure/events/domain-events.service';
-import { MemberJoined } from '../../../src/spaces/events/membership-events';
+import { MemberJoined } from '../../../src/spaces/events/membership.events';
 import { Actor } from '../../support/actors';
 
 /**

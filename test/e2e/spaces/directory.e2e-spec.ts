@@ -1,5 +1,5 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { SpaceDirectory } from '../../../src/spaces/space-directory';
+import { SpaceDirectory } from '../../../src/spaces/services/space-directory.service';
 import { bootSpaces, Caller, configuredSpace, createSpace, expectStatus, SpacesTestApp } from './support';
 
 describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {

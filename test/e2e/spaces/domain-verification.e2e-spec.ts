@@ -1,6 +1,10 @@
 import * as http from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
-import { DomainFetcher, FetchedDocument, requestDocument } from '../../../src/spaces/domain-fetcher';
+import {
+  DomainFetcher,
+  FetchedDocument,
+  requestDocument,
+} from '../../../src/spaces/services/domain-fetcher.service';
 import {
   addMember,
   bootSpaces,

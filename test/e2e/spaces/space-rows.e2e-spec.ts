@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
 import { SpaceTopic } from '../../../src/spaces/entities/space-topic.entity';
 import { Space } from '../../../src/spaces/entities/space.entity';
-import { SpaceDirectory } from '../../../src/spaces/space-directory';
-import { SPACE_BY_ID } from '../../../src/spaces/space-rows';
+import { SpaceDirectory } from '../../../src/spaces/services/space-directory.service';
+import { SPACE_BY_ID } from '../../../src/spaces/repositories/spaces.repository';
 import { bootSpaces, Caller, createSpace, expectStatus, SpacesTestApp } from './support';
 
 /** The fixed-SQL space reads (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md)

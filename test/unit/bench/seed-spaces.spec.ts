@@ -1,6 +1,6 @@
 import { fakeDid, generateSpaces, seededRng, uuidV7 } from '../../../db/seed/spaces';
 import { isPlatDid } from '../../../src/protocol/core/ids';
-import { DEFAULT_DOMAIN_PATTERN, DOMAIN_PATTERN } from '../../../src/spaces/space-rules';
+import { DEFAULT_DOMAIN_PATTERN, DOMAIN_PATTERN } from '../../../src/spaces/domain/space-rules';
 
 describe('seed spaces', () => {
   const now = new Date('2026-06-01T00:00:00.000Z');

@@ -1,4 +1,4 @@
-import * as app from '../../../src/spaces/space-rows';
+import * as app from '../../../src/spaces/repositories/spaces.repository';
 import * as twinRows from '../../../bench/twin/rows';
 import * as twinWrites from '../../../bench/twin/writes';
 import * as twinStore from '../../../bench/twin/store';

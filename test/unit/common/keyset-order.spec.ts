@@ -1,5 +1,5 @@
 import { readOrder, seekComparator } from '../../../src/common/pagination/keyset';
-import { directoryPageStatement } from '../../../src/spaces/space-rows';
+import { directoryPageStatement } from '../../../src/spaces/repositories/spaces.repository';
 import { productCardsPageStatement } from '../../../src/store/repositories/products.repository';
 
 describe('keyset read order (design.md §7: a before cursor reads the listing backward)', () => {

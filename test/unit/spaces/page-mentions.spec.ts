@@ -1,4 +1,4 @@
-import { mentionedIdentities, renderMentions } from '../../../src/spaces/page-mentions';
+import { mentionedIdentities, renderMentions } from '../../../src/spaces/domain/page-mentions';
 
 const A = 'identity_0190f1a2b3c4d5e6f708192a3b4c5d6e';
 const B = 'identity_0190f1a2b3c4d5e6f708192a3b4c5d6f';

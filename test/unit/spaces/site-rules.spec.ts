@@ -1,10 +1,14 @@
-import type { SpaceView } from '../../../src/spaces/space-views';
+import type { SpaceView } from '../../../src/spaces/domain/space-views';
 import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/content-publisher';
-import { HttpsDomainFetcher, isPublicAddress, publicAddressLookup } from '../../../src/spaces/domain-fetcher';
+import {
+  HttpsDomainFetcher,
+  isPublicAddress,
+  publicAddressLookup,
+} from '../../../src/spaces/services/domain-fetcher.service';
 import { topicAccessProblem } from '../../../src/spaces/dto/site-requests.dto';
 import { Space } from '../../../src/spaces/entities/space.entity';
-import { SpaceCounters } from '../../../src/spaces/space-counters';
-import { profileDocument } from '../../../src/spaces/space-profile-chain';
+import { SpaceCounters } from '../../../src/spaces/services/space-counters.service';
+import { profileDocument } from '../../../src/spaces/domain/profile-document';
 import {
   clampActiveWithinDays,
   EXTERNAL_DOMAIN_PATTERN,
@@ -12,7 +16,7 @@ import {
   slugFromTitle,
   SLUG_PATTERN,
   topicNameKey,
-} from '../../../src/spaces/space-rules';
+} from '../../../src/spaces/domain/space-rules';
 
 describe('site rules', () => {
   it('normalizes categories: trimmed, whitespace collapsed, lower-cased; blank is none', () => {

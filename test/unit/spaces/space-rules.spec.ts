@@ -6,7 +6,7 @@ import {
   isAdminRole,
   isClaimableDomainForm,
   isProtocolDid,
-} from '../../../src/spaces/space-rules';
+} from '../../../src/spaces/domain/space-rules';
 
 describe('space rules', () => {
   it('accepts 3-63 lowercase letters, digits and inner hyphens as domains', () => {

@@ -1,47 +1,29 @@
-import { KeysetSeek, readOrder, seekComparator } from '../common/pagination/keyset';
-import { Space, StoredApplicationQuestion, StoredSpaceLink } from './entities/space.entity';
-import type { JoinMode, MemberRole, MembershipStatus, SiteMode, TopicAccessKind } from './space-rules';
-import type { TopicView } from './space-views';
+import { KeysetSeek } from '../../common/pagination/keyset';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { SpacePage } from '../entities/space-page.entity';
+import { SpaceTopic } from '../entities/space-topic.entity';
+import { Space, StoredApplicationQuestion, StoredSpaceLink } from '../entities/space.entity';
+import type {
+  JoinMode,
+  MemberRole,
+  MembershipStatus,
+  SiteMode,
+  TopicAccessKind,
+} from '../domain/space-rules';
+import type { TopicView } from '../domain/space-views';
 
-/**
- * A live space by one key, on fixed SQL with an explicit mapping: every space route resolves its
- * space first, and TypeORM's find built the same statement again for each request
- * (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
- */
-const COLUMNS = `id, did, domain, display_name, description, avatar_media_id, header_media_id,
+/** Every column of `spaces`, as a SpaceRow reads them. */
+export const SPACE_COLUMNS = `id, did, domain, display_name, description, avatar_media_id, header_media_id,
   background_media_id, links, join_mode, is_public, site_mode, subscribe_enabled, category,
   discovery_opt_in, verified_domain, claimed_domain, application_questions, member_count,
   profile_content_id, profile_head_cid, profile_document_cid, last_activity_at, deleted_at,
   created_at, updated_at`;
 
-const live = (key: 'id' | 'did' | 'domain') =>
-  `SELECT ${COLUMNS} FROM spaces WHERE ${key} = $1 AND deleted_at IS NULL LIMIT 1`;
-
-export const SPACE_BY_ID = live('id');
-export const SPACE_BY_DID = live('did');
-export const SPACE_BY_DOMAIN = live('domain');
-
-/**
- * What a write needs in one statement (docs/decisions/0093-writes-resolve-the-space-and-the-writers-membership-in-one.md): the live space by one key (`$1`), the
- * membership row of a person (`$2`) there in any status, and a live topic of it (`$3`, a uuid or
- * null). Both joined rows are null when absent.
- */
-const forWrite = (key: 'id' | 'did' | 'domain') =>
-  `SELECT ${COLUMNS.split(',')
-    .map((column) => `s.${column.trim()}`)
-    .join(', ')},
-     m.status AS membership_status, m.role AS membership_role,
-     t.id AS topic_id, t.space_id AS topic_space_id, t.name AS topic_name,
-     t.description AS topic_description, t.access_kind AS topic_access_kind,
-     t.access_group_ids AS topic_access_group_ids, t.deleted_at AS topic_deleted_at
-   FROM spaces s
-   LEFT JOIN space_memberships m ON m.space_id = s.id AND m.member_did = $2
-   LEFT JOIN space_topics t ON t.id = $3::uuid AND t.space_id = s.id AND t.deleted_at IS NULL
-   WHERE s.${key} = $1 AND s.deleted_at IS NULL LIMIT 1`;
-
-export const SPACE_FOR_WRITE_BY_ID = forWrite('id');
-export const SPACE_FOR_WRITE_BY_DID = forWrite('did');
-export const SPACE_FOR_WRITE_BY_DOMAIN = forWrite('domain');
+/** SPACE_COLUMNS of the table aliased `alias`. */
+export const spaceColumnsOf = (alias: string): string =>
+  SPACE_COLUMNS.split(',')
+    .map((column) => `${alias}.${column.trim()}`)
+    .join(', ');
 
 export interface SpaceForWriteRow extends SpaceRow {
   membership_status: MembershipStatus | null;
@@ -115,14 +97,8 @@ export function spaceFromRow(row: SpaceRow): Space {
   return space;
 }
 
-/** The live topics of some spaces (`$1`), optionally of some access kinds only (`$2`). */
-const TOPIC_COLUMNS = 'id, space_id, name, description, access_kind, access_group_ids, deleted_at';
-export const TOPICS_OF_SPACES = `SELECT ${TOPIC_COLUMNS} FROM space_topics
-  WHERE space_id = ANY($1) AND deleted_at IS NULL`;
-export const TOPICS_OF_SPACES_WITH_ACCESS = `${TOPICS_OF_SPACES} AND access_kind = ANY($2)`;
-/** One live topic (`$1`) of a space (`$2`). */
-export const TOPIC_OF_SPACE = `SELECT ${TOPIC_COLUMNS} FROM space_topics
-  WHERE id = $1 AND space_id = $2 AND deleted_at IS NULL`;
+/** The columns of a TopicRow. */
+export const TOPIC_COLUMNS = 'id, space_id, name, description, access_kind, access_group_ids, deleted_at';
 
 export interface TopicRow {
   id: string;
@@ -194,39 +170,11 @@ export interface DirectoryFilters {
   activeSince?: Date;
 }
 
-const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domain" AS "space_domain",
+export const DIRECTORY_CARD_COLUMNS = `"id" AS "space_id", "did" AS "space_did", "domain" AS "space_domain",
   "display_name" AS "space_display_name", "description" AS "space_description", "links" AS "space_links",
   "member_count" AS "space_member_count", "verified_domain" AS "space_verified_domain",
   "category" AS "space_category", "last_activity_at" AS "space_last_activity_at",
   "avatar_media_id" AS "space_avatar_media_id"`;
-
-/**
- * One page of the public directory on fixed SQL (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md): the card columns of live public spaces with recorded activity,
- * filtered, past the keyset `seek` (`last_activity_at`, `id`, both descending; ascending when read
- * backward), `take` rows. `is_public AND deleted_at IS NULL` is the directory indexes' predicate.
- */
-export function directoryPageStatement(
-  filters: DirectoryFilters,
-  seek: KeysetSeek,
-): { sql: string; parameters: unknown[] } {
-  const parameters: unknown[] = [];
-  const bind = (value: unknown) => `$${parameters.push(value)}`;
-  const where = ['"is_public"', '"last_activity_at" IS NOT NULL', '"deleted_at" IS NULL'];
-  if (filters.joinMode) where.push(`"join_mode" = ${bind(filters.joinMode)}`);
-  if (filters.category) where.push(`"category" = ${bind(filters.category)}`);
-  if (filters.optedIn !== undefined) where.push(`"discovery_opt_in" = ${bind(filters.optedIn)}`);
-  if (filters.activeSince) where.push(`"last_activity_at" >= ${bind(filters.activeSince)}`);
-  const order = readOrder('DESC', seek.backward);
-  if (seek.values) {
-    const [activity, id] = seek.values;
-    where.push(`("last_activity_at", "id") ${seekComparator(order)} (${bind(activity)}, ${bind(id)})`);
-  }
-  return {
-    sql: `SELECT ${DIRECTORY_CARD_COLUMNS} FROM "spaces" WHERE ${where.join(' AND ')}
-      ORDER BY "last_activity_at" ${order}, "id" ${order} LIMIT ${bind(seek.take)}`,
-    parameters,
-  };
-}
 
 /**
  * The directory's rows as spaces (the card columns only), mapped explicitly: TypeORM's entity
@@ -248,4 +196,135 @@ export function spaceCardsFromRows(rows: SpaceCardRow[]): Space[] {
     space.avatarMediaId = row.space_avatar_media_id;
     return space;
   });
+}
+
+/**
+ * A keyset listing's three fixed variants (docs/decisions/0094-one-read-order-rule-for-keyset-listings.md):
+ * `first` (no cursor), `after` (past the cursor in the listing's order) and `before` (read
+ * backward, in the opposite order). `where` holds `$1`…`$n`; the keyset values follow, then the
+ * limit. Declared once, at load, so each variant is a fixed statement in docs/queries.
+ */
+export interface KeysetVariants {
+  [variant: string]: string;
+  first: string;
+  after: string;
+  before: string;
+}
+
+export function keysetVariants(
+  select: string,
+  where: string,
+  parameters: number,
+  columns: string[],
+  direction: 'ASC' | 'DESC',
+): KeysetVariants {
+  const reverse = direction === 'ASC' ? 'DESC' : 'ASC';
+  const order = (dir: string) => `ORDER BY ${columns.map((column) => `${column} ${dir}`).join(', ')}`;
+  const seek = (comparator: string) =>
+    `(${columns.join(', ')}) ${comparator} (${columns.map((_, i) => `$${parameters + 1 + i}`).join(', ')})`;
+  const past = parameters + columns.length + 1;
+  return {
+    first: `${select} WHERE ${where} ${order(direction)} LIMIT $${parameters + 1}`,
+    after: `${select} WHERE ${where} AND ${seek(direction === 'ASC' ? '>' : '<')} ${order(direction)} LIMIT $${past}`,
+    before: `${select} WHERE ${where} AND ${seek(direction === 'ASC' ? '<' : '>')} ${order(reverse)} LIMIT $${past}`,
+  };
+}
+
+/** The variant of `seek` and its parameters after the listing's own `parameters`. */
+export function keysetStatement(
+  variants: KeysetVariants,
+  parameters: unknown[],
+  seek: KeysetSeek,
+): [sql: string, parameters: unknown[]] {
+  if (!seek.values) return [variants.first, [...parameters, seek.take]];
+  return [seek.backward ? variants.before : variants.after, [...parameters, ...seek.values, seek.take]];
+}
+
+/** The columns of a MembershipRow. */
+export const MEMBERSHIP_COLUMNS =
+  'space_id, member_did, role, status, joined_at, status_message, banned_at, banned_by_did, created_at, updated_at';
+
+export interface MembershipRow {
+  space_id: string;
+  member_did: string;
+  role: MemberRole;
+  status: MembershipStatus;
+  joined_at: Date | null;
+  status_message: string | null;
+  banned_at: Date | null;
+  banned_by_did: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function membershipFromRow(row: MembershipRow): SpaceMembership {
+  const membership = new SpaceMembership();
+  membership.spaceId = row.space_id;
+  membership.memberDid = row.member_did;
+  membership.role = row.role;
+  membership.status = row.status;
+  membership.joinedAt = row.joined_at;
+  membership.statusMessage = row.status_message;
+  membership.bannedAt = row.banned_at;
+  membership.bannedByDid = row.banned_by_did;
+  membership.createdAt = row.created_at;
+  membership.updatedAt = row.updated_at;
+  return membership;
+}
+
+/** The columns of a SpaceTopicRow. */
+export const SPACE_TOPIC_COLUMNS =
+  'id, space_id, name, name_key, description, access_kind, access_group_ids, created_at, updated_at, deleted_at';
+
+export interface SpaceTopicRow extends TopicRow {
+  name_key: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function spaceTopicFromRow(row: SpaceTopicRow): SpaceTopic {
+  const topic = new SpaceTopic();
+  topic.id = row.id;
+  topic.spaceId = row.space_id;
+  topic.name = row.name;
+  topic.nameKey = row.name_key;
+  topic.description = row.description;
+  topic.accessKind = row.access_kind;
+  topic.accessGroupIds = row.access_group_ids;
+  topic.createdAt = row.created_at;
+  topic.updatedAt = row.updated_at;
+  topic.deletedAt = row.deleted_at;
+  return topic;
+}
+
+/** The columns of a SpacePageRow. */
+export const SPACE_PAGE_COLUMNS =
+  'id, space_id, title, slug, body, cover_media_id, sort_order, enabled, created_at, updated_at';
+
+export interface SpacePageRow {
+  id: string;
+  space_id: string;
+  title: string;
+  slug: string;
+  body: string;
+  cover_media_id: string | null;
+  sort_order: number;
+  enabled: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export function spacePageFromRow(row: SpacePageRow): SpacePage {
+  const page = new SpacePage();
+  page.id = row.id;
+  page.spaceId = row.space_id;
+  page.title = row.title;
+  page.slug = row.slug;
+  page.body = row.body;
+  page.coverMediaId = row.cover_media_id;
+  page.sortOrder = row.sort_order;
+  page.enabled = row.enabled;
+  page.createdAt = row.created_at;
+  page.updatedAt = row.updated_at;
+  return page;
 }

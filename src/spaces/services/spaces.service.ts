@@ -1,46 +1,49 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Clock } from '../common/clock/clock';
-import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { newUuid } from '../common/ids/entity-id';
-import { MediaLookup } from '../media';
-import { OriginIdentities } from '../protocol';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { newUuid } from '../../common/ids/entity-id';
+import { MediaLookup } from '../../media';
+import { OriginIdentities } from '../../protocol';
 import {
   ClaimDomainRequest,
   CreateSpaceRequest,
   PublicConfigRequest,
   UpdateSpaceRequest,
-} from './dto/space-requests.dto';
-import { DomainStatusRecord, SpaceRecord } from './dto/space-records.dto';
-import { isUniqueViolation } from './db-errors';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
-import { assertRepeats, roleOf, SpaceAccess, SpaceContext } from './space-access';
-import { SpaceProfileChain } from './space-profile-chain';
-import { toSpaceRecord } from './space-records';
+} from '../dto/space-requests.dto';
+import { DomainStatusRecord, SpaceRecord } from '../dto/space-records.dto';
+import { isUniqueViolation } from '../repositories/db-errors';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
+import { SpacesRepository } from '../repositories/spaces.repository';
+import { Space } from '../entities/space.entity';
+import { assertRepeats, roleOf, SpaceContext } from '../domain/space-context';
+import { SpaceAccess } from './space-access.service';
+import { SpaceProfileChainService } from './space-profile-chain.service';
+import { toSpaceRecord } from './space-records.presenter';
 import {
   DEFAULT_DOMAIN_PATTERN,
   defaultDomainOf,
   DomainStatus,
   isClaimableDomainForm,
   RESERVED_DOMAINS,
-} from './space-rules';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { SpaceDeleted } from './events/membership-events';
-import { SpaceVisibilityChanged } from './events/visibility-events';
-import { StoredApplicationQuestion } from './space-views';
+} from '../domain/space-rules';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { SpaceDeleted } from '../events/membership.events';
+import { SpaceVisibilityChanged } from '../events/visibility.events';
+import { StoredApplicationQuestion } from '../domain/space-views';
 
 /** Creating, reading, configuring and deleting spaces (the legacy Spaces table). */
 @Injectable()
 export class SpacesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly spaces: SpacesRepository,
+    private readonly memberships: SpaceMembershipsRepository,
     private readonly access: SpaceAccess,
     private readonly origin: OriginIdentities,
-    private readonly profileChain: SpaceProfileChain,
+    private readonly profileChain: SpaceProfileChainService,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
     private readonly media: MediaLookup,
@@ -55,43 +58,50 @@ export class SpacesService {
     const id = newUuid();
     const now = this.clock.now();
     await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(Space).insert({
-        id,
-        did: identity.did,
-        domain: defaultDomainOf(id),
-        displayName: request.displayName,
-        description: request.description || null,
-        avatarMediaId: null,
-        headerMediaId: null,
-        backgroundMediaId: null,
-        links: [],
-        joinMode: 'closed',
-        isPublic: false,
-        siteMode: 'join',
-        subscribeEnabled: false,
-        category: null,
-        discoveryOptIn: false,
-        verifiedDomain: null,
-        applicationQuestions: [],
-        memberCount: 1,
-        profileContentId: null,
-        profileHeadCid: null,
-        profileDocumentCid: null,
-        claimedDomain: null,
-        lastActivityAt: now,
-      });
-      await manager.getRepository(SpaceMembership).insert({
-        spaceId: id,
-        memberDid: principal.did,
-        role: 'owner',
-        status: 'active',
-        joinedAt: now,
-        statusMessage: null,
-        bannedAt: null,
-        bannedByDid: null,
-      });
+      await this.spaces.insert(
+        {
+          id,
+          did: identity.did,
+          domain: defaultDomainOf(id),
+          displayName: request.displayName,
+          description: request.description || null,
+          avatarMediaId: null,
+          headerMediaId: null,
+          backgroundMediaId: null,
+          links: [],
+          joinMode: 'closed',
+          isPublic: false,
+          siteMode: 'join',
+          subscribeEnabled: false,
+          category: null,
+          discoveryOptIn: false,
+          verifiedDomain: null,
+          applicationQuestions: [],
+          memberCount: 1,
+          profileContentId: null,
+          profileHeadCid: null,
+          profileDocumentCid: null,
+          claimedDomain: null,
+          lastActivityAt: now,
+        },
+        manager,
+      );
+      await this.memberships.insert(
+        {
+          spaceId: id,
+          memberDid: principal.did,
+          role: 'owner',
+          status: 'active',
+          joinedAt: now,
+          statusMessage: null,
+          bannedAt: null,
+          bannedByDid: null,
+        },
+        manager,
+      );
     });
-    const space = await this.spaces.findOneOrFail({ where: { id } });
+    const space = await this.spaces.findById(id);
+    if (!space) throw notFound();
     return toSpaceRecord(space, 'owner');
   }
 
@@ -140,7 +150,7 @@ export class SpacesService {
 
   /** The questions applicants answer (legacy application settings), stored on the space. */
   async storeApplicationQuestions(spaceId: string, questions: StoredApplicationQuestion[]): Promise<void> {
-    await this.spaces.update({ id: spaceId }, { applicationQuestions: questions });
+    await this.spaces.update(spaceId, { applicationQuestions: questions });
   }
 
   /** Soft delete: from now on every route answers 404 and the subdomain is free again. */
@@ -148,7 +158,7 @@ export class SpacesService {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      await manager.getRepository(Space).softDelete({ id: context.space.id });
+      await this.spaces.softDelete(context.space.id, manager);
       await this.events.emit(manager, new SpaceDeleted(context.space.id));
       await this.profileChain.enqueue(manager, context.space.id);
       if (context.space.isPublic)
@@ -207,14 +217,14 @@ export class SpacesService {
    */
   private async write(context: SpaceContext, changes: Partial<Space>): Promise<SpaceRecord> {
     await this.dataSource.transaction(async (manager) => {
-      await manager.update(Space, { id: context.space.id }, changes);
+      await this.spaces.update(context.space.id, changes, manager);
       await this.profileChain.enqueue(manager, context.space.id);
       if (changes.isPublic !== undefined && changes.isPublic !== context.space.isPublic) {
         await this.events.emit(manager, new SpaceVisibilityChanged(context.space.id));
       }
     });
     await this.profileChain.settle(context.space.id);
-    const space = await this.spaces.findOne({ where: { id: context.space.id } });
+    const space = await this.spaces.findById(context.space.id);
     if (!space) throw notFound();
     return toSpaceRecord(space, roleOf(context));
   }
@@ -222,6 +232,6 @@ export class SpacesService {
   private async statusOf(domain: string): Promise<DomainStatus> {
     if (!isClaimableDomainForm(domain)) return 'invalid';
     if (RESERVED_DOMAINS.has(domain)) return 'taken';
-    return (await this.spaces.exists({ where: { domain } })) ? 'taken' : 'available';
+    return (await this.spaces.domainTaken(domain)) ? 'taken' : 'available';
   }
 }

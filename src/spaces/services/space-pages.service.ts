@@ -1,27 +1,26 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, notFound } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { isUniqueViolation } from './db-errors';
-import { PageAdminRecord, PublicPage, PublicPageItem } from './dto/public-space-records.dto';
-import { PageRequest } from './dto/site-requests.dto';
-import { SpacePage } from './entities/space-page.entity';
-import { mentionedIdentities, renderMentions } from './page-mentions';
-import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-records';
-import { SpaceAccess } from './space-access';
-import { MediaLookup, attachmentTokensOf } from '../media';
-import { SpaceDirectory } from './space-directory';
-import { SLUG_PATTERN, slugFromTitle } from './space-rules';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { conflict, notFound } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { isUniqueViolation } from '../repositories/db-errors';
+import { PageAdminRecord, PublicPage, PublicPageItem } from '../dto/public-space-records.dto';
+import { PageRequest } from '../dto/site-requests.dto';
+import { SpacePage } from '../entities/space-page.entity';
+import { SpacePagesRepository } from '../repositories/space-pages.repository';
+import { mentionedIdentities, renderMentions } from '../domain/page-mentions';
+import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-space-records.presenter';
+import { SpaceAccess } from './space-access.service';
+import { MediaLookup, attachmentTokensOf } from '../../media';
+import { SpaceDirectory } from './space-directory.service';
+import { SLUG_PATTERN, slugFromTitle } from '../domain/space-rules';
 
-const PAGE_ORDER = [
-  { expression: 'page.sortOrder', direction: 'ASC' as const },
-  { expression: 'page.id', direction: 'ASC' as const },
+const PAGE_ORDER: KeysetColumn[] = [
+  { expression: 'sort_order', direction: 'ASC' },
+  { expression: 'id', direction: 'ASC' },
 ];
 const pageKey = (page: SpacePage) => [page.sortOrder, page.id];
 /** Tries at a free generated slug (`title`, `title-2`, …) before giving up with 409. */
@@ -34,8 +33,7 @@ const SLUG_ATTEMPTS = 20;
 @Injectable()
 export class SpacePagesService {
   constructor(
-    @InjectRepository(SpacePage) private readonly pages: Repository<SpacePage>,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly pages: SpacePagesRepository,
     private readonly directory: SpaceDirectory,
     private readonly access: SpaceAccess,
     private readonly cursors: CursorCodec,
@@ -45,17 +43,15 @@ export class SpacePagesService {
   async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicPageItem>> {
     const space = await this.directory.findPublicByReference(reference);
     if (!space) throw notFound();
-    const builder = this.pages
-      .createQueryBuilder('page')
-      .where('page.spaceId = :spaceId', { spaceId: space.id })
-      .andWhere('page.enabled');
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'public-space-pages',
       columns: PAGE_ORDER,
       keyOf: pageKey,
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.pages.enabledPage(space.id, seek), keyset);
     return {
       items: page.rows.map(toPublicPageItem),
       nextCursor: page.nextCursor,
@@ -69,9 +65,9 @@ export class SpacePagesService {
     if (!space) throw notFound();
     const id = parseEntityId('page', pageReference);
     const page = id
-      ? await this.pages.findOne({ where: { id, spaceId: space.id } })
+      ? await this.pages.findInSpace(space.id, id)
       : SLUG_PATTERN.test(pageReference)
-        ? await this.pages.findOne({ where: { slug: pageReference, spaceId: space.id } })
+        ? await this.pages.findBySlug(space.id, pageReference)
         : null;
     if (!page?.enabled) throw notFound();
     const tokens = attachmentTokensOf(page.body).map((mediaId) => parseEntityId('media', mediaId)!);
@@ -113,11 +109,7 @@ export class SpacePagesService {
   private async publicBody(body: string): Promise<string> {
     const mentioned = mentionedIdentities(body);
     if (mentioned.length === 0) return body;
-    const visible: { id: string }[] = await this.dataSource.query(
-      'SELECT "id" FROM "public_users" WHERE "id" = ANY($1::uuid[])',
-      [mentioned],
-    );
-    return renderMentions(body, new Set(visible.map((user) => user.id)));
+    return renderMentions(body, await this.pages.publicUsers(mentioned));
   }
 
   /** Every page of the space, disabled ones included (admins). */
@@ -127,16 +119,15 @@ export class SpacePagesService {
     query: PaginationQueryDto,
   ): Promise<Page<PageAdminRecord>> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
-    const builder = this.pages
-      .createQueryBuilder('page')
-      .where('page.spaceId = :spaceId', { spaceId: space.id });
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'admin-space-pages',
       columns: PAGE_ORDER,
       keyOf: pageKey,
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.pages.allPage(space.id, seek), keyset);
     return {
       items: page.rows.map(toPageAdminRecord),
       nextCursor: page.nextCursor,
@@ -163,7 +154,7 @@ export class SpacePagesService {
     } else {
       await this.saveWithGeneratedSlug(page, slugFromTitle(request.title));
     }
-    return toPageAdminRecord(await this.pages.findOneByOrFail({ id: page.id }));
+    return toPageAdminRecord(await this.pages.get(page.id));
   }
 
   /** Replaces title and body; slug, cover, sortOrder and enabled when sent (null clears the cover). */
@@ -182,18 +173,18 @@ export class SpacePagesService {
     if (request.sortOrder !== undefined) page.sortOrder = request.sortOrder;
     if (request.enabled !== undefined) page.enabled = request.enabled;
     await this.saveUnique(page);
-    return toPageAdminRecord(await this.pages.findOneByOrFail({ id: page.id }));
+    return toPageAdminRecord(await this.pages.get(page.id));
   }
 
   async remove(principal: RequestPrincipal, pathId: string, pageId: string): Promise<void> {
     const page = await this.adminPage(principal, pathId, pageId);
-    await this.pages.delete({ id: page.id });
+    await this.pages.delete(page.id);
   }
 
   private async adminPage(principal: RequestPrincipal, pathId: string, pageId: string): Promise<SpacePage> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
     const id = parseEntityId('page', pageId);
-    const page = id ? await this.pages.findOne({ where: { id, spaceId: space.id } }) : null;
+    const page = id ? await this.pages.findInSpace(space.id, id) : null;
     if (!page) throw notFound();
     return page;
   }
@@ -201,7 +192,7 @@ export class SpacePagesService {
   private async saveWithGeneratedSlug(page: SpacePage, base: string): Promise<void> {
     for (let attempt = 1; attempt <= SLUG_ATTEMPTS; attempt++) {
       page.slug = attempt === 1 ? base : `${base}-${attempt}`;
-      if (await this.pages.exists({ where: { spaceId: page.spaceId, slug: page.slug } })) continue;
+      if (await this.pages.slugTaken(page.spaceId, page.slug)) continue;
       try {
         await this.pages.insert(page);
         return;

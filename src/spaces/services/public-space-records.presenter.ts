@@ -1,6 +1,6 @@
-import { toProfileLinkDto } from '../common/dto/profile-link.dto';
-import { formatEntityId } from '../common/ids/entity-id';
-import { wordedSummary } from '../common/summaries/worded-summary';
+import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { wordedSummary } from '../../common/summaries/worded-summary';
 import {
   PageAdminRecord,
   PublicPage,
@@ -8,10 +8,10 @@ import {
   PublicTopic,
   SpaceCard,
   TopicAdminRecord,
-} from './dto/public-space-records.dto';
-import { SpacePage } from './entities/space-page.entity';
-import { SpaceTopic } from './entities/space-topic.entity';
-import { Space } from './entities/space.entity';
+} from '../dto/public-space-records.dto';
+import { SpacePage } from '../entities/space-page.entity';
+import { SpaceTopic } from '../entities/space-topic.entity';
+import { Space } from '../entities/space.entity';
 
 const iso = (date: Date) => date.toISOString();
 

@@ -1,25 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { forbidden, invalidRequest, notFound } from '../common/errors/api-error';
-import { parseEntityId } from '../common/ids/entity-id';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
-import { isAdminRole } from './space-rules';
-
-/** A space as one caller reaches it. */
-export interface SpaceContext {
-  space: Space;
-  /** The caller's membership row in any state, or null. */
-  membership: SpaceMembership | null;
-  did: string;
-}
-
-export const isActive = (context: SpaceContext): boolean => context.membership?.status === 'active';
-export const isAdmin = (context: SpaceContext): boolean =>
-  isActive(context) && isAdminRole(context.membership?.role);
-export const roleOf = (context: SpaceContext): string | null =>
-  isActive(context) ? context.membership!.role : null;
+import { EntityManager } from 'typeorm';
+import { forbidden, notFound } from '../../common/errors/api-error';
+import { parseEntityId } from '../../common/ids/entity-id';
+import { Space } from '../entities/space.entity';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
+import { SpacesRepository } from '../repositories/spaces.repository';
+import { isActive, isAdmin, SpaceContext } from '../domain/space-context';
 
 /**
  * Who reaches which space on the legacy routes. A space is reachable when it is live and either
@@ -31,8 +17,8 @@ export const roleOf = (context: SpaceContext): string | null =>
 @Injectable()
 export class SpaceAccess {
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    private readonly spaces: SpacesRepository,
+    private readonly memberships: SpaceMembershipsRepository,
   ) {}
 
   async resolve(pathId: string, did: string): Promise<SpaceContext> {
@@ -56,13 +42,13 @@ export class SpaceAccess {
   private async find(pathId: string): Promise<Space> {
     const id = parseEntityId('space', pathId);
     if (!id) throw notFound();
-    const space = await this.spaces.findOne({ where: { id } });
+    const space = await this.spaces.findById(id);
     if (!space) throw notFound();
     return space;
   }
 
   private async reachWith(space: Space, did: string, application?: 'pending'): Promise<SpaceContext> {
-    const membership = await this.memberships.findOne({ where: { spaceId: space.id, memberDid: did } });
+    const membership = await this.memberships.find(space.id, did);
     const context = { space, membership, did };
     if (space.isPublic || isActive(context)) return context;
     if (membership?.status !== 'banned') {
@@ -76,12 +62,7 @@ export class SpaceAccess {
    * legacy-spaces publishes (`space_applicants`), since applications are that module's.
    */
   async hasApplied(spaceId: string, did: string, status?: 'pending'): Promise<boolean> {
-    const rows: unknown[] = await this.spaces.query(
-      `SELECT 1 FROM "space_applicants" WHERE "space_id" = $1 AND "applicant_did" = $2
-          AND ($3::varchar IS NULL OR "status" = $3) LIMIT 1`,
-      [spaceId, did, status ?? null],
-    );
-    return rows.length > 0;
+    return this.memberships.hasApplied(spaceId, did, status ?? null);
   }
 
   async resolveMember(pathId: string, did: string): Promise<SpaceContext> {
@@ -101,22 +82,8 @@ export class SpaceAccess {
    * invites and applications holds this lock, so counts and invite uses stay exact under concurrency.
    */
   async lock(manager: EntityManager, spaceId: string): Promise<Space> {
-    const space = await manager
-      .getRepository(Space)
-      .createQueryBuilder('space')
-      .setLock('pessimistic_write')
-      .where('space.id = :spaceId', { spaceId })
-      .getOne();
+    const space = await this.spaces.lock(spaceId, manager);
     if (!space) throw notFound();
     return space;
-  }
-}
-
-/** A body that repeats a path value must repeat it exactly (400 otherwise, nothing stored). */
-export function assertRepeats(field: string, bodyValue: string | undefined, pathValue: string): void {
-  if (bodyValue !== undefined && bodyValue !== pathValue) {
-    throw invalidRequest('Invalid request', [
-      { path: field, message: `${field} must equal the one in the path` },
-    ]);
   }
 }

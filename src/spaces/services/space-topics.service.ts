@@ -1,27 +1,27 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, EntityManager, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, invalidRequest, notFound } from '../common/errors/api-error';
-import { newUuid, parseEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { isUniqueViolation } from './db-errors';
-import { PublicTopic, TopicAdminRecord } from './dto/public-space-records.dto';
-import { TopicAccessInput, TopicRequest } from './dto/site-requests.dto';
-import { SpaceTopic } from './entities/space-topic.entity';
-import { toPublicTopic, toTopicAdminRecord } from './public-records';
-import { SpaceAccess } from './space-access';
-import { SpaceDirectory } from './space-directory';
-import { topicNameKey } from './space-rules';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { SpaceVisibilityChanged } from './events/visibility-events';
+import { DataSource, EntityManager } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
+import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { isUniqueViolation } from '../repositories/db-errors';
+import { PublicTopic, TopicAdminRecord } from '../dto/public-space-records.dto';
+import { TopicAccessInput, TopicRequest } from '../dto/site-requests.dto';
+import { SpaceTopic } from '../entities/space-topic.entity';
+import { SpaceTopicsRepository } from '../repositories/space-topics.repository';
+import { toPublicTopic, toTopicAdminRecord } from './public-space-records.presenter';
+import { SpaceAccess } from './space-access.service';
+import { SpaceDirectory } from './space-directory.service';
+import { topicNameKey } from '../domain/space-rules';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { SpaceVisibilityChanged } from '../events/visibility.events';
 
-const TOPIC_ORDER = [
-  { expression: 'topic.nameKey', direction: 'ASC' as const },
-  { expression: 'topic.id', direction: 'ASC' as const },
+const TOPIC_ORDER: KeysetColumn[] = [
+  { expression: 'name_key', direction: 'ASC' },
+  { expression: 'id', direction: 'ASC' },
 ];
 const topicKey = (topic: SpaceTopic) => [topic.nameKey, topic.id];
 
@@ -32,7 +32,7 @@ const topicKey = (topic: SpaceTopic) => [topic.nameKey, topic.id];
 @Injectable()
 export class SpaceTopicsService {
   constructor(
-    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
+    private readonly topics: SpaceTopicsRepository,
     private readonly directory: SpaceDirectory,
     private readonly access: SpaceAccess,
     private readonly cursors: CursorCodec,
@@ -43,17 +43,15 @@ export class SpaceTopicsService {
   async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicTopic>> {
     const space = await this.directory.findPublicByReference(reference);
     if (!space) throw notFound();
-    const builder = this.topics
-      .createQueryBuilder('topic')
-      .where('topic.spaceId = :spaceId', { spaceId: space.id })
-      .andWhere(`topic.accessKind = 'public'`);
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'public-space-topics',
       columns: TOPIC_ORDER,
       keyOf: topicKey,
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.topics.publicPage(space.id, seek), keyset);
     return {
       items: page.rows.map(toPublicTopic),
       nextCursor: page.nextCursor,
@@ -75,16 +73,15 @@ export class SpaceTopicsService {
     query: PaginationQueryDto,
   ): Promise<Page<TopicAdminRecord>> {
     const { space } = await this.access.resolveAdmin(pathId, principal.did);
-    const builder = this.topics
-      .createQueryBuilder('topic')
-      .where('topic.spaceId = :spaceId', { spaceId: space.id });
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'admin-space-topics',
       columns: TOPIC_ORDER,
       keyOf: topicKey,
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.topics.allPage(space.id, seek), keyset);
     return {
       items: page.rows.map(toTopicAdminRecord),
       nextCursor: page.nextCursor,
@@ -106,7 +103,7 @@ export class SpaceTopicsService {
       ...this.fields(request),
     });
     await this.saveUnique(topic);
-    return toTopicAdminRecord(await this.topics.findOneByOrFail({ id: topic.id }));
+    return toTopicAdminRecord(await this.topics.get(topic.id));
   }
 
   /** Replaces name and access; `description` when sent (null or blank clears it). */
@@ -126,14 +123,14 @@ export class SpaceTopicsService {
         await this.events.emit(manager, new SpaceVisibilityChanged(topic.spaceId, topic.id));
       }
     });
-    return toTopicAdminRecord(await this.topics.findOneByOrFail({ id: topic.id }));
+    return toTopicAdminRecord(await this.topics.get(topic.id));
   }
 
   /** Soft delete: posts may keep pointing at it; from now on it is 404 everywhere. */
   async remove(principal: RequestPrincipal, pathId: string, topicId: string): Promise<void> {
     const topic = await this.adminTopic(principal, pathId, topicId);
     await this.dataSource.transaction(async (manager) => {
-      await manager.getRepository(SpaceTopic).softDelete({ id: topic.id });
+      await this.topics.softDelete(topic.id, manager);
       if (topic.accessKind === 'public') {
         await this.events.emit(manager, new SpaceVisibilityChanged(topic.spaceId, topic.id));
       }
@@ -158,11 +155,7 @@ export class SpaceTopicsService {
   private async assertGroupsOf(spaceId: string, access: TopicAccessInput): Promise<void> {
     if (typeof access === 'string') return;
     const ids = access.groups.map((id) => parseEntityId('group', id)!);
-    const rows: { id: string }[] = await this.topics.query(
-      'SELECT "id" FROM "space_group_ids" WHERE "space_id" = $1 AND "id" = ANY($2::uuid[])',
-      [spaceId, ids],
-    );
-    const known = new Set(rows.map((row) => row.id));
+    const known = await this.topics.groupsOfSpace(spaceId, ids);
     const details = ids.flatMap((id, index) =>
       known.has(id) ? [] : [{ path: `access.groups.${index}`, message: 'not a group of this space' }],
     );
@@ -180,7 +173,7 @@ export class SpaceTopicsService {
 
   private async saveUnique(topic: SpaceTopic, manager?: EntityManager): Promise<void> {
     try {
-      await (manager?.getRepository(SpaceTopic) ?? this.topics).save(topic);
+      await this.topics.save(topic, manager);
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('A topic of that name exists');
       throw error;

@@ -1,15 +1,14 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import {
   type ChainOwner,
   type ChainState,
   type StoredHead,
   ChainOutbox,
-  PROFILE_SCHEMA,
   type PublishedContent,
-} from '../protocol';
-import { Space } from './entities/space.entity';
+} from '../../protocol';
+import { SpacesRepository } from '../repositories/spaces.repository';
+import { profileDocument } from '../domain/profile-document';
 
 const PROFILE_CHAIN_OWNER = 'space-profile';
 
@@ -26,9 +25,9 @@ const PROFILE_CHAIN_OWNER = 'space-profile';
  * stores its head.
  */
 @Injectable()
-export class SpaceProfileChain implements ChainOwner, OnModuleInit {
+export class SpaceProfileChainService implements ChainOwner, OnModuleInit {
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly spaces: SpacesRepository,
     private readonly outbox: ChainOutbox,
   ) {}
 
@@ -49,7 +48,7 @@ export class SpaceProfileChain implements ChainOwner, OnModuleInit {
   }
 
   async state(spaceId: string): Promise<ChainState | null> {
-    const space = await this.spaces.findOne({ where: { id: spaceId }, withDeleted: true });
+    const space = await this.spaces.findWithDeleted(spaceId);
     if (!space) return null;
     return {
       head:
@@ -66,38 +65,10 @@ export class SpaceProfileChain implements ChainOwner, OnModuleInit {
     expected: PublishedContent | null,
     next: StoredHead | null,
   ): Promise<boolean> {
-    const stored = await this.spaces
-      .createQueryBuilder()
-      .update(Space)
-      .set({
-        profileContentId: next?.contentId ?? null,
-        profileHeadCid: next?.headCid ?? null,
-        profileDocumentCid: next?.documentCid ?? null,
-      })
-      .where('id = :spaceId', { spaceId })
-      .andWhere(expected ? 'profile_head_cid = :head' : 'profile_head_cid IS NULL', {
-        head: expected?.headCid,
-      })
-      .updateEntity(false)
-      .execute();
-    return stored.affected === 1;
+    return this.spaces.storeProfileHead(spaceId, expected?.headCid ?? null, {
+      contentId: next?.contentId ?? null,
+      headCid: next?.headCid ?? null,
+      documentCid: next?.documentCid ?? null,
+    });
   }
-}
-
-/** The public projection of a space's profile: profile/v1 with name, description and links. */
-export function profileDocument(space: Space): Record<string, unknown> {
-  return {
-    $schema: PROFILE_SCHEMA,
-    ...(space.displayName ? { name: space.displayName } : {}),
-    ...(space.description ? { description: space.description } : {}),
-    ...(space.links.length > 0
-      ? {
-          links: space.links.map((link) => ({
-            uri: link.url,
-            ...(link.label ? { label: link.label } : {}),
-            ...(link.description ? { description: link.description } : {}),
-          })),
-        }
-      : {}),
-  };
 }

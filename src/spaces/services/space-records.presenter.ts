@@ -1,8 +1,8 @@
-import { toProfileLinkDto } from '../common/dto/profile-link.dto';
-import { formatEntityId } from '../common/ids/entity-id';
-import { BanRecord, MemberRecord, SpaceRecord } from './dto/space-records.dto';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
+import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { BanRecord, MemberRecord, SpaceRecord } from '../dto/space-records.dto';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { Space } from '../entities/space.entity';
 
 const mediaId = (uuid: string | null) => (uuid ? formatEntityId('media', uuid) : null);
 const iso = (date: Date) => date.toISOString();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { wordedSummary } from '../common/summaries/worded-summary';
-import type { SpaceView } from './space-views';
+import { wordedSummary } from '../../common/summaries/worded-summary';
+import type { SpaceView } from '../domain/space-views';
 
 /** What a space's single fetch may summarize (api-spec.md "Space (single fetch)"), and its noun. */
 const COUNTED = {

@@ -1,31 +1,16 @@
-import { AppConfig } from '../config/app-config';
+import { AppConfig } from '../../config/app-config';
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { PublicSpaceProbe } from '../common/auth/public-space-probe';
-import { parseEntityId } from '../common/ids/entity-id';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { SpaceTopic } from './entities/space-topic.entity';
-import { Space } from './entities/space.entity';
-import { MemberSpace, SpaceView, TopicView } from './space-views';
-import { memberCountSummary } from './public-records';
-import {
-  forWriteFromRow,
-  SPACE_BY_DID,
-  SPACE_BY_DOMAIN,
-  SPACE_BY_ID,
-  SPACE_FOR_WRITE_BY_DID,
-  SPACE_FOR_WRITE_BY_DOMAIN,
-  SPACE_FOR_WRITE_BY_ID,
-  SpaceForWriteRow,
-  SpaceRow,
-  spaceFromRow,
-  topicFromRow,
-  TopicRow,
-  TOPIC_OF_SPACE,
-  TOPICS_OF_SPACES,
-  TOPICS_OF_SPACES_WITH_ACCESS,
-} from './space-rows';
+import { EntityManager } from 'typeorm';
+import { PublicSpaceProbe } from '../../common/auth/public-space-probe';
+import { parseEntityId } from '../../common/ids/entity-id';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { SpaceTopic } from '../entities/space-topic.entity';
+import { Space } from '../entities/space.entity';
+import { MemberSpace, SpaceView, TopicView } from '../domain/space-views';
+import { memberCountSummary } from './public-space-records.presenter';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
+import { SpaceTopicsRepository } from '../repositories/space-topics.repository';
+import { SpacesRepository } from '../repositories/spaces.repository';
 import {
   DEFAULT_DOMAIN_PATTERN,
   DOMAIN_PATTERN,
@@ -34,7 +19,7 @@ import {
   MemberRole,
   MembershipStatus,
   TopicAccessKind,
-} from './space-rules';
+} from '../domain/space-rules';
 
 /**
  * Read-side lookups over spaces and memberships for the modules built on them (public reads,
@@ -43,9 +28,9 @@ import {
 @Injectable()
 export class SpaceDirectory implements PublicSpaceProbe {
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
-    @InjectRepository(SpaceTopic) private readonly topics: Repository<SpaceTopic>,
+    private readonly spaces: SpacesRepository,
+    private readonly memberships: SpaceMembershipsRepository,
+    private readonly topics: SpaceTopicsRepository,
     private readonly config: AppConfig,
   ) {}
 
@@ -56,8 +41,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
   async findByReference(reference: string): Promise<Space | null> {
     const key = referenceKey(reference);
     if (!key) return null;
-    const sql = { did: SPACE_BY_DID, id: SPACE_BY_ID, domain: SPACE_BY_DOMAIN }[key.by];
-    return this.liveSpace(sql, key.value);
+    return this.spaces.live(key.by, key.value);
   }
 
   /**
@@ -76,20 +60,12 @@ export class SpaceDirectory implements PublicSpaceProbe {
   } | null> {
     const key = referenceKey(reference);
     if (!key) return null;
-    const sql = { did: SPACE_FOR_WRITE_BY_DID, id: SPACE_FOR_WRITE_BY_ID, domain: SPACE_FOR_WRITE_BY_DOMAIN }[
-      key.by
-    ];
-    const rows: SpaceForWriteRow[] = await this.spaces.query(sql, [
+    return this.spaces.forWrite(
+      key.by,
       key.value,
       did,
       topicId === null ? null : parseEntityId('topic', topicId),
-    ]);
-    return rows.length === 0 ? null : forWriteFromRow(rows[0]);
-  }
-
-  private async liveSpace(sql: string, key: string): Promise<Space | null> {
-    const rows: SpaceRow[] = await this.spaces.query(sql, [key]);
-    return rows.length === 0 ? null : spaceFromRow(rows[0]);
+    );
   }
 
   /** A live space with a public profile (api-spec.md: without one it equals a missing space). */
@@ -105,22 +81,13 @@ export class SpaceDirectory implements PublicSpaceProbe {
 
   /** A live space by its uuid (the database id, not the wire id). */
   findById(spaceId: string): Promise<Space | null> {
-    return this.liveSpace(SPACE_BY_ID, spaceId);
+    return this.spaces.live('id', spaceId);
   }
 
   /** The live spaces among `spaceIds` (uuids) where the person is an active member, public or not. */
   findMemberSpaces(did: string, spaceIds: string[]): Promise<Space[]> {
     if (spaceIds.length === 0) return Promise.resolve([]);
-    return this.spaces
-      .createQueryBuilder('space')
-      .innerJoin(
-        SpaceMembership,
-        'membership',
-        'membership.spaceId = space.id AND membership.memberDid = :did AND membership.status = :active',
-        { did, active: 'active' },
-      )
-      .where('space.id IN (:...spaceIds)', { spaceIds })
-      .getMany();
+    return this.spaces.memberSpacesAmong(did, spaceIds);
   }
 
   /** DIDs of a space's active members (only owners and admins when `adminsOnly`), minus `except`. */
@@ -128,14 +95,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
     spaceId: string,
     options: { adminsOnly?: boolean; except?: string } = {},
   ): Promise<string[]> {
-    const query = this.memberships
-      .createQueryBuilder('membership')
-      .select('membership.memberDid', 'did')
-      .where('membership.spaceId = :spaceId AND membership.status = :active', { spaceId, active: 'active' });
-    if (options.adminsOnly) query.andWhere('membership.role IN (:...roles)', { roles: ['owner', 'admin'] });
-    if (options.except) query.andWhere('membership.memberDid <> :except', { except: options.except });
-    const rows = await query.getRawMany<{ did: string }>();
-    return rows.map((row) => row.did);
+    return this.memberships.activeDids(spaceId, options);
   }
 
   /**
@@ -143,8 +103,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
    * read inside the caller's transaction when `manager` is given.
    */
   membershipOf(spaceId: string, did: string, manager?: EntityManager): Promise<SpaceMembership | null> {
-    const memberships = manager ? manager.getRepository(SpaceMembership) : this.memberships;
-    return memberships.findOne({ where: { spaceId, memberDid: did } });
+    return this.memberships.find(spaceId, did, manager);
   }
 
   async isActiveMember(spaceId: string, did: string): Promise<boolean> {
@@ -167,14 +126,7 @@ export class SpaceDirectory implements PublicSpaceProbe {
    * so a content write and its activity commit or roll back together.
    */
   async recordActivity(spaceId: string, at: Date, manager: EntityManager): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(Space)
-      .set({ lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :at), :at)' })
-      .where('id = :spaceId', { spaceId })
-      .setParameter('at', at)
-      .updateEntity(false)
-      .execute();
+    await this.spaces.recordActivity(spaceId, at, manager);
   }
 
   /**
@@ -183,13 +135,12 @@ export class SpaceDirectory implements PublicSpaceProbe {
    */
   /** A live topic of the space by its database id, as posts read it (fixed SQL: every post read asks). */
   async topicView(spaceId: string, topicUuid: string): Promise<TopicView | null> {
-    const rows: TopicRow[] = await this.topics.query(TOPIC_OF_SPACE, [topicUuid, spaceId]);
-    return rows.length === 0 ? null : topicFromRow(rows[0]);
+    return this.spaces.topicOfSpace(topicUuid, spaceId);
   }
 
   async findTopic(spaceId: string, topicId: string): Promise<SpaceTopic | null> {
     const id = parseEntityId('topic', topicId);
-    return id ? this.topics.findOne({ where: { id, spaceId } }) : null;
+    return id ? this.topics.findInSpace(spaceId, id) : null;
   }
 
   /**
@@ -198,33 +149,17 @@ export class SpaceDirectory implements PublicSpaceProbe {
    */
   async topicsOf(spaceIds: string[], accessKinds?: TopicAccessKind[]): Promise<TopicView[]> {
     if (spaceIds.length === 0 || accessKinds?.length === 0) return [];
-    const rows: TopicRow[] = accessKinds
-      ? await this.topics.query(TOPICS_OF_SPACES_WITH_ACCESS, [spaceIds, accessKinds])
-      : await this.topics.query(TOPICS_OF_SPACES, [spaceIds]);
-    return rows.map(topicFromRow);
+    return this.spaces.topicsOfSpaces(spaceIds, accessKinds);
   }
 
   /** A live topic by its uuid (the database id), in any space; null when deleted or unknown. */
   findTopicById(topicId: string): Promise<TopicView | null> {
-    return this.topics.findOne({ where: { id: topicId } });
+    return this.topics.findById(topicId);
   }
 
   /** The live spaces where the person is an active member, with their role (the feed). */
   async memberSpacesOf(did: string): Promise<MemberSpace[]> {
-    const rows = await this.spaces
-      .createQueryBuilder('space')
-      .innerJoinAndMapOne(
-        'space.membership',
-        SpaceMembership,
-        'membership',
-        'membership.spaceId = space.id AND membership.memberDid = :did AND membership.status = :active',
-        { did, active: 'active' },
-      )
-      .getMany();
-    return rows.map((space) => {
-      const { membership, ...view } = space as Space & { membership: SpaceMembership };
-      return { space: view, role: membership.role };
-    });
+    return this.spaces.memberSpaces(did);
   }
 
   /** The space's public web address (api-spec.md: post `canonicalUri`, feed `space.url`). */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { Scope } from '../common/auth/route-access';
-import { forbidden, notFound } from '../common/errors/api-error';
-import { grantCoversSpace } from '../protocol';
-import { SpaceView, TopicView } from './space-views';
-import { SpaceDirectory } from './space-directory';
-import { MemberRole } from './space-rules';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Scope } from '../../common/auth/route-access';
+import { forbidden, notFound } from '../../common/errors/api-error';
+import { grantCoversSpace } from '../../protocol';
+import { SpaceView, TopicView } from '../domain/space-views';
+import { SpaceDirectory } from './space-directory.service';
+import { MemberRole } from '../domain/space-rules';
 
 /**
  * How a caller reads a space: `member` (an active member through a covering grant), `visitor` (a

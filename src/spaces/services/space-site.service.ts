@@ -1,18 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { invalidRequest } from '../common/errors/api-error';
-import { MediaLookup } from '../media';
-import { DomainFetcher } from './domain-fetcher';
-import { DomainCheckOutcome, DomainVerificationRecord } from './dto/public-space-records.dto';
-import { DomainVerificationRequest, SiteRequest } from './dto/site-requests.dto';
-import { SpaceRecord } from './dto/space-records.dto';
-import { Space } from './entities/space.entity';
-import { roleOf, SpaceAccess } from './space-access';
-import { SpaceProfileChain } from './space-profile-chain';
-import { toSpaceRecord } from './space-records';
-import { DID_PATTERN } from './space-rules';
+import { DataSource } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { invalidRequest, notFound } from '../../common/errors/api-error';
+import { MediaLookup } from '../../media';
+import { DomainFetcher } from './domain-fetcher.service';
+import { DomainCheckOutcome, DomainVerificationRecord } from '../dto/public-space-records.dto';
+import { DomainVerificationRequest, SiteRequest } from '../dto/site-requests.dto';
+import { SpaceRecord } from '../dto/space-records.dto';
+import { Space } from '../entities/space.entity';
+import { SpacesRepository } from '../repositories/spaces.repository';
+import { roleOf } from '../domain/space-context';
+import { SpaceAccess } from './space-access.service';
+import { SpaceProfileChainService } from './space-profile-chain.service';
+import { toSpaceRecord } from './space-records.presenter';
+import { DID_PATTERN } from '../domain/space-rules';
 
 /** Where a domain names the DID it belongs to: one DID as plain text. */
 export const PLAT_DID_PATH = '/.well-known/plat-did';
@@ -23,9 +24,9 @@ export class SpaceSiteService {
   private readonly logger = new Logger(SpaceSiteService.name);
 
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly spaces: SpacesRepository,
     private readonly access: SpaceAccess,
-    private readonly profileChain: SpaceProfileChain,
+    private readonly profileChain: SpaceProfileChainService,
     private readonly fetcher: DomainFetcher,
     private readonly dataSource: DataSource,
     private readonly media: MediaLookup,
@@ -58,11 +59,12 @@ export class SpaceSiteService {
     const headerMediaId = await this.media.ownImage('headerId', request.headerId, principal.did);
     if (headerMediaId !== undefined) changes.headerMediaId = headerMediaId;
     await this.dataSource.transaction(async (manager) => {
-      await manager.update(Space, { id: context.space.id }, changes);
+      await this.spaces.update(context.space.id, changes, manager);
       if (changes.links) await this.profileChain.enqueue(manager, context.space.id);
     });
     if (changes.links) await this.profileChain.settle(context.space.id);
-    const space = await this.spaces.findOneByOrFail({ id: context.space.id });
+    const space = await this.spaces.findById(context.space.id);
+    if (!space) throw notFound();
     return toSpaceRecord(space, roleOf(context));
   }
 
@@ -92,7 +94,7 @@ export class SpaceSiteService {
         : status === 'unreachable' && space.verifiedDomain === domain
           ? domain
           : null;
-    await this.spaces.update({ id: space.id }, { claimedDomain: domain, verifiedDomain });
+    await this.spaces.update(space.id, { claimedDomain: domain, verifiedDomain });
     return { domain, status, verifiedDomain };
   }
 

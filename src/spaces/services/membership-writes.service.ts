@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { forbidden } from '../common/errors/api-error';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { MemberBanned, MemberJoined, MembershipEnded } from './events/membership-events';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
+import { Clock } from '../../common/clock/clock';
+import { forbidden } from '../../common/errors/api-error';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { MemberBanned, MemberJoined, MembershipEnded } from '../events/membership.events';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
+import { SpacesRepository } from '../repositories/spaces.repository';
 
 /**
  * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the
@@ -16,6 +17,8 @@ export class MembershipWrites {
   constructor(
     private readonly clock: Clock,
     private readonly events: DomainEvents,
+    private readonly spaces: SpacesRepository,
+    private readonly memberships: SpaceMembershipsRepository,
   ) {}
 
   /**
@@ -23,17 +26,22 @@ export class MembershipWrites {
    * refused. Joins are activity. Returns the active membership.
    */
   async admit(manager: EntityManager, spaceId: string, did: string): Promise<SpaceMembership> {
-    const repository = manager.getRepository(SpaceMembership);
-    const existing = await repository.findOne({ where: { spaceId, memberDid: did } });
+    const existing = await this.memberships.find(spaceId, did, manager);
     if (existing?.status === 'active') return existing;
     if (existing?.status === 'banned') throw forbidden('Banned from this space');
     const now = this.clock.now();
     const membership =
       existing ??
-      repository.create({ spaceId, memberDid: did, bannedAt: null, bannedByDid: null, statusMessage: null });
+      this.memberships.create({
+        spaceId,
+        memberDid: did,
+        bannedAt: null,
+        bannedByDid: null,
+        statusMessage: null,
+      });
     Object.assign(membership, { role: 'member', status: 'active', joinedAt: now, statusMessage: null });
-    await repository.save(membership);
-    await this.countJoin(manager, spaceId, now);
+    await this.memberships.save(membership, manager);
+    await this.spaces.countJoin(spaceId, now, manager);
     await this.events.emit(manager, new MemberJoined(spaceId, did));
     return membership;
   }
@@ -41,7 +49,7 @@ export class MembershipWrites {
   /** Ends an active membership (left or removed); `MembershipEnded` lets invites stop admitting. */
   async end(manager: EntityManager, membership: SpaceMembership, status: 'left' | 'removed'): Promise<void> {
     membership.status = status;
-    await manager.getRepository(SpaceMembership).save(membership);
+    await this.memberships.save(membership, manager);
     await this.refreshCount(manager, membership.spaceId);
     await this.events.emit(manager, new MembershipEnded(membership.spaceId, membership.memberDid, status));
   }
@@ -52,52 +60,19 @@ export class MembershipWrites {
    * rejected (legacy-spaces, in this transaction).
    */
   async ban(manager: EntityManager, spaceId: string, did: string, byDid: string): Promise<SpaceMembership> {
-    const repository = manager.getRepository(SpaceMembership);
     const now = this.clock.now();
     const membership =
-      (await repository.findOne({ where: { spaceId, memberDid: did } })) ??
-      repository.create({ spaceId, memberDid: did, joinedAt: null, statusMessage: null });
+      (await this.memberships.find(spaceId, did, manager)) ??
+      this.memberships.create({ spaceId, memberDid: did, joinedAt: null, statusMessage: null });
     Object.assign(membership, { role: 'member', status: 'banned', bannedAt: now, bannedByDid: byDid });
-    await repository.save(membership);
+    await this.memberships.save(membership, manager);
     await this.refreshCount(manager, spaceId);
     await this.events.emit(manager, new MemberBanned(spaceId, did, byDid));
     return membership;
   }
 
-  /**
-   * One more active member, and the join's activity: counted up under the row lock rather than
-   * recounted, so a join costs the same in a space of any size
-   * (docs/decisions/0109-join-announcements-as-a-job.md).
-   */
-  private async countJoin(manager: EntityManager, spaceId: string, activityAt: Date): Promise<void> {
-    await manager
-      .createQueryBuilder()
-      .update(Space)
-      .set({
-        memberCount: () => '"member_count" + 1',
-        lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :activityAt), :activityAt)',
-      })
-      .where('id = :spaceId', { spaceId })
-      .setParameter('activityAt', activityAt)
-      .updateEntity(false)
-      .execute();
-  }
-
   /** Recounts active members (exact under the row lock) and, for a join, records the activity. */
   async refreshCount(manager: EntityManager, spaceId: string, activityAt?: Date): Promise<void> {
-    const query = manager
-      .createQueryBuilder()
-      .update(Space)
-      .set({
-        memberCount: () =>
-          `(SELECT count(*) FROM "space_memberships" WHERE "space_id" = :spaceId AND "status" = 'active')`,
-        ...(activityAt
-          ? { lastActivityAt: () => 'GREATEST(COALESCE("last_activity_at", :activityAt), :activityAt)' }
-          : {}),
-      })
-      .where('id = :spaceId', { spaceId })
-      .updateEntity(false);
-    if (activityAt) query.setParameter('activityAt', activityAt);
-    await query.execute();
+    await this.spaces.refreshCount(spaceId, activityAt, manager);
   }
 }

@@ -1,18 +1,25 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { ProfileLinkDto } from '../common/dto/profile-link.dto';
-import { formatEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { KeysetPage, paginateKeyset } from '../common/pagination/keyset';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { Space } from './entities/space.entity';
-import { toProfileLinkDto } from '../common/dto/profile-link.dto';
-import { memberCountSummary } from './public-records';
-import { SpaceAccess } from './space-access';
-import { SpaceDirectory } from './space-directory';
-import { MemberRole } from './space-rules';
+import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, KeysetPage, openKeysetPage } from '../../common/pagination/keyset';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import {
+  activeMembershipCondition,
+  SpaceMembershipsRepository,
+} from '../repositories/space-memberships.repository';
+import { Space } from '../entities/space.entity';
+import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { memberCountSummary } from './public-space-records.presenter';
+import { SpaceAccess } from './space-access.service';
+import { SpaceDirectory } from './space-directory.service';
+import { MemberRole } from '../domain/space-rules';
+
+/** A person's memberships in the order they are listed (joined_at, then space id). */
+const MEMBERSHIP_ORDER: KeysetColumn[] = [
+  { expression: 'm.joined_at', direction: 'ASC' },
+  { expression: 'm.space_id', direction: 'ASC' },
+];
 
 /** One active membership of a live space (api-spec.md "Membership records"). */
 export interface ActiveMembership {
@@ -41,7 +48,7 @@ export interface MembershipSpaceBlock {
 @Injectable()
 export class SpaceMembershipReads {
   constructor(
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    private readonly memberships: SpaceMembershipsRepository,
     private readonly directory: SpaceDirectory,
     private readonly access: SpaceAccess,
     private readonly cursors: CursorCodec,
@@ -53,22 +60,20 @@ export class SpaceMembershipReads {
     roles: readonly MemberRole[] | null,
     page: PaginationQueryDto,
   ): Promise<KeysetPage<ActiveMembership>> {
-    const result = await paginateKeyset(this.activeOf(did, roles), {
+    const keyset = {
       listing: 'memberships',
-      columns: [
-        { expression: 'membership.joinedAt', direction: 'ASC' },
-        { expression: 'membership.spaceId', direction: 'ASC' },
-      ],
-      keyOf: (row: SpaceMembership) => [row.joinedAt!.toISOString(), row.spaceId],
+      columns: MEMBERSHIP_ORDER,
+      keyOf: (row: ActiveMembership) => [row.joinedAt.toISOString(), row.space.id],
       page,
       cursors: this.cursors,
-    });
-    return { ...result, rows: result.rows.map(toActive) };
+    };
+    const seek = openKeysetPage(keyset);
+    return closeKeysetPage(seek, await this.memberships.activeOfPersonPage(did, roles, seek), keyset);
   }
 
   /** How many rows `listActive` walks through with the same filter. */
   countActive(did: string, roles: readonly MemberRole[] | null): Promise<number> {
-    return this.activeOf(did, roles).getCount();
+    return this.memberships.activeOfPersonCount(did, roles);
   }
 
   /** The person's active membership of the space `{space}` names (subdomain, id or DID), else null. */
@@ -98,21 +103,13 @@ export class SpaceMembershipReads {
     didExpression: string,
     rolesParameter?: string,
   ): string {
-    const roles = rolesParameter ? ` AND "sm"."role" IN (:...${rolesParameter})` : '';
-    return (
-      `EXISTS (SELECT 1 FROM "space_memberships" "sm" INNER JOIN "spaces" "sp" ON "sp"."id" = "sm"."space_id"` +
-      ` AND "sp"."deleted_at" IS NULL WHERE "sm"."space_id" = ${spaceIdExpression}` +
-      ` AND "sm"."member_did" = ${didExpression} AND "sm"."status" = 'active'${roles})`
-    );
+    return activeMembershipCondition(spaceIdExpression, didExpression, rolesParameter);
   }
 
   /** The roles of the person's active memberships, by space uuid, among `spaceIds` (live spaces only). */
   async rolesIn(did: string, spaceIds: string[]): Promise<Map<string, MemberRole>> {
     if (spaceIds.length === 0) return new Map();
-    const rows = await this.activeOf(did, null)
-      .andWhere('membership.spaceId IN (:...spaceIds)', { spaceIds })
-      .getMany();
-    return new Map(rows.map((row) => [row.spaceId, row.role]));
+    return this.memberships.rolesIn(did, spaceIds);
   }
 
   /** The `space` block of a membership item: public identity and a worded member count. */
@@ -128,21 +125,4 @@ export class SpaceMembershipReads {
       memberCountSummary: memberCountSummary(space),
     };
   }
-
-  private activeOf(did: string, roles: readonly MemberRole[] | null) {
-    const query = this.memberships
-      .createQueryBuilder('membership')
-      .innerJoinAndSelect('membership.space', 'space', 'space.deletedAt IS NULL')
-      .where('membership.memberDid = :did', { did })
-      .andWhere(`membership.status = 'active'`)
-      .andWhere('membership.joinedAt IS NOT NULL');
-    if (roles && roles.length > 0) query.andWhere('membership.role IN (:...roles)', { roles: [...roles] });
-    return query;
-  }
 }
-
-const toActive = (row: SpaceMembership): ActiveMembership => ({
-  space: row.space!,
-  role: row.role,
-  joinedAt: row.joinedAt!,
-});

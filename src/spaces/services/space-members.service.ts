@@ -1,29 +1,42 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
-import { RequestPrincipal } from '../common/auth/request-authenticator';
-import { conflict, forbidden, notFound } from '../common/errors/api-error';
-import { formatEntityId } from '../common/ids/entity-id';
-import { DomainEvents } from '../infrastructure/events/domain-events.service';
-import { MemberKicked, MemberRoleChanged } from './events/membership-events';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { paginateKeyset } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { PaginationQueryDto } from '../common/pagination/pagination-query.dto';
-import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from './dto/space-requests.dto';
-import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from './dto/space-records.dto';
-import { SpaceMembership } from './entities/space-membership.entity';
-import { MembershipWrites } from './membership-writes';
-import { assertRepeats, isActive, SpaceAccess, SpaceContext } from './space-access';
-import { toBanRecord, toMemberRecord } from './space-records';
-import { isProtocolDid } from './space-rules';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { conflict, forbidden, notFound } from '../../common/errors/api-error';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { MemberKicked, MemberRoleChanged } from '../events/membership.events';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
+import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } from '../dto/space-requests.dto';
+import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from '../dto/space-records.dto';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
+import { MembershipWrites } from './membership-writes.service';
+import { assertRepeats, isActive, SpaceContext } from '../domain/space-context';
+import { SpaceAccess } from './space-access.service';
+import { toBanRecord, toMemberRecord } from './space-records.presenter';
+import { isProtocolDid } from '../domain/space-rules';
+
+/** The members listing's order: earliest joined first. */
+const MEMBER_ORDER: KeysetColumn[] = [
+  { expression: 'joined_at', direction: 'ASC' },
+  { expression: 'member_did', direction: 'ASC' },
+];
+/** The bans listing's order: most recently banned first. */
+const BAN_ORDER: KeysetColumn[] = [
+  { expression: 'banned_at', direction: 'DESC' },
+  { expression: 'member_did', direction: 'DESC' },
+];
 
 /** Joining open spaces, leaving, and the admins' member management (roles, kicks, bans). */
 @Injectable()
 export class SpaceMembersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(SpaceMembership) private readonly memberships: Repository<SpaceMembership>,
+    private readonly memberships: SpaceMembershipsRepository,
     private readonly access: SpaceAccess,
     private readonly writes: MembershipWrites,
     private readonly cursors: CursorCodec,
@@ -40,9 +53,7 @@ export class SpaceMembersService {
     const membership = await this.dataSource.transaction(async (manager) => {
       const space = await this.access.lock(manager, context.space.id);
       if (!(space.isPublic && space.joinMode === 'open')) {
-        const current = await manager
-          .getRepository(SpaceMembership)
-          .findOne({ where: { spaceId: space.id, memberDid: principal.did } });
+        const current = await this.memberships.find(space.id, principal.did, manager);
         if (current?.status === 'active') return current;
         throw forbidden('This space is not open to join');
       }
@@ -63,11 +74,7 @@ export class SpaceMembersService {
     if (context.membership!.role === 'owner') throw conflict('The owner cannot leave the space');
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      const membership = await this.activeMembership(
-        manager.getRepository(SpaceMembership),
-        context,
-        principal.did,
-      );
+      const membership = await this.activeMembership(manager, context, principal.did);
       await this.writes.end(manager, membership, 'left');
     });
   }
@@ -79,20 +86,15 @@ export class SpaceMembersService {
     query: PaginationQueryDto,
   ): Promise<Page<MemberRecord>> {
     const context = await this.access.resolveMember(pathId, principal.did);
-    const builder = this.memberships
-      .createQueryBuilder('membership')
-      .where('membership.spaceId = :spaceId', { spaceId: context.space.id })
-      .andWhere(`membership.status = 'active'`);
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'legacy-space-members',
-      columns: [
-        { expression: 'membership.joinedAt', direction: 'ASC' },
-        { expression: 'membership.memberDid', direction: 'ASC' },
-      ],
-      keyOf: (row) => [row.joinedAt!.toISOString(), row.memberDid],
+      columns: MEMBER_ORDER,
+      keyOf: (row: SpaceMembership) => [row.joinedAt!.toISOString(), row.memberDid],
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.memberships.membersPage(context.space.id, seek), keyset);
     return {
       items: page.rows.map(toMemberRecord),
       nextCursor: page.nextCursor,
@@ -112,12 +114,11 @@ export class SpaceMembersService {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     return this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      const repository = manager.getRepository(SpaceMembership);
-      const target = await this.activeMembership(repository, context, memberDid);
+      const target = await this.activeMembership(manager, context, memberDid);
       if (target.role === 'owner') throw forbidden('The owner’s role cannot change');
       if (target.role !== request.role) {
         target.role = request.role;
-        await repository.save(target);
+        await this.memberships.save(target, manager);
         await this.events.emit(
           manager,
           new MemberRoleChanged(context.space.id, memberDid, request.role, principal.did),
@@ -132,7 +133,7 @@ export class SpaceMembersService {
     const context = await this.access.resolveAdmin(pathId, principal.did);
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      const target = await this.activeMembership(manager.getRepository(SpaceMembership), context, memberDid);
+      const target = await this.activeMembership(manager, context, memberDid);
       this.assertModeratable(target.role, memberDid, principal.did);
       await this.writes.end(manager, target, 'removed');
       await this.events.emit(manager, new MemberKicked(context.space.id, memberDid, principal.did));
@@ -152,9 +153,7 @@ export class SpaceMembersService {
     if (!isProtocolDid(memberDid)) throw notFound();
     return this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      const current = await manager
-        .getRepository(SpaceMembership)
-        .findOne({ where: { spaceId: context.space.id, memberDid } });
+      const current = await this.memberships.find(context.space.id, memberDid, manager);
       if (current?.status === 'banned') return toBanRecord(current);
       this.assertModeratable(current?.status === 'active' ? current.role : null, memberDid, principal.did);
       return toBanRecord(await this.writes.ban(manager, context.space.id, memberDid, principal.did));
@@ -168,20 +167,15 @@ export class SpaceMembersService {
     query: PaginationQueryDto,
   ): Promise<Page<BanRecord>> {
     const context = await this.access.resolveAdmin(pathId, principal.did);
-    const builder = this.memberships
-      .createQueryBuilder('membership')
-      .where('membership.spaceId = :spaceId', { spaceId: context.space.id })
-      .andWhere(`membership.status = 'banned'`);
-    const page = await paginateKeyset(builder, {
+    const keyset = {
       listing: 'legacy-space-bans',
-      columns: [
-        { expression: 'membership.bannedAt', direction: 'DESC' },
-        { expression: 'membership.memberDid', direction: 'DESC' },
-      ],
-      keyOf: (row) => [row.bannedAt!.toISOString(), row.memberDid],
+      columns: BAN_ORDER,
+      keyOf: (row: SpaceMembership) => [row.bannedAt!.toISOString(), row.memberDid],
       page: query,
       cursors: this.cursors,
-    });
+    };
+    const seek = openKeysetPage(keyset);
+    const page = closeKeysetPage(seek, await this.memberships.bansPage(context.space.id, seek), keyset);
     return {
       items: page.rows.map(toBanRecord),
       nextCursor: page.nextCursor,
@@ -195,11 +189,10 @@ export class SpaceMembersService {
     if (!isProtocolDid(memberDid)) throw notFound();
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
-      const repository = manager.getRepository(SpaceMembership);
-      const target = await repository.findOne({ where: { spaceId: context.space.id, memberDid } });
+      const target = await this.memberships.find(context.space.id, memberDid, manager);
       if (target?.status !== 'banned') throw notFound();
       Object.assign(target, { status: 'removed', bannedAt: null, bannedByDid: null });
-      await repository.save(target);
+      await this.memberships.save(target, manager);
     });
   }
 
@@ -227,20 +220,21 @@ export class SpaceMembersService {
     const context = await this.access.resolveMember(pathId, principal.did);
     const membership = context.membership!;
     membership.statusMessage = request.status || null;
-    await this.memberships.update(
-      { spaceId: membership.spaceId, memberDid: membership.memberDid },
-      { statusMessage: membership.statusMessage },
+    await this.memberships.updateStatusMessage(
+      membership.spaceId,
+      membership.memberDid,
+      membership.statusMessage,
     );
     return toMemberRecord(membership);
   }
 
   private async activeMembership(
-    repository: Repository<SpaceMembership>,
+    manager: EntityManager,
     context: SpaceContext,
     did: string,
   ): Promise<SpaceMembership> {
     if (!isProtocolDid(did) && did !== context.did) throw notFound();
-    const membership = await repository.findOne({ where: { spaceId: context.space.id, memberDid: did } });
+    const membership = await this.memberships.find(context.space.id, did, manager);
     if (membership?.status !== 'active') throw notFound();
     return membership;
   }

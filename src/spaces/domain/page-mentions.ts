@@ -1,4 +1,4 @@
-import { parseEntityId } from '../common/ids/entity-id';
+import { parseEntityId } from '../../common/ids/entity-id';
 
 /**
  * User mentions in page bodies (api-spec.md "Page"): a mention is a markdown link to

@@ -1,23 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
-import { Clock } from '../common/clock/clock';
-import { notFound } from '../common/errors/api-error';
-import { formatEntityId } from '../common/ids/entity-id';
-import { CursorCodec } from '../common/pagination/cursor-codec';
-import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../common/pagination/keyset';
-import { Page } from '../common/pagination/page';
-import { OriginIdentities } from '../protocol';
-import { SpaceListingQuery } from './dto/site-requests.dto';
-import { PublicSpace, SpaceCard, SpaceProtocolBlock } from './dto/public-space-records.dto';
-import { Space } from './entities/space.entity';
-import { MediaLookup } from '../media';
-import { toProfileLinkDto } from '../common/dto/profile-link.dto';
-import { memberCountSummary, toSpaceCard } from './public-records';
-import { SpaceCounters } from './space-counters';
-import { SpaceDirectory } from './space-directory';
-import { directoryPageStatement, DirectoryFilters, spaceCardsFromRows } from './space-rows';
-import { clampActiveWithinDays, normalizeCategory } from './space-rules';
+import { Clock } from '../../common/clock/clock';
+import { notFound } from '../../common/errors/api-error';
+import { formatEntityId } from '../../common/ids/entity-id';
+import { CursorCodec } from '../../common/pagination/cursor-codec';
+import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { Page } from '../../common/pagination/page';
+import { OriginIdentities } from '../../protocol';
+import { SpaceListingQuery } from '../dto/site-requests.dto';
+import { PublicSpace, SpaceCard, SpaceProtocolBlock } from '../dto/public-space-records.dto';
+import { Space } from '../entities/space.entity';
+import { MediaLookup } from '../../media';
+import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { memberCountSummary, toSpaceCard } from './public-space-records.presenter';
+import { SpaceCounters } from './space-counters.service';
+import { SpaceDirectory } from './space-directory.service';
+import { DirectoryFilters } from '../repositories/space-rows';
+import { SpacesRepository } from '../repositories/spaces.repository';
+import { clampActiveWithinDays, normalizeCategory } from '../domain/space-rules';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +24,7 @@ const DAY_MS = 86_400_000;
  * The anonymous space reads (api-spec.md "Anonymous reads"): the discovery listing and the single
  * fetch. Only spaces with a public profile exist here; everything else is the one 404.
  */
-/** The directory's order (space-rows.ts `directoryPageStatement` seeks and sorts by it). */
+/** The directory's order (SpacesRepository's `directoryPage` statements seek and sort by it). */
 const DIRECTORY_ORDER: KeysetColumn[] = [
   { expression: 'last_activity_at', direction: 'DESC' },
   { expression: 'id', direction: 'DESC' },
@@ -34,7 +33,7 @@ const DIRECTORY_ORDER: KeysetColumn[] = [
 @Injectable()
 export class PublicSpacesService {
   constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    private readonly spaces: SpacesRepository,
     private readonly directory: SpaceDirectory,
     private readonly origin: OriginIdentities,
     private readonly counters: SpaceCounters,
@@ -57,8 +56,7 @@ export class PublicSpacesService {
       cursors: this.cursors,
     };
     const seek = openKeysetPage(keyset);
-    const { sql, parameters } = directoryPageStatement(this.directoryFilters(query), seek);
-    const rows = spaceCardsFromRows(await this.spaces.manager.query(sql, parameters));
+    const rows = await this.spaces.directoryPage(this.directoryFilters(query), seek);
     const page = closeKeysetPage(seek, rows, keyset);
     const avatars = await this.media.imageUrls(page.rows.map((space) => space.avatarMediaId));
     return {
@@ -105,7 +103,7 @@ export class PublicSpacesService {
     };
   }
 
-  /** The listing's filters, normalized (DirectoryFilters of space-rows.ts). */
+  /** The listing's filters, normalized (DirectoryFilters, repositories/space-rows.ts). */
   private directoryFilters(query: SpaceListingQuery): DirectoryFilters {
     const category = query.category === undefined ? null : normalizeCategory(query.category);
     return {

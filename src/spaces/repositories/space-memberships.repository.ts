@@ -1,0 +1,227 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { KeysetSeek } from '../../common/pagination/keyset';
+import { defineStatements } from '../../infrastructure/database/statements';
+import type { MemberRole } from '../domain/space-rules';
+import { SpaceMembership } from '../entities/space-membership.entity';
+import { Space } from '../entities/space.entity';
+import {
+  keysetStatement,
+  keysetVariants,
+  MEMBERSHIP_COLUMNS,
+  membershipFromRow,
+  MembershipRow,
+  spaceColumnsOf,
+  spaceFromRow,
+  SpaceRow,
+} from './space-rows';
+
+/** A person's active memberships of live spaces, with the space's columns. */
+const ACTIVE_OF_PERSON =
+  'SELECT m.role AS membership_role, m.joined_at AS membership_joined_at, ' +
+  `${spaceColumnsOf('s')} FROM space_memberships m INNER JOIN spaces s ON s.id = m.space_id AND s.deleted_at IS NULL`;
+const ACTIVE_OF_PERSON_COUNT =
+  'SELECT count(*)::int AS count FROM space_memberships m ' +
+  'INNER JOIN spaces s ON s.id = m.space_id AND s.deleted_at IS NULL';
+const ACTIVE_OF_PERSON_WHERE = "m.member_did = $1 AND m.status = 'active' AND m.joined_at IS NOT NULL";
+const PERSON_ORDER = ['m.joined_at', 'm.space_id'];
+
+/** The spaces module's fixed SQL on `space_memberships` (docs/decisions/0131-a-repository-per-module.md). */
+export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRepository', {
+  /**
+   * DIDs of a space's (`$1`) active members: `all`, only owners and admins (`admins`), and either
+   * without one person (`$2`).
+   */
+  activeDids: {
+    all: "SELECT member_did AS did FROM space_memberships WHERE space_id = $1 AND status = 'active'",
+    admins:
+      "SELECT member_did AS did FROM space_memberships WHERE space_id = $1 AND status = 'active' " +
+      "AND role IN ('owner', 'admin')",
+    allExcept:
+      "SELECT member_did AS did FROM space_memberships WHERE space_id = $1 AND status = 'active' " +
+      'AND member_did <> $2',
+    adminsExcept:
+      "SELECT member_did AS did FROM space_memberships WHERE space_id = $1 AND status = 'active' " +
+      "AND role IN ('owner', 'admin') AND member_did <> $2",
+  },
+  /**
+   * Whether a person (`$2`) has applied to a space (`$1`), in status `$3` when not null: read from
+   * the view legacy-spaces publishes (`space_applicants`), since applications are that module's.
+   */
+  hasApplied: `SELECT 1 FROM "space_applicants" WHERE "space_id" = $1 AND "applicant_did" = $2
+          AND ($3::varchar IS NULL OR "status" = $3) LIMIT 1`,
+  /** A space's (`$1`) active members, earliest joined first (keyset: joined_at, member_did). */
+  membersPage: keysetVariants(
+    `SELECT ${MEMBERSHIP_COLUMNS} FROM space_memberships`,
+    "space_id = $1 AND status = 'active'",
+    1,
+    ['joined_at', 'member_did'],
+    'ASC',
+  ),
+  /** A space's (`$1`) banned people, most recently banned first (keyset: banned_at, member_did). */
+  bansPage: keysetVariants(
+    `SELECT ${MEMBERSHIP_COLUMNS} FROM space_memberships`,
+    "space_id = $1 AND status = 'banned'",
+    1,
+    ['banned_at', 'member_did'],
+    'DESC',
+  ),
+  /**
+   * A person's (`$1`) active memberships of live spaces, `joinedAt` then space id ascending: of
+   * `anyRole`, or of the roles `$2` (`ofRoles`).
+   */
+  activeOfPersonPage: {
+    anyRole: keysetVariants(ACTIVE_OF_PERSON, ACTIVE_OF_PERSON_WHERE, 1, PERSON_ORDER, 'ASC'),
+    ofRoles: keysetVariants(
+      ACTIVE_OF_PERSON,
+      `${ACTIVE_OF_PERSON_WHERE} AND m.role = ANY($2)`,
+      2,
+      PERSON_ORDER,
+      'ASC',
+    ),
+  },
+  /** How many rows activeOfPersonPage walks through. */
+  activeOfPersonCount: {
+    anyRole: `${ACTIVE_OF_PERSON_COUNT} WHERE ${ACTIVE_OF_PERSON_WHERE}`,
+    ofRoles: `${ACTIVE_OF_PERSON_COUNT} WHERE ${ACTIVE_OF_PERSON_WHERE} AND m.role = ANY($2)`,
+  },
+  /** The roles of a person's (`$1`) active memberships of the live spaces among `$2`. */
+  rolesIn:
+    'SELECT m.space_id, m.role FROM space_memberships m INNER JOIN spaces s ON s.id = m.space_id ' +
+    `AND s.deleted_at IS NULL WHERE ${ACTIVE_OF_PERSON_WHERE} AND m.space_id = ANY($2)`,
+});
+
+/**
+ * The membership rule as a condition of another module's query (SpaceMembershipReads
+ * `activeMembershipCondition`): true when `didExpression` is an active member of the live space
+ * `spaceIdExpression`, holding one of the roles bound to `rolesParameter` when given.
+ */
+export function activeMembershipCondition(
+  spaceIdExpression: string,
+  didExpression: string,
+  rolesParameter?: string,
+): string {
+  const roles = rolesParameter ? ` AND "sm"."role" IN (:...${rolesParameter})` : '';
+  return (
+    `EXISTS (SELECT 1 FROM "space_memberships" "sm" INNER JOIN "spaces" "sp" ON "sp"."id" = "sm"."space_id"` +
+    ` AND "sp"."deleted_at" IS NULL WHERE "sm"."space_id" = ${spaceIdExpression}` +
+    ` AND "sm"."member_did" = ${didExpression} AND "sm"."status" = 'active'${roles})`
+  );
+}
+
+/** A person's active membership of a live space, as SpaceMembershipReads lists them. */
+export interface ActiveMembershipRow {
+  space: Space;
+  role: MemberRole;
+  joinedAt: Date;
+}
+
+/** Every statement on `space_memberships` (and the applicants view legacy-spaces publishes). */
+@Injectable()
+export class SpaceMembershipsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The person's membership row in any state, or null. */
+  find(
+    spaceId: string,
+    did: string,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<SpaceMembership | null> {
+    return runner.getRepository(SpaceMembership).findOne({ where: { spaceId, memberDid: did } });
+  }
+
+  /** A new membership row, not stored yet. */
+  create(fields: Partial<SpaceMembership>): SpaceMembership {
+    return this.dataSource.getRepository(SpaceMembership).create(fields);
+  }
+
+  async save(membership: SpaceMembership, runner: EntityManager): Promise<void> {
+    await runner.getRepository(SpaceMembership).save(membership);
+  }
+
+  async insert(membership: Partial<SpaceMembership>, runner: EntityManager): Promise<void> {
+    await runner.getRepository(SpaceMembership).insert(membership);
+  }
+
+  async updateStatusMessage(spaceId: string, did: string, statusMessage: string | null): Promise<void> {
+    await this.dataSource
+      .getRepository(SpaceMembership)
+      .update({ spaceId, memberDid: did }, { statusMessage });
+  }
+
+  async activeDids(spaceId: string, options: { adminsOnly?: boolean; except?: string }): Promise<string[]> {
+    const { activeDids } = SPACE_MEMBERSHIPS_STATEMENTS;
+    const rows = await (options.except
+      ? this.dataSource.query<{ did: string }[]>(
+          options.adminsOnly ? activeDids.adminsExcept : activeDids.allExcept,
+          [spaceId, options.except],
+        )
+      : this.dataSource.query<{ did: string }[]>(options.adminsOnly ? activeDids.admins : activeDids.all, [
+          spaceId,
+        ]));
+    return rows.map((row) => row.did);
+  }
+
+  async hasApplied(spaceId: string, did: string, status: 'pending' | null): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(SPACE_MEMBERSHIPS_STATEMENTS.hasApplied, [
+      spaceId,
+      did,
+      status,
+    ]);
+    return rows.length > 0;
+  }
+
+  async membersPage(spaceId: string, seek: KeysetSeek): Promise<SpaceMembership[]> {
+    return this.page(SPACE_MEMBERSHIPS_STATEMENTS.membersPage, [spaceId], seek);
+  }
+
+  async bansPage(spaceId: string, seek: KeysetSeek): Promise<SpaceMembership[]> {
+    return this.page(SPACE_MEMBERSHIPS_STATEMENTS.bansPage, [spaceId], seek);
+  }
+
+  async activeOfPersonPage(
+    did: string,
+    roles: readonly MemberRole[] | null,
+    seek: KeysetSeek,
+  ): Promise<ActiveMembershipRow[]> {
+    const { anyRole, ofRoles } = SPACE_MEMBERSHIPS_STATEMENTS.activeOfPersonPage;
+    const [sql, parameters] =
+      roles && roles.length > 0
+        ? keysetStatement(ofRoles, [did, [...roles]], seek)
+        : keysetStatement(anyRole, [did], seek);
+    const rows = await this.dataSource.query<
+      (SpaceRow & { membership_role: MemberRole; membership_joined_at: Date })[]
+    >(sql, parameters);
+    return rows.map((row) => ({
+      space: spaceFromRow(row),
+      role: row.membership_role,
+      joinedAt: row.membership_joined_at,
+    }));
+  }
+
+  async activeOfPersonCount(did: string, roles: readonly MemberRole[] | null): Promise<number> {
+    const { anyRole, ofRoles } = SPACE_MEMBERSHIPS_STATEMENTS.activeOfPersonCount;
+    const [row] = await (roles && roles.length > 0
+      ? this.dataSource.query<{ count: number }[]>(ofRoles, [did, [...roles]])
+      : this.dataSource.query<{ count: number }[]>(anyRole, [did]));
+    return row.count;
+  }
+
+  async rolesIn(did: string, spaceIds: string[]): Promise<Map<string, MemberRole>> {
+    const rows = await this.dataSource.query<{ space_id: string; role: MemberRole }[]>(
+      SPACE_MEMBERSHIPS_STATEMENTS.rolesIn,
+      [did, spaceIds],
+    );
+    return new Map(rows.map((row) => [row.space_id, row.role]));
+  }
+
+  private async page(
+    variants: { first: string; after: string; before: string },
+    parameters: unknown[],
+    seek: KeysetSeek,
+  ): Promise<SpaceMembership[]> {
+    const [sql, values] = keysetStatement(variants, parameters, seek);
+    return (await this.dataSource.query<MembershipRow[]>(sql, values)).map(membershipFromRow);
+  }
+}
