@@ -2,14 +2,14 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RequestAuthenticator } from '../../common/auth/request-authenticator';
 import { ERROR_RESPONSE_HOOKS } from '../../common/errors/error-response-hooks';
-import { CredentialVerifier } from './credential-verifier';
-import { IdentityDirectory, RevocationLookup } from './identity-directory';
-import { ProofAuthenticator } from './proof-authenticator';
-import { ReplayRelease } from './replay-release';
+import { CredentialVerifier } from './services/credential-verifier.service';
+import { IdentityDirectory, RevocationLookup } from './domain/identity-directory';
+import { ProofAuthenticator } from './services/proof-authenticator.service';
+import { ReplayRelease } from './services/replay-release.service';
 import { ReplayEntry } from './entities/replay-entry.entity';
-import { IdentityStateService } from '../relay/identity-state.service';
-import { RevocationService } from '../relay/revocation.service';
-import { PostgresReplayStore, ReplayStore } from './replay-store';
+import { IdentityStateService } from '../relay/services/identity-state.service';
+import { RevocationService } from '../relay/services/revocation.service';
+import { PostgresReplayStore, ReplayStore } from './services/replay-store.service';
 import { RelayModule } from '../relay/relay.module';
 
 /**

@@ -3,9 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../../infrastructure/jobs/jobs.module';
 import { MetricsModule } from '../../infrastructure/metrics/metrics.module';
 import { RelayModule } from '../relay/relay.module';
-import { ChainOutbox } from './chain-outbox';
-import { ChainOutboxMetrics } from './chain-outbox.metrics';
-import { ChainOutboxSweeper } from './chain-outbox-sweeper';
+import { ChainOutbox } from './services/chain-outbox.service';
+import { ChainOutboxMetrics } from './services/chain-outbox.metrics';
+import { ChainOutboxSweeper } from './events/chain-outbox-sweep.subscriber';
 import { ChainPublication } from './entities/chain-publication.entity';
 
 /** Content chain publication through the outbox (ChainOutbox) and the job that retries it. */

@@ -3,7 +3,7 @@ import { Queue } from 'bullmq';
 import Redis from 'ioredis';
 import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
 import { SWEEP_JOB } from '../../../src/media/processing/media-processing';
-import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
+import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';
 import { eventuallyTrue } from '../../support/eventually';

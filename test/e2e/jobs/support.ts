@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
 import { ANNOUNCE_JOIN } from '../../../src/notifications/join-announcements';
 import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/processing/media-processing';
-import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
+import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { OCCURRENCE_REFRESH } from '../../../src/events/occurrence-refresh';
 
 /**

@@ -1,5 +1,5 @@
 import { POST_SCHEMA } from '../../../src/posts/post-content-chain';
-import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
+import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { Actor } from '../../support/actors';
 import { naming, statementsDuring } from '../../support/statements';
 import {

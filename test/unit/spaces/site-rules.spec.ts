@@ -1,5 +1,5 @@
 import type { SpaceView } from '../../../src/spaces/space-views';
-import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/content-publisher';
+import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/domain/content-publisher';
 import { HttpsDomainFetcher, isPublicAddress, publicAddressLookup } from '../../../src/spaces/domain-fetcher';
 import { topicAccessProblem } from '../../../src/spaces/dto/site-requests.dto';
 import { Space } from '../../../src/spaces/entities/space.entity';

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { Clock } from '../../common/clock/clock';
-import { SharedRedis } from '../../infrastructure/redis/shared-redis';
-import { IdentityCacheEpoch } from './identity-cache-epoch';
+import { Clock } from '../../../common/clock/clock';
+import { SharedRedis } from '../../../infrastructure/redis/shared-redis';
+import { IdentityCacheEpoch } from '../repositories/identity-cache-epoch.repository';
 
 export const IDENTITY_INVALIDATION_CHANNEL = 'plat:relay:identity-invalidated';
 

@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
-import { AppConfig } from '../../config/app-config';
+import { Clock } from '../../../common/clock/clock';
+import { AppConfig } from '../../../config/app-config';
 import {
   base64urlDecode,
   computeCid,
@@ -23,10 +23,14 @@ import {
   type IdentityState,
   type KeySigner,
   type ServiceEntry,
-} from '../core';
-import { ContentPublisher, PROFILE_SCHEMA, type PublishedContent } from '../publishing/content-publisher';
-import { OriginIdentities, type IssuedIdentity } from '../publishing/origin-identities';
-import { RelayIdentityChain, RelayOperation, RelayOriginKey } from './entities';
+} from '../../core';
+import {
+  ContentPublisher,
+  PROFILE_SCHEMA,
+  type PublishedContent,
+} from '../../publishing/domain/content-publisher';
+import { OriginIdentities, type IssuedIdentity } from '../../publishing/domain/origin-identities';
+import { RelayIdentityChain, RelayOperation, RelayOriginKey } from '../entities';
 import { IdentityCacheBus } from './identity-cache-bus';
 import { IdentityStateService } from './identity-state.service';
 import { RelayIngestService, type IngestResult } from './relay-ingest.service';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
+import { Clock } from '../../../common/clock/clock';
 import {
   contentIdFromGenesisCid,
   documentCid,
@@ -8,10 +8,10 @@ import {
   nextCreatedAt,
   signContentOperation,
   type ContentChainState,
-} from '../core';
-import { ChainGenesis, type SignedGenesis } from '../publishing/chain-genesis';
+} from '../../core';
+import { ChainGenesis, type SignedGenesis } from '../../publishing/domain/chain-genesis';
 import { MAX_GENESIS_ATTEMPTS, OriginIdentityError, OriginIdentityService } from './origin-identity.service';
-import { projectDocument } from './relay-document-projection';
+import { projectDocument } from '../domain/relay-document-projection';
 
 /**
  * ChainGenesis for the embedded relay. The genesis is the origin's own, signed here with its current

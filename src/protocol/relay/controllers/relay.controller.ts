@@ -9,10 +9,10 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { Anonymous } from '../../common/auth/access.decorators';
-import { RateLimiter } from '../../infrastructure/rate-limit/rate-limiter.service';
-import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from './dto/relay-requests.dto';
-import { IngestOperationsRequest } from './dto/relay-requests.dto';
+import { Anonymous } from '../../../common/auth/access.decorators';
+import { RateLimiter } from '../../../infrastructure/rate-limit/rate-limiter.service';
+import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from '../dto/relay-requests.dto';
+import { IngestOperationsRequest } from '../dto/relay-requests.dto';
 import {
   ChainLogResponse,
   ContentStateResponse,
@@ -27,10 +27,10 @@ import {
   RelayErrorResponse,
   RelayWellKnownResponse,
   RevocationStatusResponse,
-} from './dto/relay-responses.dto';
-import { RelayExceptionFilter } from './relay-errors';
-import { RelayApiService } from './relay-api.service';
-import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
+} from '../dto/relay-responses.dto';
+import { RelayExceptionFilter } from './relay-exception.filter';
+import { RelayApiService } from '../services/relay-api.service';
+import { RateLimitClass } from '../../../infrastructure/rate-limit/rate-limit-class';
 
 const NOT_FOUND = 'unknown or malformed id: the service’s constant 404 body';
 const BAD_REQUEST = { type: RelayErrorResponse, description: 'invalid input, `{error}`' };

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { CredentialGrant } from '../../common/auth/request-authenticator';
-import { Clock } from '../../common/clock/clock';
-import { AppConfig } from '../../config/app-config';
-import { parseDidUrl, ProtocolError, verifyCredential } from '../core';
-import { toCredentialGrant } from './credential-grant';
-import { IdentityDirectory, RevocationLookup } from './identity-directory';
+import { CredentialGrant } from '../../../common/auth/request-authenticator';
+import { Clock } from '../../../common/clock/clock';
+import { AppConfig } from '../../../config/app-config';
+import { parseDidUrl, ProtocolError, verifyCredential } from '../../core';
+import { toCredentialGrant } from '../domain/credential-grant';
+import { IdentityDirectory, RevocationLookup } from '../domain/identity-directory';
 
 /**
  * Verifies an X-Credential (design.md §4): signatures by historical key resolution, `aud` = the

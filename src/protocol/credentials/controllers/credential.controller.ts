@@ -1,11 +1,11 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Gated } from '../../common/auth/access.decorators';
-import { Principal } from '../../common/auth/principal.decorator';
-import { RequestPrincipal } from '../../common/auth/request-authenticator';
-import { CredentialIntrospectionService } from './credential-introspection.service';
-import { CredentialRecordResponse, CredentialSpaceDto } from './credential-record.dto';
-import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
+import { Gated } from '../../../common/auth/access.decorators';
+import { Principal } from '../../../common/auth/principal.decorator';
+import { RequestPrincipal } from '../../../common/auth/request-authenticator';
+import { CredentialIntrospectionService } from '../services/credential-introspection.service';
+import { CredentialRecordResponse, CredentialSpaceDto } from '../dto/credential-record.dto';
+import { RateLimitClass } from '../../../infrastructure/rate-limit/rate-limit-class';
 
 @ApiTags('credentials')
 @ApiExtraModels(CredentialSpaceDto)

@@ -1,4 +1,4 @@
-import { relayBadRequest } from './relay-errors';
+import { relayBadRequest } from './relay-error';
 
 export const DEFAULT_RELAY_LIMIT = 100;
 export const MAX_RELAY_LIMIT = 1000;

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { RequestPrincipal } from '../../common/auth/request-authenticator';
-import { unauthorized } from '../../common/errors/api-error';
-import { formatEntityId } from '../../common/ids/entity-id';
-import { SpaceDirectory } from '../../spaces';
-import { UsersService } from '../../users';
-import { SCOPES } from '../auth/credential-grant';
-import { CredentialRecordResponse, CredentialSpaceDto } from './credential-record.dto';
+import { RequestPrincipal } from '../../../common/auth/request-authenticator';
+import { unauthorized } from '../../../common/errors/api-error';
+import { formatEntityId } from '../../../common/ids/entity-id';
+import { SpaceDirectory } from '../../../spaces';
+import { UsersService } from '../../../users';
+import { SCOPES } from '../../auth/domain/credential-grant';
+import { CredentialRecordResponse, CredentialSpaceDto } from '../dto/credential-record.dto';
 
 /** GET /v1/credential: describes the presented credential and nothing else. */
 @Injectable()

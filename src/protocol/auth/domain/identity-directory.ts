@@ -1,4 +1,4 @@
-import type { IdentityState, MultikeyPublicKey } from '../core';
+import type { IdentityState, MultikeyPublicKey } from '../../core';
 
 /**
  * What request and credential verification need from the relay's identity store. The relay module

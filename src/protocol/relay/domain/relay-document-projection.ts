@@ -1,4 +1,4 @@
-import { PROFILE_SCHEMA } from '../publishing/content-publisher';
+import { PROFILE_SCHEMA } from '../../publishing/domain/content-publisher';
 
 /** The display-name registry's post row (WEB-RELAY.md "Well-Known Projections", row 2). */
 export const POST_SCHEMA = 'https://schemas.dfos.com/post/v1';

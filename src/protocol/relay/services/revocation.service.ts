@@ -1,10 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { serviceUnavailable } from '../../common/errors/api-error';
-import { RevocationLookup } from '../auth/identity-directory';
-import { isDagCborCid } from '../core';
-import { RelayRevocation } from './entities';
+import { serviceUnavailable } from '../../../common/errors/api-error';
+import { RevocationLookup } from '../../auth/domain/identity-directory';
+import { isDagCborCid } from '../../core';
+import { RelayRevocation } from '../entities';
 
 /**
  * The relay's revocation set, keyed by (credential CID, issuer DID). Answers only from the store:

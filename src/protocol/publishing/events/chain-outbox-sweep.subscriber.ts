@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { AppConfig } from '../../config/app-config';
-import { JobQueue } from '../../infrastructure/jobs/job-queue';
-import { ChainOutbox } from './chain-outbox';
+import { AppConfig } from '../../../config/app-config';
+import { JobQueue } from '../../../infrastructure/jobs/job-queue';
+import { ChainOutbox } from '../services/chain-outbox.service';
 
 export const CHAIN_OUTBOX_SWEEP = 'chain-outbox.sweep';
 

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
-import { RequestWrites } from '../../infrastructure/database/request-writes';
-import { serviceUnavailable } from '../../common/errors/api-error';
+import { Clock } from '../../../common/clock/clock';
+import { RequestWrites } from '../../../infrastructure/database/request-writes';
+import { serviceUnavailable } from '../../../common/errors/api-error';
 
 /** Remembers write-proof `jti`s per signer; answers whether a pair is new. Never fails open. */
 export abstract class ReplayStore {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
+import { Clock } from '../../../common/clock/clock';
 import {
   applyContentOperation,
   applyIdentityOperation,
@@ -27,16 +27,16 @@ import {
   type JsonObject,
   type MultikeyPublicKey,
   type ServiceEntry,
-} from '../core';
+} from '../../core';
 import {
   RelayContentChain,
   RelayIdentityChain,
   RelayOperation,
   RelayPendingOperation,
   type RelayOperationKind,
-} from './entities';
+} from '../entities';
 import { IdentityCacheBus } from './identity-cache-bus';
-import { projectDocument } from './relay-document-projection';
+import { projectDocument } from '../domain/relay-document-projection';
 import { RevocationService } from './revocation.service';
 
 /** WEB-RELAY.md "Operation Ingestion": a larger batch is a 400. */

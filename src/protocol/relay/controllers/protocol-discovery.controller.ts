@@ -1,10 +1,10 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Anonymous } from '../../common/auth/access.decorators';
-import { AppConfig } from '../../config/app-config';
-import { PLAT_BRAND } from '../core';
-import { ProtocolDiscoveryResponse } from './dto/relay-responses.dto';
-import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
+import { Anonymous } from '../../../common/auth/access.decorators';
+import { AppConfig } from '../../../config/app-config';
+import { PLAT_BRAND } from '../../core';
+import { ProtocolDiscoveryResponse } from '../dto/relay-responses.dto';
+import { RateLimitClass } from '../../../infrastructure/rate-limit/rate-limit-class';
 
 /** Builds the discovery document from configuration (design.md §1, api-spec.md). */
 export function protocolDiscovery(config: AppConfig): ProtocolDiscoveryResponse {

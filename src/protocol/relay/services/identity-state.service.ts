@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { IdentityDirectory } from '../auth/identity-directory';
+import { IdentityDirectory } from '../../auth/domain/identity-directory';
 import {
   decodeJws,
   findKey as findStateKey,
@@ -13,8 +13,8 @@ import {
   type IdentityState,
   type KeyRole,
   type MultikeyPublicKey,
-} from '../core';
-import { RelayIdentityChain, RelayOperation } from './entities';
+} from '../../core';
+import { RelayIdentityChain, RelayOperation } from '../entities';
 import { IdentityCacheBus, IdentityCacheListener } from './identity-cache-bus';
 
 /** Upper bound on cached identities (least recently used go first). */

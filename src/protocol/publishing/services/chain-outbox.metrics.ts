@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
-import { Metrics } from '../../infrastructure/metrics/metrics';
-import { OutboxBacklog, registerOutboxBacklog } from '../../infrastructure/metrics/outbox-backlog';
+import { Clock } from '../../../common/clock/clock';
+import { Metrics } from '../../../infrastructure/metrics/metrics';
+import { OutboxBacklog, registerOutboxBacklog } from '../../../infrastructure/metrics/outbox-backlog';
 
 /**
  * The chain publication outbox's backlog as `plat_outbox_*{outbox="chain_publications"}`: rows not

@@ -4,16 +4,16 @@ import {
   CredentialGrant,
   RequestAuthenticator,
   RequestPrincipal,
-} from '../../common/auth/request-authenticator';
-import { RouteAccess, Scope } from '../../common/auth/route-access';
-import { Clock } from '../../common/clock/clock';
-import { conflict, CredentialRefused, forbidden, unauthorized } from '../../common/errors/api-error';
-import { AppConfig } from '../../config/app-config';
-import { CredentialVerifier } from './credential-verifier';
-import { grantedScopes } from './credential-grant';
-import { IdentityDirectory } from './identity-directory';
-import { ReplayStore } from './replay-store';
-import { ProofRejected, verifyRequestProof } from './request-proof';
+} from '../../../common/auth/request-authenticator';
+import { RouteAccess, Scope } from '../../../common/auth/route-access';
+import { Clock } from '../../../common/clock/clock';
+import { conflict, CredentialRefused, forbidden, unauthorized } from '../../../common/errors/api-error';
+import { AppConfig } from '../../../config/app-config';
+import { CredentialVerifier } from './credential-verifier.service';
+import { grantedScopes } from '../domain/credential-grant';
+import { IdentityDirectory } from '../domain/identity-directory';
+import { ReplayStore } from './replay-store.service';
+import { ProofRejected, verifyRequestProof } from '../domain/request-proof';
 
 /** (signer, jti) is remembered a little longer than any proof can live (iat window + lifetime). */
 const REPLAY_WINDOW_SECONDS = 360;

@@ -1,6 +1,6 @@
-import { canonicalActionSet, type VerifiedCredential } from '../core';
-import type { CredentialGrant } from '../../common/auth/request-authenticator';
-import type { Scope } from '../../common/auth/route-access';
+import { canonicalActionSet, type VerifiedCredential } from '../../core';
+import type { CredentialGrant } from '../../../common/auth/request-authenticator';
+import type { Scope } from '../../../common/auth/route-access';
 
 /** Scopes in the order api-spec.md lists them; anything else in `action` is ignored. */
 export const SCOPES: Scope[] = [

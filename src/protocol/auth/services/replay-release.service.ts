@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { ErrorResponseHooks } from '../../common/errors/error-response-hooks';
-import { RequestWrites } from '../../infrastructure/database/request-writes';
-import { REPLAY_RESERVATION, ReplayReservation } from './proof-authenticator';
-import { ReplayStore } from './replay-store';
+import { ErrorResponseHooks } from '../../../common/errors/error-response-hooks';
+import { RequestWrites } from '../../../infrastructure/database/request-writes';
+import { REPLAY_RESERVATION, ReplayReservation } from './proof-authenticator.service';
+import { ReplayStore } from './replay-store.service';
 
 type ReservingRequest = Request & { [REPLAY_RESERVATION]?: ReplayReservation };
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { notFound } from '../../common/errors/api-error';
-import { CursorCodec } from '../../common/pagination/cursor-codec';
-import { isContentId, isDagCborCid, isPlatDid, type IdentityState } from '../core';
-import { PROFILE_SCHEMA } from '../publishing/content-publisher';
+import { notFound } from '../../../common/errors/api-error';
+import { CursorCodec } from '../../../common/pagination/cursor-codec';
+import { isContentId, isDagCborCid, isPlatDid, type IdentityState } from '../../core';
+import { PROFILE_SCHEMA } from '../../publishing/domain/content-publisher';
 import {
   ChainLogResponse,
   ContentStateResponse,
@@ -20,15 +20,15 @@ import {
   OperationResponse,
   RelayWellKnownResponse,
   RevocationStatusResponse,
-} from './dto/relay-responses.dto';
-import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from './dto/relay-requests.dto';
-import { RelayContentChain, RelayDocument, RelayOperation, type RelayOperationKind } from './entities';
+} from '../dto/relay-responses.dto';
+import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from '../dto/relay-requests.dto';
+import { RelayContentChain, RelayDocument, RelayOperation, type RelayOperationKind } from '../entities';
 import { IdentityStateService } from './identity-state.service';
 import { OriginIdentityService } from './origin-identity.service';
-import { relayBadRequest } from './relay-errors';
-import { POST_SCHEMA } from './relay-document-projection';
+import { relayBadRequest } from '../domain/relay-error';
+import { POST_SCHEMA } from '../domain/relay-document-projection';
 import { RelayIngestService } from './relay-ingest.service';
-import { parseIndexOrder, parseRelayBoolean, parseRelayLimit, type IndexOrder } from './relay-paging';
+import { parseIndexOrder, parseRelayBoolean, parseRelayLimit, type IndexOrder } from '../domain/relay-paging';
 
 export const RELAY_PROTOCOL = 'plat-web-relay';
 export const RELAY_VERSION = '0.1.0';

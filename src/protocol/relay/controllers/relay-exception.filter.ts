@@ -1,26 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpStatus } from '@nestjs/common';
 import type { Response } from 'express';
-import { AllExceptionsFilter } from '../../common/errors/all-exceptions.filter';
-import { ApiError, notFound } from '../../common/errors/api-error';
-
-/**
- * A failure the relay answers in WEB-RELAY.md's own body shape, `{"error": "<prose>"}`. The prose is
- * diagnostic; clients branch on the status.
- */
-export class RelayError extends Error {
-  override readonly name = 'RelayError';
-
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly details?: unknown[],
-  ) {
-    super(message);
-  }
-}
-
-export const relayBadRequest = (message: string, details?: unknown[]) =>
-  new RelayError(HttpStatus.BAD_REQUEST, message, details);
+import { AllExceptionsFilter } from '../../../common/errors/all-exceptions.filter';
+import { ApiError, notFound } from '../../../common/errors/api-error';
+import { RelayError } from '../domain/relay-error';
 
 /**
  * Relay routes answer 4xx failures as `{error}` (plus `details` on a refused ingest body), except

@@ -12,7 +12,7 @@ import {
   verifyJwsSignature,
   type IdentityState,
   type KeyRole,
-} from '../core';
+} from '../../core';
 
 const MAX_PAST_SECONDS = 300;
 const MAX_FUTURE_SECONDS = 60;

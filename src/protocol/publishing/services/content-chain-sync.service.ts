@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { setTimeout as delay } from 'node:timers/promises';
-import { documentCid } from '../core';
-import type { ChainOwner, StoredHead } from './chain-owner';
-import { ContentPublisher, type PublishedContent } from './content-publisher';
-import { PerKeyQueue } from './per-key-queue';
+import { documentCid } from '../../core';
+import type { ChainOwner, StoredHead } from '../domain/chain-owner';
+import { ContentPublisher, type PublishedContent } from '../domain/content-publisher';
+import { PerKeyQueue } from '../domain/per-key-queue';
 
 /** Rounds before giving up when concurrent edits (on other replicas) keep moving the chain's head. */
 export const MAX_SYNC_ROUNDS = 5;

@@ -1,9 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from '../../common/clock/clock';
-import type { ChainOwner } from './chain-owner';
-import { ContentChainSync } from './content-chain-sync';
+import { Clock } from '../../../common/clock/clock';
+import type { ChainOwner } from '../domain/chain-owner';
+import { ContentChainSync } from './content-chain-sync.service';
 
 /** The writing request publishes at once; a sweep takes the publication only after this. */
 const REQUEST_GRACE_MS = 30_000;
