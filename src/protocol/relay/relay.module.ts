@@ -6,7 +6,12 @@ import { ContentPublisher } from '../publishing/domain/content-publisher';
 import { OriginIdentities } from '../publishing/domain/origin-identities';
 import { RELAY_ENTITIES } from './entities';
 import { IdentityCacheBus } from './services/identity-cache-bus';
-import { IdentityCacheEpoch } from './repositories/identity-cache-epoch.repository';
+import { IdentityCacheEpochRepository } from './repositories/identity-cache-epoch.repository';
+import { RelayChainsRepository } from './repositories/relay-chains.repository';
+import { RelayOperationsRepository } from './repositories/relay-operations.repository';
+import { RelayOriginRepository } from './repositories/relay-origin.repository';
+import { RelayPendingRepository } from './repositories/relay-pending.repository';
+import { RelayRevocationsRepository } from './repositories/relay-revocations.repository';
 import { IdentityStateService } from './services/identity-state.service';
 import { OriginChainGenesis } from './services/origin-chain-genesis.service';
 import { OriginIdentityService } from './services/origin-identity.service';
@@ -29,7 +34,12 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
   controllers: [RelayController, ProtocolDiscoveryController],
   providers: [
-    IdentityCacheEpoch,
+    RelayOperationsRepository,
+    RelayChainsRepository,
+    RelayPendingRepository,
+    RelayRevocationsRepository,
+    RelayOriginRepository,
+    IdentityCacheEpochRepository,
     IdentityCacheBus,
     IdentityStateService,
     RevocationService,

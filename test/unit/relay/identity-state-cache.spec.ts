@@ -6,7 +6,7 @@ import {
   EPOCH_CHECK_INTERVAL_MS,
   IdentityCacheBus,
 } from '../../../src/protocol/relay/services/identity-cache-bus';
-import { IdentityCacheEpoch } from '../../../src/protocol/relay/repositories/identity-cache-epoch.repository';
+import { IdentityCacheEpochRepository as IdentityCacheEpoch } from '../../../src/protocol/relay/repositories/identity-cache-epoch.repository';
 import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
 import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { ShiftedClock } from '../../support/clock';

@@ -3,7 +3,7 @@ import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { Clock } from '../../../common/clock/clock';
 import { SharedRedis } from '../../../infrastructure/redis/shared-redis';
-import { IdentityCacheEpoch } from '../repositories/identity-cache-epoch.repository';
+import { IdentityCacheEpochRepository } from '../repositories/identity-cache-epoch.repository';
 
 export const IDENTITY_INVALIDATION_CHANNEL = 'plat:relay:identity-invalidated';
 
@@ -28,7 +28,7 @@ export interface IdentityCacheListener {
  * false) and, once it is back, drops everything it cached (messages may have been lost meanwhile).
  *
  * A publish that fails while the other replicas stay subscribed reaches them through the database
- * instead: the publisher bumps the IdentityCacheEpoch, and every replica re-reads it at most
+ * instead: the publisher bumps the identity cache epoch (IdentityCacheEpochRepository), and every replica re-reads it at most
  * EPOCH_CHECK_INTERVAL_MS before serving from its cache, dropping everything when it moved.
  */
 @Injectable()
@@ -46,7 +46,7 @@ export class IdentityCacheBus {
 
   constructor(
     redis: SharedRedis,
-    private readonly epoch: IdentityCacheEpoch,
+    private readonly epoch: IdentityCacheEpochRepository,
     private readonly clock: Clock,
   ) {
     const subscriber = redis.subscriber();

@@ -14,7 +14,8 @@ import {
   type KeyRole,
   type MultikeyPublicKey,
 } from '../../core';
-import { RelayIdentityChain, RelayOperation } from '../entities';
+import { RelayChainsRepository } from '../repositories/relay-chains.repository';
+import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
 import { IdentityCacheBus, IdentityCacheListener } from './identity-cache-bus';
 
 /** Upper bound on cached identities (least recently used go first). */
@@ -43,8 +44,11 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
   private generation = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    // The data source only builds the repositories when a test constructs the service by hand.
+    @InjectDataSource() dataSource: DataSource,
     private readonly bus: IdentityCacheBus,
+    private readonly chains: RelayChainsRepository = new RelayChainsRepository(dataSource),
+    private readonly operations: RelayOperationsRepository = new RelayOperationsRepository(dataSource),
   ) {
     super();
     bus.listen(this);
@@ -67,11 +71,7 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
       return lastWithId(keyHistory, keyId);
     }
     if (!isPlatDid(did)) return null;
-    const rows = await this.dataSource.getRepository(RelayOperation).find({
-      select: { cid: true, jws: true },
-      where: { kind: 'identity-op', chainId: did },
-      order: { seq: 'ASC' },
-    });
+    const rows = await this.operations.identityOperations(did);
     const upTo = rows.findIndex((row) => row.cid === at.cid);
     if (upTo < 0) return null;
     const operations: IdentityOperation[] = rows
@@ -115,10 +115,7 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
       }
     }
     const generation = this.generation;
-    const row = await this.dataSource.getRepository(RelayIdentityChain).findOne({
-      select: { did: true, state: true, keyHistory: true },
-      where: { did },
-    });
+    const row = await this.chains.findIdentity(did);
     const entry: CachedIdentity = {
       state: row?.state ?? null,
       keyHistory: row?.keyHistory ?? [],

@@ -12,6 +12,7 @@ import {
 import { ChainGenesis, type SignedGenesis } from '../../publishing/domain/chain-genesis';
 import { MAX_GENESIS_ATTEMPTS, OriginIdentityError, OriginIdentityService } from './origin-identity.service';
 import { projectDocument } from '../domain/relay-document-projection';
+import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 
 /**
  * ChainGenesis for the embedded relay. The genesis is the origin's own, signed here with its current
@@ -26,6 +27,7 @@ export class OriginChainGenesis extends ChainGenesis {
   constructor(
     private readonly origin: OriginIdentityService,
     private readonly clock: Clock,
+    private readonly chains: RelayChainsRepository,
   ) {
     super();
   }
@@ -72,24 +74,7 @@ export class OriginChainGenesis extends ChainGenesis {
       length: 1,
     };
     const { docSchema, displayName } = projectDocument(genesis.document);
-    // The document row only with a new operation: a chain holds only what its own operations bring.
-    const stored = await manager.query<unknown[]>(
-      `WITH operation AS (
-         INSERT INTO relay_operations
-           (cid, kind, chain_id, jws, signer_did, created_at, previous_cid, op_type, document_cid)
-         VALUES ($3, 'content-op', $4, $5, $6, $7, NULL, 'create', $1)
-         ON CONFLICT (cid) DO NOTHING
-         RETURNING cid
-       ), document AS (
-         INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
-         SELECT $4, $1, $2::jsonb, $9, $10 FROM operation
-         ON CONFLICT DO NOTHING
-       )
-       INSERT INTO relay_content_chains
-         (content_id, creator_did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted,
-          current_document_cid, state)
-       SELECT $4, $6, cid, cid, $7, $7, 1, false, $1, $8::jsonb FROM operation
-       RETURNING content_id`,
+    return this.chains.insertGenesis(
       [
         genesis.documentCid,
         JSON.stringify(genesis.document),
@@ -102,7 +87,7 @@ export class OriginChainGenesis extends ChainGenesis {
         docSchema,
         displayName,
       ],
+      manager,
     );
-    return stored.length === 1;
   }
 }

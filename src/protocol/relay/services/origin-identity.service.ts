@@ -30,7 +30,9 @@ import {
   type PublishedContent,
 } from '../../publishing/domain/content-publisher';
 import { OriginIdentities, type IssuedIdentity } from '../../publishing/domain/origin-identities';
-import { RelayIdentityChain, RelayOperation, RelayOriginKey } from '../entities';
+import { RelayChainsRepository } from '../repositories/relay-chains.repository';
+import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
+import { RelayOriginRepository } from '../repositories/relay-origin.repository';
 import { IdentityCacheBus } from './identity-cache-bus';
 import { IdentityStateService } from './identity-state.service';
 import { RelayIngestService, type IngestResult } from './relay-ingest.service';
@@ -62,6 +64,9 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     private readonly ingestion: RelayIngestService,
     private readonly identities: IdentityStateService,
     private readonly bus: IdentityCacheBus,
+    private readonly originKeys: RelayOriginRepository = new RelayOriginRepository(dataSource),
+    private readonly chains: RelayChainsRepository = new RelayChainsRepository(dataSource),
+    private readonly operations: RelayOperationsRepository = new RelayOperationsRepository(dataSource),
   ) {
     super();
   }
@@ -229,11 +234,11 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
   private async bootstrap(): Promise<void> {
     let changed: string[] = [];
     const origin = await this.dataSource.transaction(async (manager) => {
-      await manager.query('SELECT pg_advisory_xact_lock($1)', [ORIGIN_LOCK_KEY]);
+      await this.originKeys.lockBootstrap(ORIGIN_LOCK_KEY, manager);
       const { signer, seed } = await this.originKey(manager);
-      const stored = await manager.findOne(RelayOriginKey, { where: { publicKey: signer.multikey } });
+      const storedDid = await this.originKeys.didOfKey(signer.multikey, manager);
       const services = this.originServices();
-      if (!stored) {
+      if (storedDid === null) {
         const key = multikeyEntry(signer);
         const genesis = signIdentityOperation(
           {
@@ -248,19 +253,17 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
           signer,
         );
         changed = await this.ingestWithin(manager, genesis.jws, 'origin identity genesis');
-        await manager.insert(RelayOriginKey, {
-          publicKey: signer.multikey,
-          keyId: signer.keyId,
-          did: genesis.did,
-          seed,
-        });
+        await this.originKeys.insert(
+          { publicKey: signer.multikey, keyId: signer.keyId, did: genesis.did, seed },
+          manager,
+        );
         this.logger.log(`origin identity ${genesis.did} created`);
         return { did: genesis.did, signer };
       }
-      const chain = await manager.findOne(RelayIdentityChain, { where: { did: stored.did } });
-      if (!chain) throw new OriginIdentityError(`origin identity ${stored.did} has no chain in the relay`);
+      const chain = await this.chains.findIdentityChain(storedDid, manager);
+      if (!chain) throw new OriginIdentityError(`origin identity ${storedDid} has no chain in the relay`);
       const state = chain.state;
-      if (state.isDeleted) throw new OriginIdentityError(`origin identity ${stored.did} is deleted`);
+      if (state.isDeleted) throw new OriginIdentityError(`origin identity ${storedDid} is deleted`);
       if (JSON.stringify(state.services) !== JSON.stringify(services)) {
         const update = signIdentityOperation(
           {
@@ -274,12 +277,12 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
             createdAt: this.after(state.lastCreatedAt),
           },
           signer,
-          { did: stored.did },
+          { did: storedDid },
         );
         changed = await this.ingestWithin(manager, update.jws, 'origin service update');
-        this.logger.log(`origin identity ${stored.did}: service entries updated`);
+        this.logger.log(`origin identity ${storedDid}: service entries updated`);
       }
-      return { did: stored.did, signer };
+      return { did: storedDid, signer };
     });
     await this.bus.publish(changed);
     this.origin = { ...origin, profile: this.signProfile(origin.did, origin.signer) };
@@ -290,12 +293,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     if (this.config.ORIGIN_KEY) {
       return { signer: createKeySigner(base64urlDecode(this.config.ORIGIN_KEY, 'ORIGIN_KEY')), seed: null };
     }
-    const generated = await manager
-      .getRepository(RelayOriginKey)
-      .createQueryBuilder('key')
-      .where('key.seed IS NOT NULL')
-      .orderBy('key.created_at', 'ASC')
-      .getOne();
+    const generated = await this.originKeys.firstGenerated(manager);
     if (generated?.seed)
       return { signer: createKeySigner(new Uint8Array(generated.seed)), seed: generated.seed };
     if (this.config.NODE_ENV === 'production') {
@@ -341,10 +339,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
   }
 
   private async createdAtOf(cid: string): Promise<string> {
-    const row = await this.dataSource.getRepository(RelayOperation).findOne({
-      select: { cid: true, createdAt: true },
-      where: { cid },
-    });
+    const row = await this.operations.findCreatedAt(cid);
     if (!row) throw new OriginIdentityError(`operation ${cid} is not in the relay`);
     return row.createdAt;
   }

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { notFound } from '../../../common/errors/api-error';
 import { CursorCodec } from '../../../common/pagination/cursor-codec';
 import { isContentId, isDagCborCid, isPlatDid, type IdentityState } from '../../core';
@@ -22,7 +20,15 @@ import {
   RevocationStatusResponse,
 } from '../dto/relay-responses.dto';
 import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from '../dto/relay-requests.dto';
-import { RelayContentChain, RelayDocument, RelayOperation, type RelayOperationKind } from '../entities';
+import { RelayContentChain, type RelayOperationKind } from '../entities';
+import {
+  RelayChainsRepository,
+  type ContentIndexRow,
+  type IdentityIndexRow,
+  type IndexPosition,
+} from '../repositories/relay-chains.repository';
+import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
+import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
 import { IdentityStateService } from './identity-state.service';
 import { OriginIdentityService } from './origin-identity.service';
 import { relayBadRequest } from '../domain/relay-error';
@@ -33,64 +39,6 @@ import { parseIndexOrder, parseRelayBoolean, parseRelayLimit, type IndexOrder } 
 export const RELAY_PROTOCOL = 'plat-web-relay';
 export const RELAY_VERSION = '0.1.0';
 
-interface IdentityIndexRow {
-  did: string;
-  head_cid: string;
-  op_count: number;
-  genesis_at: string;
-  head_at: string;
-  is_deleted: boolean;
-  profile_anchor: string | null;
-  public_read: boolean;
-  doc_schema: string | null;
-  display_name: string | null;
-}
-
-interface ContentIndexRow {
-  content_id: string;
-  genesis_cid: string;
-  head_cid: string;
-  creator_did: string;
-  is_deleted: boolean;
-  op_count: number;
-  genesis_at: string;
-  head_at: string;
-  current_document_cid: string | null;
-  public_read: boolean;
-  doc_schema: string | null;
-  display_name: string | null;
-}
-
-/** A small SQL builder for the index filters: numbered parameters, ANDed conditions. */
-class Filters {
-  readonly conditions: string[] = [];
-  readonly params: unknown[] = [];
-
-  param(value: unknown): string {
-    this.params.push(value);
-    return `$${this.params.length}`;
-  }
-
-  add(condition: string): void {
-    this.conditions.push(condition);
-  }
-
-  get where(): string {
-    return this.conditions.length > 0 ? `WHERE ${this.conditions.join(' AND ')}` : '';
-  }
-
-  /**
-   * Case-insensitive substring match on the projected display name of one schema, phrased so the
-   * trigram index on lower(display_name) serves it (docs/decisions/0121-relay-index-filters.md).
-   */
-  displayNameContains(schema: string, fragment: string): void {
-    // LIKE's wildcards and escape character in the fragment match themselves; lower() leaves them be.
-    const pattern = `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    this.add(`entry.doc_schema = ${this.param(schema)}`);
-    this.add(`lower(entry.display_name) LIKE lower(${this.param(pattern)})`);
-  }
-}
-
 /**
  * The relay's HTTP surface (WEB-RELAY.md), mapped to response DTOs: ingest, chain state and logs,
  * single operations, blobs, the index and revocation status. Unknown and malformed ids are the
@@ -99,7 +47,9 @@ class Filters {
 @Injectable()
 export class RelayApiService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly operationRows: RelayOperationsRepository,
+    private readonly chains: RelayChainsRepository,
+    private readonly revocations: RelayRevocationsRepository,
     private readonly identities: IdentityStateService,
     private readonly origin: OriginIdentityService,
     private readonly ingestion: RelayIngestService,
@@ -179,15 +129,8 @@ export class RelayApiService {
   /** The global log, in ingestion order. */
   async log(query: RelayPageQuery): Promise<GlobalLogResponse> {
     const limit = parseRelayLimit(query.limit);
-    const builder = this.operations()
-      .select(['op.cid', 'op.jws', 'op.kind', 'op.chainId', 'op.seq'])
-      .orderBy('op.seq', 'ASC')
-      .limit(limit);
-    if (query.after !== undefined) {
-      const after = await this.cursorSeq(query.after);
-      builder.where('op.seq > :after', { after });
-    }
-    const rows = await builder.getMany();
+    const after = query.after === undefined ? undefined : await this.cursorSeq(query.after);
+    const rows = await this.operationRows.log(limit, after);
     return {
       entries: rows.map((row) => ({ cid: row.cid, jwsToken: row.jws, kind: row.kind, chainId: row.chainId })),
       next: rows.length === limit ? rows[rows.length - 1].cid : null,
@@ -196,10 +139,7 @@ export class RelayApiService {
 
   async operation(cid: string): Promise<OperationResponse> {
     if (!isDagCborCid(cid)) throw notFound();
-    const row = await this.operations()
-      .select(['op.cid', 'op.jws', 'op.kind', 'op.chainId'])
-      .where('op.cid = :cid', { cid })
-      .getOne();
+    const row = await this.operationRows.findEntry(cid);
     if (!row) throw notFound();
     return { cid: row.cid, jwsToken: row.jws, kind: row.kind, chainId: row.chainId };
   }
@@ -216,9 +156,7 @@ export class RelayApiService {
     const chain = await this.contentChain(contentId);
     if (chain.isDeleted || !chain.currentDocumentCid) throw notFound();
     // Only a document this chain's own operation brought (docs/decisions/0120-relay-documents-per-chain.md).
-    const document = await this.dataSource.getRepository(RelayDocument).findOne({
-      where: { contentId: chain.contentId, documentCid: chain.currentDocumentCid },
-    });
+    const document = await this.chains.findDocument(chain.contentId, chain.currentDocumentCid);
     if (!document) throw notFound();
     return document.document;
   }
@@ -226,11 +164,7 @@ export class RelayApiService {
   async revocationStatus(credentialCid: string): Promise<RevocationStatusResponse> {
     if (!isDagCborCid(credentialCid)) throw relayBadRequest('not a well-formed credential CID');
     // Several issuers may have "revoked" one CID; the smallest issuer DID answers (WEB-RELAY.md).
-    const rows: { jws: string }[] = await this.dataSource.query(
-      `SELECT o.jws FROM relay_revocations r JOIN relay_operations o ON o.cid = r.revocation_cid
-       WHERE r.credential_cid = $1 ORDER BY r.issuer_did ASC LIMIT 1`,
-      [credentialCid],
-    );
+    const rows = await this.revocations.statusOf(credentialCid);
     return rows.length > 0
       ? { credentialCID: credentialCid, revoked: true, revocation: rows[0].jws }
       : { credentialCID: credentialCid, revoked: false };
@@ -239,12 +173,7 @@ export class RelayApiService {
   async issuerRevocations(did: string, query: RelayPageQuery): Promise<IssuerRevocationsResponse> {
     if (!isPlatDid(did)) throw relayBadRequest('not a canonical did:plat identifier');
     const limit = parseRelayLimit(query.limit);
-    const rows: { credential_cid: string; jws: string }[] = await this.dataSource.query(
-      `SELECT r.credential_cid, o.jws FROM relay_revocations r JOIN relay_operations o ON o.cid = r.revocation_cid
-       WHERE r.issuer_did = $1 AND ($2::text IS NULL OR r.credential_cid > $2)
-       ORDER BY r.credential_cid ASC LIMIT $3`,
-      [did, query.after ?? null, limit],
-    );
+    const rows = await this.revocations.byIssuer(did, query.after ?? null, limit);
     return {
       did,
       revocations: rows.map((row) => ({ credentialCID: row.credential_cid, revocation: row.jws })),
@@ -259,24 +188,17 @@ export class RelayApiService {
     const limit = parseRelayLimit(query.limit);
     const order = parseIndexOrder(query.order);
     const hasPublicProfile = parseRelayBoolean(query.hasPublicProfile);
-    const filters = new Filters();
-    if (query.did !== undefined) filters.add(`entry.did = ${filters.param(query.did)}`);
-    if (hasPublicProfile !== undefined) {
-      const predicate = 'entry.profile_anchor IS NOT NULL AND entry.public_read';
-      filters.add(hasPublicProfile ? `(${predicate})` : `NOT (${predicate})`);
-    }
-    if (query.nameContains !== undefined) filters.displayNameContains(PROFILE_SCHEMA, query.nameContains);
-    const orderBy = this.seek(filters, 'identities', order, query.after, 'did');
-    const rows: IdentityIndexRow[] = await this.dataSource.query(
-      `SELECT * FROM (
-         SELECT i.did, i.head_cid, i.op_count, i.genesis_at, i.head_at, i.is_deleted, i.profile_anchor,
-                (d.document_cid IS NOT NULL) AS public_read, d.doc_schema, d.display_name
-         FROM relay_identity_chains i
-         LEFT JOIN relay_content_chains c ON c.content_id = i.profile_anchor
-         LEFT JOIN relay_documents d
-           ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted
-       ) entry ${filters.where} ORDER BY ${orderBy} LIMIT ${filters.param(limit)}`,
-      filters.params,
+    const position = this.seek('identities', order, query.after);
+    const rows = await this.chains.identityIndex(
+      {
+        did: query.did,
+        hasPublicProfile,
+        namePattern: query.nameContains === undefined ? undefined : likePattern(query.nameContains),
+        profileSchema: PROFILE_SCHEMA,
+      },
+      order,
+      position,
+      limit,
     );
     return {
       identities: rows.map(identityIndexRow),
@@ -294,37 +216,28 @@ export class RelayApiService {
       if (publicRead === false) throw relayBadRequest('invalid filter combination');
       publicRead = true;
     }
-    const filters = new Filters();
-    if (query.contentId !== undefined) filters.add(`entry.content_id = ${filters.param(query.contentId)}`);
-    if (query.creator !== undefined) {
-      if (!isPlatDid(query.creator)) throw relayBadRequest('creator must be a did:plat DID');
-      filters.add(`entry.creator_did = ${filters.param(query.creator)}`);
+    if (query.creator !== undefined && !isPlatDid(query.creator)) {
+      throw relayBadRequest('creator must be a did:plat DID');
     }
-    if (query.signer !== undefined) {
-      if (!isPlatDid(query.signer)) throw relayBadRequest('signer must be a did:plat DID');
-      filters.add(
-        `EXISTS (SELECT 1 FROM relay_operations s WHERE s.signer_did = ${filters.param(query.signer)}
-                 AND s.kind = 'content-op' AND s.chain_id = entry.content_id)`,
-      );
+    if (query.signer !== undefined && !isPlatDid(query.signer)) {
+      throw relayBadRequest('signer must be a did:plat DID');
     }
-    if (query.docSchema !== undefined) filters.add(`entry.doc_schema = ${filters.param(query.docSchema)}`);
-    if (query.documentCID !== undefined) {
-      filters.add(`entry.current_document_cid = ${filters.param(query.documentCID)}`);
-    }
-    if (publicRead !== undefined) filters.add(publicRead ? 'entry.public_read' : 'NOT entry.public_read');
-    if (isDeleted !== undefined) filters.add(isDeleted ? 'entry.is_deleted' : 'NOT entry.is_deleted');
-    if (query.titleContains !== undefined) filters.displayNameContains(POST_SCHEMA, query.titleContains);
-    const orderBy = this.seek(filters, 'content', order, query.after, 'content_id');
-    const rows: ContentIndexRow[] = await this.dataSource.query(
-      `SELECT * FROM (
-         SELECT c.content_id, c.genesis_cid, c.head_cid, c.creator_did, c.is_deleted, c.op_count,
-                c.genesis_at, c.head_at, c.current_document_cid,
-                (d.document_cid IS NOT NULL) AS public_read, d.doc_schema, d.display_name
-         FROM relay_content_chains c
-         LEFT JOIN relay_documents d
-           ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted
-       ) entry ${filters.where} ORDER BY ${orderBy} LIMIT ${filters.param(limit)}`,
-      filters.params,
+    const position = this.seek('content', order, query.after);
+    const rows = await this.chains.contentIndex(
+      {
+        contentId: query.contentId,
+        creator: query.creator,
+        signer: query.signer,
+        docSchema: query.docSchema,
+        documentCid: query.documentCID,
+        publicRead,
+        isDeleted,
+        titlePattern: query.titleContains === undefined ? undefined : likePattern(query.titleContains),
+        postSchema: POST_SCHEMA,
+      },
+      order,
+      position,
+      limit,
     );
     return {
       content: rows.map(contentIndexRow),
@@ -336,28 +249,14 @@ export class RelayApiService {
    * Keyset position of an index page. Lexical mode: `after` is a strictly-greater key (any string,
    * present or not). Ordered mode: `after` is an opaque HMAC'd token; one that does not verify is 400.
    */
-  private seek(
-    filters: Filters,
-    listing: string,
-    order: IndexOrder | undefined,
-    after: string | undefined,
-    key: string,
-  ): string {
-    if (!order) {
-      if (after !== undefined) filters.add(`entry.${key} > ${filters.param(after)}`);
-      return `entry.${key} ASC`;
+  private seek(listing: string, order: IndexOrder | undefined, after: string | undefined): IndexPosition {
+    if (after === undefined) return undefined;
+    if (!order) return { key: after };
+    const values = this.cursors.decode(`relay:index:${listing}:${order}`, after);
+    if (values.length !== 2 || typeof values[0] !== 'string' || typeof values[1] !== 'string') {
+      throw relayBadRequest('invalid cursor');
     }
-    const column = order === 'genesisAt.desc' ? 'genesis_at' : 'head_at';
-    if (after !== undefined) {
-      const values = this.cursors.decode(`relay:index:${listing}:${order}`, after);
-      if (values.length !== 2 || typeof values[0] !== 'string' || typeof values[1] !== 'string') {
-        throw relayBadRequest('invalid cursor');
-      }
-      const at = filters.param(values[0]);
-      const past = filters.param(values[1]);
-      filters.add(`(entry.${column} < ${at} OR (entry.${column} = ${at} AND entry.${key} > ${past}))`);
-    }
-    return `entry.${column} DESC, entry.${key} ASC`;
+    return { at: values[0], key: values[1] };
   }
 
   private nextCursor<Row extends { genesis_at: string; head_at: string }>(
@@ -376,13 +275,9 @@ export class RelayApiService {
 
   // ---------------------------------------------------------------------------------------------
 
-  private operations() {
-    return this.dataSource.getRepository(RelayOperation).createQueryBuilder('op');
-  }
-
   private async contentChain(contentId: string): Promise<RelayContentChain> {
     if (!isContentId(contentId)) throw notFound();
-    const chain = await this.dataSource.getRepository(RelayContentChain).findOne({ where: { contentId } });
+    const chain = await this.chains.findContentChain(contentId);
     if (!chain) throw notFound();
     return chain;
   }
@@ -397,16 +292,8 @@ export class RelayApiService {
     query: RelayPageQuery,
   ): Promise<ChainLogResponse> {
     const limit = parseRelayLimit(query.limit);
-    const builder = this.operations()
-      .select(['op.cid', 'op.jws', 'op.seq'])
-      .where('op.kind = :kind AND op.chain_id = :chainId', { kind, chainId })
-      .orderBy('op.seq', 'ASC')
-      .limit(limit);
-    if (query.after !== undefined) {
-      const after = await this.cursorSeq(query.after, kind, chainId);
-      builder.andWhere('op.seq > :after', { after });
-    }
-    const rows = await builder.getMany();
+    const after = query.after === undefined ? undefined : await this.cursorSeq(query.after, kind, chainId);
+    const rows = await this.operationRows.chainLog(kind, chainId, limit, after);
     return {
       entries: rows.map((row) => ({ cid: row.cid, jwsToken: row.jws })),
       next: rows.length === limit ? rows[rows.length - 1].cid : null,
@@ -415,17 +302,21 @@ export class RelayApiService {
 
   /** The log position of a cursor CID; an unknown cursor is a 400, never an empty page. */
   private async cursorSeq(after: string, kind?: RelayOperationKind, chainId?: string): Promise<string> {
-    const row = isDagCborCid(after)
-      ? await this.dataSource.getRepository(RelayOperation).findOne({
-          select: { cid: true, seq: true, kind: true, chainId: true },
-          where: { cid: after },
-        })
-      : null;
+    const row = isDagCborCid(after) ? await this.operationRows.findPosition(after) : null;
     if (!row || (kind !== undefined && (row.kind !== kind || row.chainId !== chainId))) {
       throw relayBadRequest('unknown cursor');
     }
     return row.seq;
   }
+}
+
+/**
+ * A case-insensitive substring as a LIKE pattern: LIKE's wildcards and escape character in the
+ * fragment match themselves (lower() leaves them be), phrased so the trigram index on
+ * lower(display_name) serves it (docs/decisions/0121-relay-index-filters.md).
+ */
+function likePattern(fragment: string): string {
+  return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 function identityStateDto(state: IdentityState) {

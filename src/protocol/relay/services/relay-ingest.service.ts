@@ -28,16 +28,13 @@ import {
   type MultikeyPublicKey,
   type ServiceEntry,
 } from '../../core';
-import {
-  RelayContentChain,
-  RelayIdentityChain,
-  RelayOperation,
-  RelayPendingOperation,
-  type RelayOperationKind,
-} from '../entities';
+import { RelayContentChain, RelayIdentityChain, RelayOperation, type RelayOperationKind } from '../entities';
+import { RelayChainsRepository } from '../repositories/relay-chains.repository';
+import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
+import { RelayPendingRepository } from '../repositories/relay-pending.repository';
+import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
 import { IdentityCacheBus } from './identity-cache-bus';
 import { projectDocument } from '../domain/relay-document-projection';
-import { RevocationService } from './revocation.service';
 
 /** WEB-RELAY.md "Operation Ingestion": a larger batch is a 400. */
 export const MAX_INGEST_BATCH = 100;
@@ -142,6 +139,10 @@ export class RelayIngestService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bus: IdentityCacheBus,
     private readonly clock: Clock,
+    private readonly operations: RelayOperationsRepository,
+    private readonly chains: RelayChainsRepository,
+    private readonly pending: RelayPendingRepository,
+    private readonly revocations: RelayRevocationsRepository,
   ) {}
 
   /**
@@ -189,11 +190,7 @@ export class RelayIngestService {
 
   /** Operations awaiting a dependency (WEB-RELAY.md well-known `stats.pendingOps`), expired ones not counted. */
   async pendingCount(): Promise<number> {
-    const [row] = (await this.dataSource.query(
-      'SELECT count(*)::int AS count FROM relay_pending_operations WHERE received_at > $1',
-      [this.pendingCutoff()],
-    )) as { count: number }[];
-    return row.count;
+    return this.pending.countSince(this.pendingCutoff());
   }
 
   private prepareBatch(
@@ -271,11 +268,7 @@ export class RelayIngestService {
   ): Promise<PreparedOperation[]> {
     for (let pass = 0; pass < PENDING_MAX_PASSES; pass++) {
       const batchCids = new Set(waiting.map((operation) => operation.cid));
-      const rows = await this.dataSource.getRepository(RelayPendingOperation).find({
-        where: {},
-        order: { receivedAt: 'ASC', cid: 'ASC' },
-        take: PENDING_PASS_LIMIT,
-      });
+      const rows = await this.pending.oldest(PENDING_PASS_LIMIT);
       const buffered: PreparedOperation[] = [];
       const settled: string[] = [];
       for (const row of rows) {
@@ -314,37 +307,27 @@ export class RelayIngestService {
   private async retain(operations: readonly PreparedOperation[]): Promise<void> {
     const candidates = operations.filter((operation) => operation.cid !== '');
     if (candidates.length === 0) return;
-    const [row] = (await this.dataSource.query(
-      'SELECT count(*)::int AS count FROM relay_pending_operations',
-    )) as { count: number }[];
-    const room = PENDING_CAPACITY - row.count;
+    const room = PENDING_CAPACITY - (await this.pending.count());
     if (room <= 0) return;
     const kept = candidates.slice(0, room);
-    await this.dataSource.query(
-      `INSERT INTO relay_pending_operations (cid, jws, kind, received_at)
-       SELECT * FROM unnest($1::varchar[], $2::text[], $3::varchar[], $4::timestamptz[])
-       ON CONFLICT (cid) DO NOTHING`,
-      [
-        kept.map((operation) => operation.cid),
-        kept.map((operation) => operation.token),
-        kept.map((operation) => operation.kind),
-        kept.map(() => this.clock.now().toISOString()),
-      ],
+    await this.pending.insertMany(
+      kept.map((operation) => ({
+        cid: operation.cid,
+        jws: operation.token,
+        kind: operation.kind,
+        receivedAt: this.clock.now().toISOString(),
+      })),
     );
   }
 
   private async dropPending(cids: readonly string[]): Promise<void> {
     if (cids.length === 0) return;
-    await this.dataSource.query('DELETE FROM relay_pending_operations WHERE cid = ANY($1::varchar[])', [
-      [...new Set(cids)],
-    ]);
+    await this.pending.deleteMany([...new Set(cids)]);
   }
 
   /** Opportunistic expiry of buffered operations (one indexed DELETE per batch). */
   private async sweepExpiredPending(): Promise<void> {
-    await this.dataSource.query('DELETE FROM relay_pending_operations WHERE received_at <= $1', [
-      this.pendingCutoff(),
-    ]);
+    await this.pending.deleteExpired(this.pendingCutoff());
   }
 
   private pendingCutoff(): string {
@@ -393,9 +376,7 @@ export class RelayIngestService {
     error: QueryFailedError,
   ): Promise<Outcome> {
     const base = { cid: operation.cid, kind: operation.kind };
-    const stored = await (outer ?? this.dataSource.manager).findOne(RelayOperation, {
-      where: { cid: operation.cid },
-    });
+    const stored = await this.operations.find(operation.cid, outer ?? undefined);
     if (stored) return { result: this.existing(stored, operation), dependency: false };
     const constraint = (error as QueryFailedError & { constraint?: string }).constraint;
     const message =
@@ -419,7 +400,7 @@ export class RelayIngestService {
   }
 
   private async findStored(manager: EntityManager, cid: string): Promise<RelayOperation | null> {
-    return manager.findOne(RelayOperation, { where: { cid } });
+    return this.operations.find(cid, manager);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -448,21 +429,21 @@ export class RelayIngestService {
         opType: applied.operation.type,
         documentCid: null,
       });
-      const chainRow: RelayIdentityChain = manager.create(RelayIdentityChain);
-      Object.assign(chainRow, {
-        did: state.did,
-        genesisCid: applied.cid,
-        headCid: applied.cid,
-        genesisAt: state.lastCreatedAt,
-        headAt: state.lastCreatedAt,
-        opCount: state.opCount,
-        isDeleted: state.isDeleted,
-        state,
-        keyHistory: mergeKeyHistory([], state),
-        profileAnchor: profileAnchorOf(state.services),
-      });
-      // (cast: TypeORM's deep-partial entity type recurses without end over the JsonValue in state)
-      await manager.getRepository(RelayIdentityChain).insert(chainRow as never);
+      await this.chains.insertIdentityChain(
+        {
+          did: state.did,
+          genesisCid: applied.cid,
+          headCid: applied.cid,
+          genesisAt: state.lastCreatedAt,
+          headAt: state.lastCreatedAt,
+          opCount: state.opCount,
+          isDeleted: state.isDeleted,
+          state,
+          keyHistory: mergeKeyHistory([], state),
+          profileAnchor: profileAnchorOf(state.services),
+        },
+        manager,
+      );
       return newOutcome(applied.cid, 'identity-op', state.did);
     }
 
@@ -471,12 +452,7 @@ export class RelayIngestService {
       throw new Rejection('a non-genesis identity operation needs a DID URL kid (<did>#<keyId>)');
     }
     const { did } = parseDidUrl(kid);
-    const chain = await manager
-      .getRepository(RelayIdentityChain)
-      .createQueryBuilder('chain')
-      .setLock('pessimistic_write')
-      .where('chain.did = :did', { did })
-      .getOne();
+    const chain = await this.chains.lockIdentityChain(did, manager);
     if (!chain) throw new Rejection(`unknown identity ${did}`, true);
 
     let applied;
@@ -515,7 +491,7 @@ export class RelayIngestService {
       profileAnchor: profileAnchorOf(state.services),
       updatedAt: now,
     };
-    await manager.update(RelayIdentityChain, { did }, changes as never); // (same deep-partial cast)
+    await this.chains.updateIdentityChain(did, changes, manager);
     return newOutcome(applied.cid, 'identity-op', did);
   }
 
@@ -539,12 +515,7 @@ export class RelayIngestService {
         throw new Rejection(`previous operation ${op.previousOperationCID} is not in this relay`, true);
       if (parent.kind !== 'content-op')
         throw new Rejection('previousOperationCID is not a content operation');
-      chainRow = await manager
-        .getRepository(RelayContentChain)
-        .createQueryBuilder('chain')
-        .setLock('pessimistic_write')
-        .where('chain.content_id = :contentId', { contentId: parent.chainId })
-        .getOne();
+      chainRow = await this.chains.lockContentChain(parent.chainId, manager);
       if (!chainRow) throw new Rejection(`content chain ${parent.chainId} is not in this relay`, true);
       context = {
         chain: {
@@ -563,7 +534,8 @@ export class RelayIngestService {
       resolveKey: async (kid) => resolveCurrentKey(await this.requireIdentity(manager, kid), kid).publicKey,
       resolveCredentialKey: (kid, issuerDid) => this.historicalIssuerKey(manager, kid, issuerDid),
       // Acceptance is timeless: any revocation this relay holds refuses the operation.
-      isRevoked: (credentialCid, issuerDid) => RevocationService.lookup(manager, credentialCid, issuerDid),
+      isRevoked: (credentialCid, issuerDid) =>
+        this.revocations.isRevoked(credentialCid, issuerDid, undefined, manager),
       enforceAuthorization: true,
     });
     const { chain, record } = applied;
@@ -591,32 +563,27 @@ export class RelayIngestService {
         currentDocumentCID: record.documentCID,
         length: 1,
       };
-      await manager.insert(RelayContentChain, {
-        contentId: chain.contentId,
-        creatorDid: chain.creatorDid,
-        genesisCid: chain.genesisCid,
-        headCid: record.cid,
-        genesisAt: record.createdAt,
-        headAt: record.createdAt,
-        opCount: 1,
-        isDeleted: false,
-        currentDocumentCid: record.documentCID,
-        state,
-      });
+      await this.chains.insertContentChain(
+        {
+          contentId: chain.contentId,
+          creatorDid: chain.creatorDid,
+          genesisCid: chain.genesisCid,
+          headCid: record.cid,
+          genesisAt: record.createdAt,
+          headAt: record.createdAt,
+          opCount: 1,
+          isDeleted: false,
+          currentDocumentCid: record.documentCID,
+          state,
+        },
+        manager,
+      );
       await this.keepHeadDocument(manager, chain.contentId, record.documentCID, operation);
       return newOutcome(record.cid, 'content-op', chain.contentId);
     }
 
     // Deterministic head over the tips of the DAG (the library's rule: createdAt, then CID).
-    const tips = await manager
-      .getRepository(RelayOperation)
-      .createQueryBuilder('op')
-      .select(['op.cid', 'op.createdAt', 'op.previousCid', 'op.opType', 'op.documentCid'])
-      .where(`op.kind = 'content-op' AND op.chain_id = :contentId`, { contentId: chain.contentId })
-      .andWhere(
-        `NOT EXISTS (SELECT 1 FROM relay_operations child WHERE child.previous_cid = op.cid AND child.kind = 'content-op')`,
-      )
-      .getMany();
+    const tips = await this.operations.contentTips(chain.contentId, manager);
     const head = selectHead(tips.map((tip) => ({ ...tip, previousCid: tip.previousCid })));
     const state: ContentChainState = {
       ...chain,
@@ -625,9 +592,8 @@ export class RelayIngestService {
       currentDocumentCID: head.documentCid,
       length: chainRow.opCount + 1,
     };
-    await manager.update(
-      RelayContentChain,
-      { contentId: chain.contentId },
+    await this.chains.updateContentChain(
+      chain.contentId,
       {
         headCid: head.cid,
         headAt: head.createdAt,
@@ -637,6 +603,7 @@ export class RelayIngestService {
         state,
         updatedAt: this.clock.now(),
       },
+      manager,
     );
     await this.keepHeadDocument(
       manager,
@@ -662,16 +629,12 @@ export class RelayIngestService {
     const document = headOperation?.document;
     if (document && headDocumentCid !== null) {
       const { docSchema, displayName } = projectDocument(document);
-      await manager.query(
-        `INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
-         VALUES ($1, $2, $3::jsonb, $4, $5) ON CONFLICT DO NOTHING`,
-        [contentId, headDocumentCid, JSON.stringify(document), docSchema, displayName],
+      await this.chains.insertDocument(
+        { contentId, documentCid: headDocumentCid, json: JSON.stringify(document), docSchema, displayName },
+        manager,
       );
     }
-    await manager.query(
-      'DELETE FROM relay_documents WHERE content_id = $1 AND document_cid IS DISTINCT FROM $2',
-      [contentId, headDocumentCid],
-    );
+    await this.chains.deleteDocumentsBesides(contentId, headDocumentCid, manager);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -698,13 +661,14 @@ export class RelayIngestService {
       documentCid: null,
     });
     // One row per (credential, issuer); the earliest revocation sets the as-of boundary.
-    await manager.query(
-      `INSERT INTO relay_revocations (credential_cid, issuer_did, revocation_cid, created_at)
-       VALUES ($1, $2, $3, $4)
-       ON CONFLICT (credential_cid, issuer_did) DO UPDATE
-         SET revocation_cid = EXCLUDED.revocation_cid, created_at = EXCLUDED.created_at
-         WHERE EXCLUDED.created_at < relay_revocations.created_at`,
-      [payload.credentialCID, payload.did, revocation.cid, payload.createdAt],
+    await this.revocations.upsert(
+      {
+        credentialCid: payload.credentialCID,
+        issuerDid: payload.did,
+        revocationCid: revocation.cid,
+        createdAt: payload.createdAt,
+      },
+      manager,
     );
     return newOutcome(revocation.cid, 'revocation', payload.did);
   }
@@ -721,7 +685,8 @@ export class RelayIngestService {
       now: this.clock.now(),
       allowPublicAudience: true,
       resolveIssuerKey: (kid, issuerDid) => this.historicalIssuerKey(manager, kid, issuerDid),
-      isRevoked: (credentialCid, issuerDid) => RevocationService.lookup(manager, credentialCid, issuerDid),
+      isRevoked: (credentialCid, issuerDid) =>
+        this.revocations.isRevoked(credentialCid, issuerDid, undefined, manager),
     });
     await this.insertOperation(manager, {
       cid: credential.cid,
@@ -741,10 +706,7 @@ export class RelayIngestService {
   // state lookups inside the transaction
 
   private async stateOf(manager: EntityManager, did: string): Promise<IdentityState | null> {
-    const row = await manager.findOne(RelayIdentityChain, {
-      select: { did: true, state: true },
-      where: { did },
-    });
+    const row = await this.chains.findIdentityState(did, manager);
     return row?.state ?? null;
   }
 
@@ -758,10 +720,7 @@ export class RelayIngestService {
   /** Credentials resolve issuer keys historically (they survive rotation), never for a deleted issuer. */
   private async historicalIssuerKey(manager: EntityManager, kid: string, issuerDid: string): Promise<string> {
     const { did, keyId } = parseDidUrl(kid);
-    const row = await manager.findOne(RelayIdentityChain, {
-      select: { did: true, isDeleted: true, keyHistory: true },
-      where: { did: issuerDid },
-    });
+    const row = await this.chains.findIssuerKeys(issuerDid, manager);
     if (!row || did !== issuerDid) throw new Rejection(`unknown credential issuer ${issuerDid}`, true);
     if (row.isDeleted)
       throw new ProtocolError('IDENTITY_DELETED', `credential issuer ${issuerDid} is deleted`);
@@ -775,7 +734,7 @@ export class RelayIngestService {
     row: Omit<RelayOperation, 'seq' | 'ingestedAt'>,
   ): Promise<void> {
     // A concurrent insert of the same CID surfaces as a unique violation (handled by afterRace).
-    await manager.insert(RelayOperation, row);
+    await this.operations.insert(row, manager);
   }
 }
 

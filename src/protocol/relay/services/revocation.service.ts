@@ -1,10 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
 import { serviceUnavailable } from '../../../common/errors/api-error';
 import { RevocationLookup } from '../../auth/domain/identity-directory';
 import { isDagCborCid } from '../../core';
-import { RelayRevocation } from '../entities';
+import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
 
 /**
  * The relay's revocation set, keyed by (credential CID, issuer DID). Answers only from the store:
@@ -14,7 +12,7 @@ import { RelayRevocation } from '../entities';
 export class RevocationService extends RevocationLookup {
   private readonly logger = new Logger(RevocationService.name);
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly revocations: RelayRevocationsRepository) {
     super();
   }
 
@@ -28,27 +26,10 @@ export class RevocationService extends RevocationLookup {
   async isRevoked(credentialCid: string, issuerDid?: string, asOf?: string): Promise<boolean> {
     if (!isDagCborCid(credentialCid)) return false;
     try {
-      return await RevocationService.lookup(this.dataSource.manager, credentialCid, issuerDid, asOf);
+      return await this.revocations.isRevoked(credentialCid, issuerDid, asOf);
     } catch (error) {
       this.logger.error(`revocation lookup failed: ${(error as Error).message}`);
       throw serviceUnavailable('Revocation status is unavailable');
     }
-  }
-
-  /** The same question inside an ingest transaction (errors propagate to the transaction). */
-  static async lookup(
-    manager: EntityManager,
-    credentialCid: string,
-    issuerDid?: string,
-    asOf?: string,
-  ): Promise<boolean> {
-    const query = manager
-      .getRepository(RelayRevocation)
-      .createQueryBuilder('r')
-      .select('1')
-      .where('r.credential_cid = :credentialCid', { credentialCid });
-    if (issuerDid !== undefined) query.andWhere('r.issuer_did = :issuerDid', { issuerDid });
-    if (asOf !== undefined) query.andWhere('r.created_at <= :asOf', { asOf });
-    return (await query.limit(1).getRawOne()) !== undefined;
   }
 }
