@@ -2,8 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { ErrorResponseHooks } from '../../../common/errors/error-response-hooks';
 import { RequestWrites } from '../../../infrastructure/database/request-writes';
-import { REPLAY_RESERVATION, ReplayReservation } from './proof-authenticator.service';
-import { ReplayStore } from './replay-store.service';
+import { REPLAY_RESERVATION, ReplayReservation } from './proof-authentication.service';
+import { ReplayService } from './replay.service';
 
 type ReservingRequest = Request & { [REPLAY_RESERVATION]?: ReplayReservation };
 
@@ -20,9 +20,9 @@ type ReservingRequest = Request & { [REPLAY_RESERVATION]?: ReplayReservation };
  * interceptor makes Nest wrap every request of every route.
  */
 @Injectable()
-export class ReplayRelease implements ErrorResponseHooks {
+export class ReplayReleaseService implements ErrorResponseHooks {
   constructor(
-    private readonly replays: ReplayStore,
+    private readonly replays: ReplayService,
     private readonly writes: RequestWrites,
   ) {}
 

@@ -1,9 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../../common/clock/clock';
 import { Metrics } from '../../../infrastructure/metrics/metrics';
-import { OutboxBacklog, registerOutboxBacklog } from '../../../infrastructure/metrics/outbox-backlog';
+import { registerOutboxBacklog } from '../../../infrastructure/metrics/outbox-backlog';
+import { PublishingRepository } from '../publishing.repository';
 
 /**
  * The chain publication outbox's backlog as `plat_outbox_*{outbox="chain_publications"}`: rows not
@@ -13,17 +12,12 @@ import { OutboxBacklog, registerOutboxBacklog } from '../../../infrastructure/me
 @Injectable()
 export class ChainOutboxMetrics implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: PublishingRepository,
     private readonly metrics: Metrics,
     private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
-    registerOutboxBacklog(this.metrics, this.clock, 'chain_publications', async () => {
-      const [row] = await this.dataSource.query<OutboxBacklog[]>(
-        'SELECT count(*)::int AS pending, min(created_at) AS oldest FROM chain_publications',
-      );
-      return row;
-    });
+    registerOutboxBacklog(this.metrics, this.clock, 'chain_publications', () => this.repository.backlog());
   }
 }

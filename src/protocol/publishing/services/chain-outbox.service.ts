@@ -1,8 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock';
 import type { ChainOwner } from '../domain/chain-owner';
+import { PublishingRepository, type PendingPublication } from '../publishing.repository';
 import { ContentChainSync } from './content-chain-sync.service';
 
 /** The writing request publishes at once; a sweep takes the publication only after this. */
@@ -11,14 +11,6 @@ const REQUEST_GRACE_MS = 30_000;
 const CLAIM_LEASE_MS = 60_000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 const SWEEP_BATCH = 50;
-
-interface Pending {
-  owner: string;
-  subjectId: string;
-  startNewChain: boolean;
-  version: number;
-  attempts: number;
-}
 
 /**
  * The transactional outbox of content chain publication. A module whose content has a public
@@ -33,7 +25,7 @@ export class ChainOutbox {
   private readonly owners = new Map<string, ChainOwner>();
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: PublishingRepository,
     private readonly chains: ContentChainSync,
     private readonly clock: Clock,
   ) {}
@@ -52,76 +44,51 @@ export class ChainOutbox {
   ): Promise<void> {
     if (ids.length === 0) return;
     const now = this.clock.now();
-    await manager.query(
-      `INSERT INTO chain_publications (owner, subject_id, start_new_chain, version, attempts, due_at, created_at)
-       SELECT $1, subject_id, $3, 1, 0, $4, $5 FROM unnest($2::uuid[]) AS subject_id
-       ON CONFLICT (owner, subject_id) DO UPDATE SET
-         start_new_chain = chain_publications.start_new_chain OR EXCLUDED.start_new_chain,
-         version = chain_publications.version + 1,
-         attempts = 0,
-         due_at = EXCLUDED.due_at`,
-      [kind, ids, options.startNewChain ?? false, new Date(now.getTime() + REQUEST_GRACE_MS), now],
+    await this.repository.enqueue(
+      kind,
+      ids,
+      options.startNewChain ?? false,
+      new Date(now.getTime() + REQUEST_GRACE_MS),
+      now,
+      manager,
     );
   }
 
   /** Publishes the enqueued chains of `ids` now (after commit); never fails: the sweep retries. */
   async settle(kind: string, ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    const pending = await this.dataSource
-      .query<Pending[]>(
-        `SELECT owner, subject_id AS "subjectId", start_new_chain AS "startNewChain", version, attempts
-         FROM chain_publications WHERE owner = $1 AND subject_id = ANY($2::uuid[])`,
-        [kind, ids],
-      )
-      .catch((error: Error) => {
-        this.logger.warn(`chain publications of ${kind} left to the sweep: ${error.message}`);
-        return [];
-      });
+    const pending = await this.repository.pendingOf(kind, ids).catch((error: Error) => {
+      this.logger.warn(`chain publications of ${kind} left to the sweep: ${error.message}`);
+      return [] as PendingPublication[];
+    });
     for (const publication of pending) await this.publish(publication);
   }
 
   /** Claims due publications (skipping those another replica holds) and publishes them; the count. */
   async sweep(): Promise<number> {
     const now = this.clock.now();
-    const claimed = await this.dataSource.query<[Pending[], number]>(
-      `UPDATE chain_publications SET due_at = $2
-       WHERE (owner, subject_id) IN (
-         SELECT owner, subject_id FROM chain_publications WHERE due_at <= $1
-         ORDER BY due_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING owner, subject_id AS "subjectId", start_new_chain AS "startNewChain", version, attempts`,
-      [now, new Date(now.getTime() + CLAIM_LEASE_MS), SWEEP_BATCH],
-    );
-    const rows = claimed[0];
+    const rows = await this.repository.claimDue(now, new Date(now.getTime() + CLAIM_LEASE_MS), SWEEP_BATCH);
     for (const publication of rows) await this.publish(publication);
     return rows.length;
   }
 
-  private async publish(publication: Pending): Promise<void> {
+  private async publish(publication: PendingPublication): Promise<void> {
     const owner = this.owners.get(publication.owner);
     if (!owner) return;
-    const { subjectId, version } = publication;
+    const { subjectId } = publication;
     try {
       await this.chains.sync(owner, subjectId, { startNewChain: publication.startNewChain });
-      await this.dataSource.query(
-        'DELETE FROM chain_publications WHERE owner = $1 AND subject_id = $2 AND version = $3',
-        [publication.owner, subjectId, version],
-      );
+      await this.repository.deletePublished(publication);
     } catch (error) {
       const attempts = publication.attempts + 1;
       const backoff = Math.min(1000 * 2 ** Math.min(attempts, 20), MAX_BACKOFF_MS);
       this.logger.warn(`${owner.chainName(subjectId)} not published (attempt ${attempts}): ${String(error)}`);
-      await this.dataSource
-        .query(
-          `UPDATE chain_publications SET attempts = $4, due_at = $5, last_error = $6
-           WHERE owner = $1 AND subject_id = $2 AND version = $3`,
-          [
-            publication.owner,
-            subjectId,
-            version,
-            attempts,
-            new Date(this.clock.now().getTime() + backoff),
-            String(error).slice(0, 1000),
-          ],
+      await this.repository
+        .recordFailure(
+          publication,
+          attempts,
+          new Date(this.clock.now().getTime() + backoff),
+          String(error).slice(0, 1000),
         )
         .catch(() => undefined);
     }

@@ -9,16 +9,16 @@ import { RouteAccess, Scope } from '../../../common/auth/route-access';
 import { Clock } from '../../../common/clock/clock';
 import { conflict, CredentialRefused, forbidden, unauthorized } from '../../../common/errors/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { CredentialVerifier } from './credential-verifier.service';
+import { CredentialVerificationService } from './credential-verification.service';
 import { grantedScopes } from '../domain/credential-grant';
 import { IdentityDirectory } from '../domain/identity-directory';
-import { ReplayStore } from './replay-store.service';
+import { ReplayService } from './replay.service';
 import { ProofRejected, verifyRequestProof } from '../domain/request-proof';
 
 /** (signer, jti) is remembered a little longer than any proof can live (iat window + lifetime). */
 const REPLAY_WINDOW_SECONDS = 360;
 
-/** The (signer, jti) pair a write reserved, kept on the request for ReplayRelease. */
+/** The (signer, jti) pair a write reserved, kept on the request for ReplayReleaseService. */
 export const REPLAY_RESERVATION = Symbol('replay-reservation');
 export interface ReplayReservation {
   did: string;
@@ -32,13 +32,13 @@ export interface ReplayReservation {
  * write is 409. The jti is recorded last, so a refused request never uses it up.
  */
 @Injectable()
-export class ProofAuthenticator extends RequestAuthenticator {
+export class ProofAuthenticationService extends RequestAuthenticator {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
     private readonly identities: IdentityDirectory,
-    private readonly credentials: CredentialVerifier,
-    private readonly replays: ReplayStore,
+    private readonly credentials: CredentialVerificationService,
+    private readonly replays: ReplayService,
   ) {
     super();
   }

@@ -12,7 +12,7 @@ import { IdentityDirectory, RevocationLookup } from '../domain/identity-director
  * any check is "broken" (null); a revocation store that cannot answer is a 503, never a pass.
  */
 @Injectable()
-export class CredentialVerifier {
+export class CredentialVerificationService {
   constructor(
     private readonly config: AppConfig,
     private readonly clock: Clock,
