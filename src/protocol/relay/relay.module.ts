@@ -16,7 +16,15 @@ import { IdentityStateService } from './services/identity-state.service';
 import { OriginChainGenesis } from './services/origin-chain-genesis.service';
 import { OriginIdentityService } from './services/origin-identity.service';
 import { ProtocolDiscoveryController } from './controllers/protocol-discovery.controller';
-import { RelayController } from './controllers/relay.controller';
+import { RelayBlobsController } from './controllers/relay-blobs.controller';
+import { RelayContentController } from './controllers/relay-content.controller';
+import { RelayCountersignaturesController } from './controllers/relay-countersignatures.controller';
+import { RelayIdentitiesController } from './controllers/relay-identities.controller';
+import { RelayIndexController } from './controllers/relay-index.controller';
+import { RelayLogController } from './controllers/relay-log.controller';
+import { RelayOperationsController } from './controllers/relay-operations.controller';
+import { RelayRevocationsController } from './controllers/relay-revocations.controller';
+import { RelayWellKnownController } from './controllers/relay-well-known.controller';
 import { RelayIngestService } from './services/relay-ingest.service';
 import { RelayApiService } from './services/relay-api.service';
 import { RevocationService } from './services/revocation.service';
@@ -32,7 +40,18 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
  */
 @Module({
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
-  controllers: [RelayController, ProtocolDiscoveryController],
+  controllers: [
+    RelayWellKnownController,
+    RelayOperationsController,
+    RelayLogController,
+    RelayCountersignaturesController,
+    RelayIdentitiesController,
+    RelayContentController,
+    RelayBlobsController,
+    RelayIndexController,
+    RelayRevocationsController,
+    ProtocolDiscoveryController,
+  ],
   providers: [
     RelayOperationsRepository,
     RelayChainsRepository,
