@@ -19,7 +19,8 @@ import { RELAY_ORIGIN_STATEMENTS } from '../../src/protocol/relay/repositories/r
  * origin identity (with the protocol library, as the app signs it), and the three relay rows the
  * app's relay ingest writes for a new chain (the document, the operation, the chain with its
  * folded state) in one statement, the last of the post's own transaction, the chain columns set in
- * the post's insert: as the app's OriginChainGenesis (docs/decisions/0075-the-post-write-in-7-statements.md).
+ * the post's insert: as the app's OriginChainGenesisService
+ * (docs/decisions/0075-the-post-write-in-7-statements.md).
  *
  * The origin key is the one the app generated and stored on its first start (relay_origin_keys,
  * or ORIGIN_KEY when set), read once.
@@ -79,7 +80,7 @@ export interface NewChain {
   createdAt: string;
 }
 
-/** OriginChainGenesis.sign: the genesis of `document`, signed before the post's transaction. */
+/** OriginChainGenesisService.sign: the genesis of `document`, signed before the post's transaction. */
 export function signGenesis(
   owner: Origin,
   document: Record<string, unknown>,
@@ -101,9 +102,9 @@ export function signGenesis(
 }
 
 /**
- * OriginChainGenesis.store: the relay's rows (its very statement, RelayChainsRepository's insertGenesis) of the genesis in one statement, the post
- * transaction's last (the operation, the chain with its folded state, the document under the chain). When that
- * very operation is stored already (the same document signed in the same millisecond), it signs
+ * OriginChainGenesisService.store: the relay's rows of the genesis in one statement (the app's own,
+ * RelayChainsRepository's insertGenesis), the post transaction's last (the operation, the chain with
+ * its folded state, the document under the chain). When that very operation is stored already (the same document signed in the same millisecond), it signs
  * again a millisecond later, as the app does; the caller then moves the post's chain columns.
  */
 export async function storeGenesis(client: PoolClient, owner: Origin, genesis: NewChain): Promise<NewChain> {

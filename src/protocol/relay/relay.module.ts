@@ -13,7 +13,7 @@ import { RelayOriginRepository } from './repositories/relay-origin.repository';
 import { RelayPendingRepository } from './repositories/relay-pending.repository';
 import { RelayRevocationsRepository } from './repositories/relay-revocations.repository';
 import { IdentityStateService } from './services/identity-state.service';
-import { OriginChainGenesis } from './services/origin-chain-genesis.service';
+import { OriginChainGenesisService } from './services/origin-chain-genesis.service';
 import { OriginIdentityService } from './services/origin-identity.service';
 import { ProtocolDiscoveryController } from './controllers/protocol-discovery.controller';
 import { RelayBlobsController } from './controllers/relay-blobs.controller';
@@ -67,8 +67,8 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     RelayApiService,
     { provide: OriginIdentities, useExisting: OriginIdentityService },
     { provide: ContentPublisher, useExisting: OriginIdentityService },
-    OriginChainGenesis,
-    { provide: ChainGenesis, useExisting: OriginChainGenesis },
+    OriginChainGenesisService,
+    { provide: ChainGenesis, useExisting: OriginChainGenesisService },
     ContentChainSync,
   ],
   exports: [

@@ -23,7 +23,7 @@ import { RelayChainsRepository } from '../repositories/relay-chains.repository';
  * are swept by the next ingest.
  */
 @Injectable()
-export class OriginChainGenesis extends ChainGenesis {
+export class OriginChainGenesisService extends ChainGenesis {
   constructor(
     private readonly origin: OriginIdentityService,
     private readonly clock: Clock,

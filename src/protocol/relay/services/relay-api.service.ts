@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { notFound } from '../../../common/errors/api-error';
 import { CursorCodec } from '../../../common/pagination/cursor-codec';
-import { isContentId, isDagCborCid, isPlatDid, type IdentityState } from '../../core';
+import { isContentId, isDagCborCid, isPlatDid } from '../../core';
 import { PROFILE_SCHEMA } from '../../publishing/domain/content-publisher';
 import {
   ChainLogResponse,
@@ -10,9 +10,7 @@ import {
   GlobalLogResponse,
   IdentityStateResponse,
   IndexContentResponse,
-  IndexContentRowDto,
   IndexIdentitiesResponse,
-  IndexIdentityRowDto,
   IngestOperationsResponse,
   IssuerRevocationsResponse,
   OperationResponse,
@@ -21,12 +19,7 @@ import {
 } from '../dto/relay-responses.dto';
 import { RelayIndexContentQuery, RelayIndexIdentitiesQuery, RelayPageQuery } from '../dto/relay-requests.dto';
 import { RelayContentChain, type RelayOperationKind } from '../entities';
-import {
-  RelayChainsRepository,
-  type ContentIndexRow,
-  type IdentityIndexRow,
-  type IndexPosition,
-} from '../repositories/relay-chains.repository';
+import { RelayChainsRepository, type IndexPosition } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
 import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
 import { IdentityStateService } from './identity-state.service';
@@ -34,6 +27,7 @@ import { OriginIdentityService } from './origin-identity.service';
 import { relayBadRequest } from '../domain/relay-error';
 import { POST_SCHEMA } from '../domain/relay-document-projection';
 import { RelayIngestService } from './relay-ingest.service';
+import { presentContentIndexRow, presentIdentityIndexRow, presentIdentityState } from './relay.presenter';
 import { parseIndexOrder, parseRelayBoolean, parseRelayLimit, type IndexOrder } from '../domain/relay-paging';
 
 export const RELAY_PROTOCOL = 'plat-web-relay';
@@ -94,7 +88,7 @@ export class RelayApiService {
   async identity(did: string): Promise<IdentityStateResponse> {
     const state = await this.identities.current(did);
     if (!state) throw notFound();
-    return { did: state.did, headCID: state.headCid, state: identityStateDto(state) };
+    return { did: state.did, headCID: state.headCid, state: presentIdentityState(state) };
   }
 
   async identityLog(did: string, query: RelayPageQuery): Promise<ChainLogResponse> {
@@ -201,7 +195,7 @@ export class RelayApiService {
       limit,
     );
     return {
-      identities: rows.map(identityIndexRow),
+      identities: rows.map(presentIdentityIndexRow),
       next: this.nextCursor(rows, limit, 'identities', order, (row) => row.did),
     };
   }
@@ -240,7 +234,7 @@ export class RelayApiService {
       limit,
     );
     return {
-      content: rows.map(contentIndexRow),
+      content: rows.map(presentContentIndexRow),
       next: this.nextCursor(rows, limit, 'content', order, (row) => row.content_id),
     };
   }
@@ -317,56 +311,4 @@ export class RelayApiService {
  */
 function likePattern(fragment: string): string {
   return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-function identityStateDto(state: IdentityState) {
-  const key = ({ id, type, publicKeyMultibase }: IdentityState['authKeys'][number]) => ({
-    id,
-    type,
-    publicKeyMultibase,
-  });
-  return {
-    did: state.did,
-    isDeleted: state.isDeleted,
-    authKeys: state.authKeys.map(key),
-    assertKeys: state.assertKeys.map(key),
-    controllerKeys: state.controllerKeys.map(key),
-    services: state.services.map((entry) => ({ ...entry })),
-  };
-}
-
-function identityIndexRow(row: IdentityIndexRow): IndexIdentityRowDto {
-  return {
-    did: row.did,
-    headCID: row.head_cid,
-    opCount: row.op_count,
-    genesisAt: row.genesis_at,
-    headAt: row.head_at,
-    isDeleted: row.is_deleted,
-    profile: row.profile_anchor
-      ? {
-          anchor: row.profile_anchor,
-          publicRead: row.public_read,
-          docSchema: row.doc_schema,
-          name: row.public_read && row.doc_schema === PROFILE_SCHEMA ? row.display_name : null,
-        }
-      : null,
-  };
-}
-
-function contentIndexRow(row: ContentIndexRow): IndexContentRowDto {
-  return {
-    contentId: row.content_id,
-    genesisCID: row.genesis_cid,
-    headCID: row.head_cid,
-    creatorDID: row.creator_did,
-    isDeleted: row.is_deleted,
-    opCount: row.op_count,
-    genesisAt: row.genesis_at,
-    headAt: row.head_at,
-    currentDocumentCID: row.current_document_cid,
-    publicRead: row.public_read,
-    docSchema: row.doc_schema,
-    title: row.public_read && row.doc_schema === POST_SCHEMA ? row.display_name : null,
-  };
 }
