@@ -64,6 +64,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     private readonly ingestion: RelayIngestService,
     private readonly identities: IdentityStateService,
     private readonly bus: IdentityCacheBus,
+    // Injected; the defaults serve a replica a test constructs by hand with the data source.
     private readonly originKeys: RelayOriginRepository = new RelayOriginRepository(dataSource),
     private readonly chains: RelayChainsRepository = new RelayChainsRepository(dataSource),
     private readonly operations: RelayOperationsRepository = new RelayOperationsRepository(dataSource),
