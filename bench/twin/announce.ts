@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
+import { JOB_OUTBOX_STATEMENTS } from '../../src/infrastructure/jobs/job-outbox.repository';
 import { withTitle } from '../../src/notifications/domain/notification-titles';
 import { NOTIFICATIONS_STATEMENTS } from '../../src/notifications/notifications.repository';
 import { wireId } from './context';
@@ -26,19 +27,15 @@ let queue: Promise<void> = Promise.resolve();
  * queues it after commit; its lease is JOB_OUTBOX_LEASE_MS's default). Its id.
  */
 export async function recordAnnouncement(client: PoolClient, postId: string, at: Date): Promise<string> {
-  const { rows } = await client.query<{ id: string }>(
-    `INSERT INTO job_outbox (kind, data, job_id, trace, run_at, handoff_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-    [
-      'notifications.announce-post',
-      { postId, at: at.toISOString() },
-      postId,
-      null,
-      at,
-      new Date(at.getTime() + OUTBOX_LEASE_MS),
-      at,
-    ],
-  );
+  const { rows } = await client.query<{ id: string }>(JOB_OUTBOX_STATEMENTS.record, [
+    'notifications.announce-post',
+    { postId, at: at.toISOString() },
+    postId,
+    null,
+    at,
+    new Date(at.getTime() + OUTBOX_LEASE_MS),
+    at,
+  ]);
   return rows[0].id;
 }
 
@@ -48,7 +45,7 @@ export function announcePost(pool: Pool, postId: string, at: Date, outboxId: str
     .then(async () => {
       await announce(pool, postId, at);
       // The job's row goes once its handler succeeded (JobOutbox.handle).
-      await pool.query('DELETE FROM job_outbox WHERE id = $1', [outboxId]);
+      await pool.query(JOB_OUTBOX_STATEMENTS.delete, [outboxId]);
     })
     .catch((error: unknown) => console.error(`twin announcement of ${postId}: ${String(error)}`));
 }

@@ -8,7 +8,9 @@ import {
   parseDidUrl,
   verifyCredential,
 } from '../../src/protocol/core';
+import { AUTH_STATEMENTS } from '../../src/protocol/auth/auth.repository';
 import { decodeEd25519Multikey } from '../../src/protocol/core/multikey';
+import { RELAY_REVOCATIONS_STATEMENTS } from '../../src/protocol/relay/repositories/relay-revocations.repository';
 import { BENCH_PUBLIC_HOST } from '../service-env';
 
 /**
@@ -153,10 +155,11 @@ export async function verifyTwinCredential(
     allowPublicAudience: false,
     isRevoked: async (cid, issuerDid) => {
       if (!isDagCborCid(cid)) return false;
-      const { rows } = await pool.query(
-        `SELECT 1 FROM relay_revocations r WHERE r.credential_cid = $1${issuerDid === undefined ? '' : ' AND r.issuer_did = $2'} LIMIT 1`,
-        issuerDid === undefined ? [cid] : [cid, issuerDid],
-      );
+      const { revoked } = RELAY_REVOCATIONS_STATEMENTS;
+      const { rows } =
+        issuerDid === undefined
+          ? await pool.query(revoked.any, [cid])
+          : await pool.query(revoked.byIssuer, [cid, issuerDid]);
       return rows.length > 0;
     },
     resolveIssuerKey: async (kid, issuerDid) => {
@@ -180,18 +183,18 @@ export async function verifyTwinCredential(
   };
 }
 
-/** The app's replay reservation (PostgresReplayStore.remember); a replayed pair is a 409. */
+/** The app's replay reservation (ReplayService.remember); a replayed pair is a 409. */
 async function reserveJti(pool: Pool, did: string, jti: string): Promise<void> {
   const now = new Date();
-  const { rows } = await pool.query(
-    `INSERT INTO replay_jtis (did, jti, expires_at) VALUES ($1, $2, $3)
-     ON CONFLICT (did, jti) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE replay_jtis.expires_at <= $4
-     RETURNING did`,
-    [did, jti, new Date(now.getTime() + REPLAY_WINDOW_SECONDS * 1000), now],
-  );
+  const { rows } = await pool.query(AUTH_STATEMENTS.rememberJti, [
+    did,
+    jti,
+    new Date(now.getTime() + REPLAY_WINDOW_SECONDS * 1000),
+    now,
+  ]);
   if (now.getTime() - lastSweep >= 60_000) {
     lastSweep = now.getTime();
-    pool.query('DELETE FROM replay_jtis WHERE expires_at <= $1', [now]).catch(() => undefined);
+    pool.query(AUTH_STATEMENTS.deleteExpiredJtis, [now]).catch(() => undefined);
   }
   if (rows.length !== 1) throw new ProofRefused('replayed request');
 }

@@ -9,6 +9,8 @@ import {
   signContentOperation,
   type KeySigner,
 } from '../../src/protocol/core';
+import { RELAY_CHAINS_STATEMENTS } from '../../src/protocol/relay/repositories/relay-chains.repository';
+import { RELAY_ORIGIN_STATEMENTS } from '../../src/protocol/relay/repositories/relay-origin.repository';
 import { applyFold } from '../../src/posts/domain/post-text';
 
 /**
@@ -17,7 +19,8 @@ import { applyFold } from '../../src/posts/domain/post-text';
  * origin identity (with the protocol library, as the app signs it), and the three relay rows the
  * app's relay ingest writes for a new chain (the document, the operation, the chain with its
  * folded state) in one statement, the last of the post's own transaction, the chain columns set in
- * the post's insert: as the app's OriginChainGenesis (docs/decisions/0075-the-post-write-in-7-statements.md).
+ * the post's insert: as the app's OriginChainGenesisService
+ * (docs/decisions/0075-the-post-write-in-7-statements.md).
  *
  * The origin key is the one the app generated and stored on its first start (relay_origin_keys,
  * or ORIGIN_KEY when set), read once.
@@ -41,17 +44,12 @@ export function originOf(pool: Pool): Promise<Origin> {
 async function loadOrigin(pool: Pool): Promise<Origin> {
   if (process.env.ORIGIN_KEY) {
     const signer = createKeySigner(base64urlDecode(process.env.ORIGIN_KEY, 'ORIGIN_KEY'));
-    const { rows } = await pool.query<{ did: string }>(
-      'SELECT did FROM relay_origin_keys WHERE public_key = $1',
-      [signer.multikey],
-    );
+    const { rows } = await pool.query<{ did: string }>(RELAY_ORIGIN_STATEMENTS.didOfKey, [signer.multikey]);
     if (!rows[0])
       throw new Error('the origin identity of ORIGIN_KEY is not in the database (start the app once)');
     return { did: rows[0].did, signer };
   }
-  const { rows } = await pool.query<{ did: string; seed: Buffer }>(
-    'SELECT did, seed FROM relay_origin_keys WHERE seed IS NOT NULL ORDER BY created_at ASC LIMIT 1',
-  );
+  const { rows } = await pool.query<{ did: string; seed: Buffer }>(RELAY_ORIGIN_STATEMENTS.firstGenerated);
   if (!rows[0]) throw new Error('no origin key in the database (the app creates it on its first start)');
   return { did: rows[0].did, signer: createKeySigner(new Uint8Array(rows[0].seed)) };
 }
@@ -82,7 +80,7 @@ export interface NewChain {
   createdAt: string;
 }
 
-/** OriginChainGenesis.sign: the genesis of `document`, signed before the post's transaction. */
+/** OriginChainGenesisService.sign: the genesis of `document`, signed before the post's transaction. */
 export function signGenesis(
   owner: Origin,
   document: Record<string, unknown>,
@@ -104,9 +102,9 @@ export function signGenesis(
 }
 
 /**
- * OriginChainGenesis.store: the relay's rows of the genesis in one statement, the post
- * transaction's last (the operation, the chain with its folded state, the document under the chain). When that
- * very operation is stored already (the same document signed in the same millisecond), it signs
+ * OriginChainGenesisService.store: the relay's rows of the genesis in one statement (the app's own,
+ * RelayChainsRepository's insertGenesis), the post transaction's last (the operation, the chain with
+ * its folded state, the document under the chain). When that very operation is stored already (the same document signed in the same millisecond), it signs
  * again a millisecond later, as the app does; the caller then moves the post's chain columns.
  */
 export async function storeGenesis(client: PoolClient, owner: Origin, genesis: NewChain): Promise<NewChain> {
@@ -122,35 +120,17 @@ export async function storeGenesis(client: PoolClient, owner: Origin, genesis: N
       currentDocumentCID: candidate.documentCid,
       length: 1,
     };
-    const { rowCount } = await client.query(
-      `WITH operation AS (
-         INSERT INTO relay_operations
-           (cid, kind, chain_id, jws, signer_did, created_at, previous_cid, op_type, document_cid)
-         VALUES ($3, 'content-op', $4, $5, $6, $7, NULL, 'create', $1)
-         ON CONFLICT (cid) DO NOTHING
-         RETURNING cid
-       ), document AS (
-         INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
-         SELECT $4, $1, $2::jsonb, $9, $10 FROM operation
-         ON CONFLICT DO NOTHING
-       )
-       INSERT INTO relay_content_chains
-         (content_id, creator_did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted,
-          current_document_cid, state)
-       SELECT $4, $6, cid, cid, $7, $7, 1, false, $1, $8::jsonb FROM operation
-       RETURNING content_id`,
-      [
-        candidate.documentCid,
-        JSON.stringify(candidate.document),
-        candidate.headCid,
-        candidate.contentId,
-        candidate.jws,
-        owner.did,
-        candidate.createdAt,
-        JSON.stringify(state),
-        ...documentProjection(candidate.document),
-      ],
-    );
+    const { rowCount } = await client.query(RELAY_CHAINS_STATEMENTS.insertGenesis, [
+      candidate.documentCid,
+      JSON.stringify(candidate.document),
+      candidate.headCid,
+      candidate.contentId,
+      candidate.jws,
+      owner.did,
+      candidate.createdAt,
+      JSON.stringify(state),
+      ...documentProjection(candidate.document),
+    ]);
     if (rowCount === 1) return candidate;
   }
   throw new Error('could not sign a distinct content genesis');

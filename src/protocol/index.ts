@@ -1,12 +1,16 @@
 export { AuthModule } from './auth/auth.module';
-export { grantCoversSpace } from './auth/credential-grant';
-export { IdentityDirectory } from './auth/identity-directory';
-export { ChainGenesis, type SignedGenesis } from './publishing/chain-genesis';
-export { ChainOutbox } from './publishing/chain-outbox';
-export { type ChainOwner, type ChainState, type StoredHead } from './publishing/chain-owner';
-export { ContentPublisher, PROFILE_SCHEMA, type PublishedContent } from './publishing/content-publisher';
-export { OriginIdentities } from './publishing/origin-identities';
+export { grantCoversSpace } from './auth/domain/credential-grant';
+export { IdentityDirectory } from './auth/domain/identity-directory';
+export { ChainGenesis, type SignedGenesis } from './publishing/domain/chain-genesis';
+export { ChainOutbox } from './publishing/services/chain-outbox.service';
+export { type ChainOwner, type ChainState, type StoredHead } from './publishing/domain/chain-owner';
+export {
+  ContentPublisher,
+  PROFILE_SCHEMA,
+  type PublishedContent,
+} from './publishing/domain/content-publisher';
+export { OriginIdentities } from './publishing/domain/origin-identities';
 export { PublishingModule } from './publishing/publishing.module';
-export { IdentityStateService } from './relay/identity-state.service';
-export { RelayIngestService } from './relay/relay-ingest.service';
+export { IdentityStateService } from './relay/services/identity-state.service';
+export { RelayIngestService } from './relay/services/relay-ingest.service';
 export { RelayModule } from './relay/relay.module';

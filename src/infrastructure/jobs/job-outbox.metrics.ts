@@ -1,9 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { Metrics } from '../metrics/metrics';
-import { OutboxBacklog, registerOutboxBacklog } from '../metrics/outbox-backlog';
+import { registerOutboxBacklog } from '../metrics/outbox-backlog';
+import { JobOutboxRepository } from './job-outbox.repository';
 
 /**
  * The job outbox's backlog as `plat_outbox_*{outbox="job_outbox"}`: jobs recorded whose handler has
@@ -13,17 +12,12 @@ import { OutboxBacklog, registerOutboxBacklog } from '../metrics/outbox-backlog'
 @Injectable()
 export class JobOutboxMetrics implements OnModuleInit {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: JobOutboxRepository,
     private readonly metrics: Metrics,
     private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
-    registerOutboxBacklog(this.metrics, this.clock, 'job_outbox', async () => {
-      const [row] = await this.dataSource.query<OutboxBacklog[]>(
-        'SELECT count(*)::int AS pending, min(created_at) AS oldest FROM job_outbox',
-      );
-      return row;
-    });
+    registerOutboxBacklog(this.metrics, this.clock, 'job_outbox', () => this.repository.backlog());
   }
 }

@@ -1,11 +1,11 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { settleWithin } from '../../common/settle-within';
 import { AppConfig } from '../../config/app-config';
 import { DomainEvents } from '../events/domain-events.service';
-import { captureTraceContext, TraceCarrier } from '../tracing/trace-context';
+import { captureTraceContext } from '../tracing/trace-context';
+import { JobOutboxRepository, type OutboxEntry } from './job-outbox.repository';
 import { JobHandler, JobQueue, JobRetry } from './job-queue';
 
 /** Where a queued job's data names its outbox row (removed before the handler sees the data). */
@@ -14,14 +14,7 @@ const OUTBOX_FIELD = '_outbox';
 const HANDOFF_PATIENCE_MS = 1000;
 const SWEEP_BATCH = 100;
 
-interface Entry {
-  id: string;
-  kind: string;
-  data: Record<string, unknown>;
-  jobId: string | null;
-  trace: TraceCarrier | null;
-  runAt: Date;
-}
+type Entry = OutboxEntry;
 
 /** A job recorded in a transaction: handed to the queue once it commits. */
 class JobRecorded {
@@ -46,7 +39,7 @@ export class JobOutbox implements OnModuleInit, OnApplicationBootstrap {
   private stopped = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: JobOutboxRepository,
     private readonly jobs: JobQueue,
     private readonly events: DomainEvents,
     private readonly clock: Clock,
@@ -81,7 +74,7 @@ export class JobOutbox implements OnModuleInit, OnApplicationBootstrap {
       async (stored) => {
         const { [OUTBOX_FIELD]: id, ...data } = stored ?? {};
         await handler(data as T);
-        if (id !== undefined) await this.dataSource.query('DELETE FROM job_outbox WHERE id = $1', [id]);
+        if (id !== undefined) await this.repository.delete(id);
       },
       retry,
     );
@@ -101,13 +94,12 @@ export class JobOutbox implements OnModuleInit, OnApplicationBootstrap {
     const runAt = new Date(now.getTime() + (options.delayMs ?? 0));
     const handoffAt = new Date(runAt.getTime() + this.config.JOB_OUTBOX_LEASE_MS);
     const trace = captureTraceContext() ?? null;
-    const [row] = (await manager.query(
-      `INSERT INTO job_outbox (kind, data, job_id, trace, run_at, handoff_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
-      [kind, data, options.jobId ?? null, trace, runAt, handoffAt, now],
-    )) as { id: string }[];
+    const id = await this.repository.record(
+      { kind, data, jobId: options.jobId ?? null, trace, runAt, handoffAt, createdAt: now },
+      manager,
+    );
     const entry: Entry = {
-      id: String(row.id),
+      id,
       kind,
       data: data as Record<string, unknown>,
       jobId: options.jobId ?? null,
@@ -137,19 +129,14 @@ export class JobOutbox implements OnModuleInit, OnApplicationBootstrap {
   /** Claims due rows (skipping those another process holds), pushes their lease on, hands them on. */
   private async sweep(): Promise<{ taken: number; failed: number }> {
     const now = this.clock.now();
-    const [claimed] = (await this.dataSource.query(
-      `UPDATE job_outbox SET handoff_at = $2, handoffs = handoffs + 1
-       WHERE id IN (
-         SELECT id FROM job_outbox WHERE handoff_at <= $1
-         ORDER BY handoff_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING id, kind, data, job_id AS "jobId", trace, run_at AS "runAt"`,
-      [now, new Date(now.getTime() + this.config.JOB_OUTBOX_LEASE_MS), SWEEP_BATCH],
-    )) as [Entry[], number];
-    const handed = await Promise.all(
-      claimed.map((entry) => this.handOn({ ...entry, id: String(entry.id) }, true)),
+    const claimed = await this.repository.claimDue(
+      now,
+      new Date(now.getTime() + this.config.JOB_OUTBOX_LEASE_MS),
+      SWEEP_BATCH,
     );
+    const handed = await Promise.all(claimed.map((entry) => this.handOn(entry, true)));
     const failed = claimed.filter((_, index) => !handed[index]);
-    if (failed.length > 0) await this.dueAgain(failed.map((entry) => String(entry.id)));
+    if (failed.length > 0) await this.dueAgain(failed.map((entry) => entry.id));
     return { taken: claimed.length, failed: failed.length };
   }
 
@@ -186,8 +173,6 @@ export class JobOutbox implements OnModuleInit, OnApplicationBootstrap {
   }
 
   private async dueAgain(ids: string[]): Promise<void> {
-    await this.dataSource
-      .query('UPDATE job_outbox SET handoff_at = $2 WHERE id = ANY($1::bigint[])', [ids, this.clock.now()])
-      .catch(() => undefined); // the lease brings it back all the same
+    await this.repository.dueAgain(ids, this.clock.now()).catch(() => undefined); // the lease brings it back all the same
   }
 }

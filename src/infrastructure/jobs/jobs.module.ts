@@ -7,6 +7,7 @@ import { EnqueueOnlyJobQueue } from './enqueue-only-job-queue';
 import { InProcessJobQueue } from './in-process-job-queue';
 import { JobOutboxEntry } from './entities/job-outbox-entry.entity';
 import { JobOutbox } from './job-outbox';
+import { JobOutboxRepository } from './job-outbox.repository';
 import { JobOutboxMetrics } from './job-outbox.metrics';
 import { JobQueue } from './job-queue';
 import { JobQueueMetrics } from './job-queue.metrics';
@@ -22,6 +23,7 @@ import { MetricsModule } from '../metrics/metrics.module';
   imports: [MetricsModule, DomainEventsModule, TypeOrmModule.forFeature([JobOutboxEntry])],
   providers: [
     JobQueueMetrics,
+    JobOutboxRepository,
     JobOutbox,
     JobOutboxMetrics,
     {

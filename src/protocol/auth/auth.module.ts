@@ -2,15 +2,16 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RequestAuthenticator } from '../../common/auth/request-authenticator';
 import { ERROR_RESPONSE_HOOKS } from '../../common/errors/error-response-hooks';
-import { CredentialVerifier } from './credential-verifier';
-import { IdentityDirectory, RevocationLookup } from './identity-directory';
-import { ProofAuthenticator } from './proof-authenticator';
-import { ReplayRelease } from './replay-release';
-import { ReplayEntry } from './entities/replay-entry.entity';
-import { IdentityStateService } from '../relay/identity-state.service';
-import { RevocationService } from '../relay/revocation.service';
-import { PostgresReplayStore, ReplayStore } from './replay-store';
+import { IdentityStateService } from '../relay/services/identity-state.service';
+import { RevocationService } from '../relay/services/revocation.service';
 import { RelayModule } from '../relay/relay.module';
+import { AuthRepository } from './auth.repository';
+import { IdentityDirectory, RevocationLookup } from './domain/identity-directory';
+import { ReplayEntry } from './entities/replay-entry.entity';
+import { CredentialVerificationService } from './services/credential-verification.service';
+import { ProofAuthenticationService } from './services/proof-authentication.service';
+import { ReplayReleaseService } from './services/replay-release.service';
+import { ReplayService } from './services/replay.service';
 
 /**
  * Request proofs and credentials (design.md §3–§4) behind the route access guard. The identity
@@ -19,18 +20,19 @@ import { RelayModule } from '../relay/relay.module';
 @Module({
   imports: [TypeOrmModule.forFeature([ReplayEntry]), RelayModule],
   providers: [
-    CredentialVerifier,
+    AuthRepository,
+    CredentialVerificationService,
     // The relay module (global) holds identity chains and revocations.
     { provide: IdentityDirectory, useExisting: IdentityStateService },
     { provide: RevocationLookup, useExisting: RevocationService },
-    { provide: RequestAuthenticator, useClass: ProofAuthenticator },
-    { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayRelease },
+    { provide: RequestAuthenticator, useClass: ProofAuthenticationService },
+    { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayReleaseService },
     // PostgreSQL also beside Redis: a Redis restart would forget spent pairs.
-    { provide: ReplayStore, useClass: PostgresReplayStore },
+    ReplayService,
   ],
   exports: [
     RequestAuthenticator,
-    CredentialVerifier,
+    CredentialVerificationService,
     IdentityDirectory,
     RevocationLookup,
     ERROR_RESPONSE_HOOKS,

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { SpacesModule } from '../../spaces';
 import { UsersModule } from '../../users';
-import { CredentialController } from './credential.controller';
-import { CredentialIntrospectionService } from './credential-introspection.service';
+import { CredentialController } from './controllers/credential.controller';
+import { CredentialIntrospectionService } from './services/credential-introspection.service';
 
 @Module({
   imports: [UsersModule, SpacesModule],

@@ -3,15 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../../infrastructure/jobs/jobs.module';
 import { MetricsModule } from '../../infrastructure/metrics/metrics.module';
 import { RelayModule } from '../relay/relay.module';
-import { ChainOutbox } from './chain-outbox';
-import { ChainOutboxMetrics } from './chain-outbox.metrics';
-import { ChainOutboxSweeper } from './chain-outbox-sweeper';
+import { ChainOutbox } from './services/chain-outbox.service';
+import { ChainOutboxMetrics } from './services/chain-outbox.metrics';
+import { ChainOutboxSweeper } from './events/chain-outbox-sweep.subscriber';
+import { PublishingRepository } from './publishing.repository';
 import { ChainPublication } from './entities/chain-publication.entity';
 
 /** Content chain publication through the outbox (ChainOutbox) and the job that retries it. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChainPublication]), RelayModule, JobsModule, MetricsModule],
-  providers: [ChainOutbox, ChainOutboxSweeper, ChainOutboxMetrics],
+  providers: [PublishingRepository, ChainOutbox, ChainOutboxSweeper, ChainOutboxMetrics],
   exports: [ChainOutbox],
 })
 export class PublishingModule {}

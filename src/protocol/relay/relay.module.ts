@@ -1,20 +1,33 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { ChainGenesis } from '../publishing/chain-genesis';
-import { ContentChainSync } from '../publishing/content-chain-sync';
-import { ContentPublisher } from '../publishing/content-publisher';
-import { OriginIdentities } from '../publishing/origin-identities';
+import { ChainGenesis } from '../publishing/domain/chain-genesis';
+import { ContentChainSync } from '../publishing/services/content-chain-sync.service';
+import { ContentPublisher } from '../publishing/domain/content-publisher';
+import { OriginIdentities } from '../publishing/domain/origin-identities';
 import { RELAY_ENTITIES } from './entities';
-import { IdentityCacheBus } from './identity-cache-bus';
-import { IdentityCacheEpoch } from './identity-cache-epoch';
-import { IdentityStateService } from './identity-state.service';
-import { OriginChainGenesis } from './origin-chain-genesis';
-import { OriginIdentityService } from './origin-identity.service';
-import { ProtocolDiscoveryController } from './protocol-discovery.controller';
-import { RelayController } from './relay.controller';
-import { RelayIngestService } from './relay-ingest.service';
-import { RelayApiService } from './relay-api.service';
-import { RevocationService } from './revocation.service';
+import { IdentityCacheBus } from './services/identity-cache-bus';
+import { IdentityCacheEpochRepository } from './repositories/identity-cache-epoch.repository';
+import { RelayChainsRepository } from './repositories/relay-chains.repository';
+import { RelayOperationsRepository } from './repositories/relay-operations.repository';
+import { RelayOriginRepository } from './repositories/relay-origin.repository';
+import { RelayPendingRepository } from './repositories/relay-pending.repository';
+import { RelayRevocationsRepository } from './repositories/relay-revocations.repository';
+import { IdentityStateService } from './services/identity-state.service';
+import { OriginChainGenesisService } from './services/origin-chain-genesis.service';
+import { OriginIdentityService } from './services/origin-identity.service';
+import { ProtocolDiscoveryController } from './controllers/protocol-discovery.controller';
+import { RelayBlobsController } from './controllers/relay-blobs.controller';
+import { RelayContentController } from './controllers/relay-content.controller';
+import { RelayCountersignaturesController } from './controllers/relay-countersignatures.controller';
+import { RelayIdentitiesController } from './controllers/relay-identities.controller';
+import { RelayIndexController } from './controllers/relay-index.controller';
+import { RelayLogController } from './controllers/relay-log.controller';
+import { RelayOperationsController } from './controllers/relay-operations.controller';
+import { RelayRevocationsController } from './controllers/relay-revocations.controller';
+import { RelayWellKnownController } from './controllers/relay-well-known.controller';
+import { RelayIngestService } from './services/relay-ingest.service';
+import { RelayApiService } from './services/relay-api.service';
+import { RevocationService } from './services/revocation.service';
 import { PaginationModule } from '../../common/pagination/pagination.module';
 import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.module';
 
@@ -27,9 +40,25 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
  */
 @Module({
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
-  controllers: [RelayController, ProtocolDiscoveryController],
+  controllers: [
+    RelayWellKnownController,
+    RelayOperationsController,
+    RelayLogController,
+    RelayCountersignaturesController,
+    RelayIdentitiesController,
+    RelayContentController,
+    RelayBlobsController,
+    RelayIndexController,
+    RelayRevocationsController,
+    ProtocolDiscoveryController,
+  ],
   providers: [
-    IdentityCacheEpoch,
+    RelayOperationsRepository,
+    RelayChainsRepository,
+    RelayPendingRepository,
+    RelayRevocationsRepository,
+    RelayOriginRepository,
+    IdentityCacheEpochRepository,
     IdentityCacheBus,
     IdentityStateService,
     RevocationService,
@@ -38,8 +67,8 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     RelayApiService,
     { provide: OriginIdentities, useExisting: OriginIdentityService },
     { provide: ContentPublisher, useExisting: OriginIdentityService },
-    OriginChainGenesis,
-    { provide: ChainGenesis, useExisting: OriginChainGenesis },
+    OriginChainGenesisService,
+    { provide: ChainGenesis, useExisting: OriginChainGenesisService },
     ContentChainSync,
   ],
   exports: [

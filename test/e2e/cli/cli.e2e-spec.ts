@@ -2,7 +2,7 @@ import { chmod, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run, type CliIo } from '../../../src/cli/plat';
-import { verifyRequestProof } from '../../../src/protocol/auth/request-proof';
+import { verifyRequestProof } from '../../../src/protocol/auth/domain/request-proof';
 import { PlatIdentity, readKeyFile } from '../../../src/protocol/client';
 import {
   resolveCurrentKey,

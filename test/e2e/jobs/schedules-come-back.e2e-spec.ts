@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
+import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
 import { SWEEP_JOB } from '../../../src/media/events/media.events';
-import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';
 import { eventuallyTrue } from '../../support/eventually';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { JobState, Queue, QueueEvents } from 'bullmq';
 import Redis from 'ioredis';
 import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
+import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { ANNOUNCE_JOIN } from '../../../src/notifications/events/join-announcements.subscriber';
 import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
-import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/chain-outbox-sweeper';
 import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
 
 /**

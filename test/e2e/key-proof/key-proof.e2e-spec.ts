@@ -9,7 +9,7 @@ import {
 } from '../../../src/protocol/core';
 import { utf8Encode } from '../../../src/protocol/core/bytes';
 import { signAddKeyOperation } from '../../../src/protocol/client';
-import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
+import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { Actor, publish } from '../../support/actors';
 import { bootApp, TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';

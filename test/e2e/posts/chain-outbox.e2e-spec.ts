@@ -1,5 +1,5 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { ChainOutboxSweeper } from '../../../src/protocol/publishing/chain-outbox-sweeper';
+import { ChainOutboxSweeper } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { Actor } from '../../support/actors';
 import { refuseWrites } from '../../support/faults';
 import {

@@ -1,5 +1,5 @@
+import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { POST_SCHEMA } from '../../../src/posts/domain/post-document';
-import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
 import { Actor } from '../../support/actors';
 import { naming, statementsDuring } from '../../support/statements';
 import {

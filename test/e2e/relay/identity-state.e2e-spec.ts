@@ -4,9 +4,12 @@ import { ApiError } from '../../../src/common/errors/api-error';
 import { generateKeySigner, multikeyEntry } from '../../../src/protocol/core';
 import { Clock } from '../../../src/common/clock/clock';
 import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
-import { EPOCH_CHECK_INTERVAL_MS, IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
-import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
-import { RevocationService } from '../../../src/protocol/relay/revocation.service';
+import {
+  EPOCH_CHECK_INTERVAL_MS,
+  IdentityCacheBus,
+} from '../../../src/protocol/relay/services/identity-cache-bus';
+import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
+import { RevocationService } from '../../../src/protocol/relay/services/revocation.service';
 import { createTestDatabase } from '../../support/database';
 import { TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';

@@ -2,12 +2,12 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock/clock';
 import { generateKeySigner } from '../../../src/protocol/core';
-import { IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
+import { IdentityCacheBus } from '../../../src/protocol/relay/services/identity-cache-bus';
 import {
   IDENTITY_CONFLICTING_EXTENSION_ERROR,
   PENDING_CAPACITY,
   PENDING_TTL_MS,
-} from '../../../src/protocol/relay/relay-ingest.service';
+} from '../../../src/protocol/relay/services/relay-ingest.service';
 import { TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';
 import { allRoles, bootRelayApp, ingest, TestIdentity } from './support';

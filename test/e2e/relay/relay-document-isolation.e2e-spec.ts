@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { contentIdFromGenesisCid, signContentOperation } from '../../../src/protocol/core';
-import { OriginIdentityService } from '../../../src/protocol/relay/origin-identity.service';
+import { OriginIdentityService } from '../../../src/protocol/relay/services/origin-identity.service';
 import { Actor } from '../../support/actors';
 import {
   admit,

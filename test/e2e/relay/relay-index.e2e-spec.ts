@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { OriginIdentityService } from '../../../src/protocol/relay/origin-identity.service';
+import { OriginIdentityService } from '../../../src/protocol/relay/services/origin-identity.service';
 import { TestApp } from '../../support/app';
 import { bootRelayApp, ingest, TestIdentity } from './support';
 

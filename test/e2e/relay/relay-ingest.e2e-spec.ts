@@ -4,7 +4,7 @@ import { generateKeySigner, multikeyEntry } from '../../../src/protocol/core';
 import {
   IDENTITY_CONFLICTING_EXTENSION_ERROR,
   RelayIngestService,
-} from '../../../src/protocol/relay/relay-ingest.service';
+} from '../../../src/protocol/relay/services/relay-ingest.service';
 import { TestApp } from '../../support/app';
 import { allRoles, bootRelayApp, ingest, TestIdentity, withPayload } from './support';
 

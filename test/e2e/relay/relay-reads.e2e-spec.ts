@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { generateKeySigner, signContentOperation } from '../../../src/protocol/core';
-import { OriginIdentityService } from '../../../src/protocol/relay/origin-identity.service';
+import { OriginIdentityService } from '../../../src/protocol/relay/services/origin-identity.service';
 import { TestApp } from '../../support/app';
 import { allRoles, bootRelayApp, createdAt, expectConstantNotFound, ingest, TestIdentity } from './support';
 

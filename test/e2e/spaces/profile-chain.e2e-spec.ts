@@ -1,5 +1,5 @@
-import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/content-publisher';
-import { OriginIdentities } from '../../../src/protocol/publishing/origin-identities';
+import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/domain/content-publisher';
+import { OriginIdentities } from '../../../src/protocol/publishing/domain/origin-identities';
 import { bootApp, TestApp } from '../../support/app';
 import {
   bootSpaces,

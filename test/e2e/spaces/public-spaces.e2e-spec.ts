@@ -1,4 +1,4 @@
-import { OriginIdentities } from '../../../src/protocol/publishing/origin-identities';
+import { OriginIdentities } from '../../../src/protocol/publishing/domain/origin-identities';
 import { legacyImage, pngBytes, spaceUpload } from '../../support/media-uploads';
 import {
   addMember,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { legacyImage, UNKNOWN_MEDIA } from '../../support/media-uploads';
-import { OriginIdentities } from '../../../src/protocol/publishing/origin-identities';
+import { OriginIdentities } from '../../../src/protocol/publishing/domain/origin-identities';
 import {
   bootSpaces,
   Caller,

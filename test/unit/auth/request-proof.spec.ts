@@ -13,7 +13,7 @@ import {
   ProofRejected,
   verifyRequestProof,
   type ProofRequest,
-} from '../../../src/protocol/auth/request-proof';
+} from '../../../src/protocol/auth/domain/request-proof';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const NOW_S = Math.floor(NOW.getTime() / 1000);

@@ -8,7 +8,7 @@ import {
   requestTarget,
   requestUrl,
 } from '../../../src/protocol/client';
-import { verifyRequestProof } from '../../../src/protocol/auth/request-proof';
+import { verifyRequestProof } from '../../../src/protocol/auth/domain/request-proof';
 import { clock, HOST, NOW, segment } from './helpers';
 
 const identity = PlatIdentity.create({ clock: () => new Date(NOW.getTime() - 60_000) });

@@ -6,7 +6,7 @@ import {
   signRequestProof,
   type RequestProofInput,
 } from '../../../src/protocol/client';
-import { verifyRequestProof } from '../../../src/protocol/auth/request-proof';
+import { verifyRequestProof } from '../../../src/protocol/auth/domain/request-proof';
 import { verifyJws } from '../../../src/protocol/core';
 import { clock, HOST, NOW, NOW_S, rawSegment, segment } from './helpers';
 

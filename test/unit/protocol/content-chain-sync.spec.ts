@@ -1,7 +1,13 @@
 import { documentCid } from '../../../src/protocol/core';
-import type { ChainOwner, ChainState, StoredHead } from '../../../src/protocol/publishing/chain-owner';
-import { ContentChainSync, MAX_SYNC_ROUNDS } from '../../../src/protocol/publishing/content-chain-sync';
-import { ContentPublisher, type PublishedContent } from '../../../src/protocol/publishing/content-publisher';
+import type { ChainOwner, ChainState, StoredHead } from '../../../src/protocol/publishing/domain/chain-owner';
+import {
+  ContentChainSync,
+  MAX_SYNC_ROUNDS,
+} from '../../../src/protocol/publishing/services/content-chain-sync.service';
+import {
+  ContentPublisher,
+  type PublishedContent,
+} from '../../../src/protocol/publishing/domain/content-publisher';
 
 /** Records publishes and retracts; each publish answers a new head (a new chain when previous is null). */
 class FakePublisher extends ContentPublisher {

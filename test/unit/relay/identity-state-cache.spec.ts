@@ -2,10 +2,13 @@ import { EventEmitter } from 'node:events';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../src/config/app-config';
 import type { IdentityState } from '../../../src/protocol/core';
-import { EPOCH_CHECK_INTERVAL_MS, IdentityCacheBus } from '../../../src/protocol/relay/identity-cache-bus';
-import { IdentityCacheEpoch } from '../../../src/protocol/relay/identity-cache-epoch';
+import {
+  EPOCH_CHECK_INTERVAL_MS,
+  IdentityCacheBus,
+} from '../../../src/protocol/relay/services/identity-cache-bus';
+import { IdentityCacheEpochRepository as IdentityCacheEpoch } from '../../../src/protocol/relay/repositories/identity-cache-epoch.repository';
 import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
-import { IdentityStateService } from '../../../src/protocol/relay/identity-state.service';
+import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { ShiftedClock } from '../../support/clock';
 
 const DID = 'did:plat:2346789acdefhknrtvz2346789acdef';

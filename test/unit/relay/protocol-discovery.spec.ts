@@ -1,5 +1,5 @@
 import { loadConfig } from '../../../src/config/app-config';
-import { protocolDiscovery } from '../../../src/protocol/relay/protocol-discovery.controller';
+import { protocolDiscovery } from '../../../src/protocol/relay/controllers/protocol-discovery.controller';
 
 describe('protocol discovery document', () => {
   it('defaults the relay to <PUBLIC_BASE_URL>/relay', () => {

@@ -1,6 +1,7 @@
 import { ArgumentsHost, NotFoundException } from '@nestjs/common';
 import { invalidRequest, notFound, serviceUnavailable } from '../../../src/common/errors/api-error';
-import { RelayError, RelayExceptionFilter } from '../../../src/protocol/relay/relay-errors';
+import { RelayExceptionFilter } from '../../../src/protocol/relay/controllers/relay-exception.filter';
+import { RelayError } from '../../../src/protocol/relay/domain/relay-error';
 
 interface Captured {
   status?: number;

@@ -1,9 +1,9 @@
-import { RelayError } from '../../../src/protocol/relay/relay-errors';
+import { RelayError } from '../../../src/protocol/relay/domain/relay-error';
 import {
   parseIndexOrder,
   parseRelayBoolean,
   parseRelayLimit,
-} from '../../../src/protocol/relay/relay-paging';
+} from '../../../src/protocol/relay/domain/relay-paging';
 
 const relayError = (fn: () => unknown): RelayError => {
   try {

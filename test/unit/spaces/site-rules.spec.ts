@@ -1,5 +1,5 @@
+import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/domain/content-publisher';
 import type { SpaceView } from '../../../src/spaces/domain/space-views';
-import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/content-publisher';
 import {
   HttpsDomainFetcher,
   isPublicAddress,

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsOptional, IsString, MaxLength } from 'class-validator';
-import { MAX_INGEST_BATCH } from '../relay-ingest.service';
+import { MAX_INGEST_BATCH } from '../services/relay-ingest.service';
 
 /** `POST /proof/v1/operations`: exactly `{operations}` (WEB-RELAY.md "Operation Ingestion"). */
 export class IngestOperationsRequest {
