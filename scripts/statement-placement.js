@@ -8,12 +8,8 @@
 // objects). Found with the TypeScript checker, so a repository injected under any name counts. The
 // database plumbing (src/infrastructure/database/, src/infrastructure/health/) is exempt.
 //
-// Modules move their statements into repositories one at a time, so the files that still offend are
-// listed in scripts/statement-placement.baseline.json. Exits 1 on an offending file that is not in
-// the baseline, and on a baseline entry that no longer offends (remove it: the list only shrinks).
-// `--prune-baseline` removes the entries that no longer offend, and never adds one; `--root <dir>`
-// and `--baseline <file>` are for tests.
-const { existsSync, readdirSync, readFileSync, statSync, writeFileSync } = require('node:fs');
+// Exits 1 on any offending file; `--root <dir>` is for tests.
+const { existsSync, readdirSync, statSync } = require('node:fs');
 const { dirname, join, relative, sep } = require('node:path');
 const ts = require('typescript');
 
@@ -22,7 +18,6 @@ const option = (name) => {
   return index > 0 ? process.argv[index + 1] : undefined;
 };
 const root = option('--root') ?? join(__dirname, '..');
-const baselinePath = option('--baseline') ?? join(root, 'scripts/statement-placement.baseline.json');
 const src = join(root, 'src');
 
 /** Database plumbing: the data source, migrations, the pool's health. */
@@ -134,32 +129,9 @@ for (const path of sources) {
 }
 const offending = [...offenders.keys()].sort();
 
-const readBaseline = () =>
-  existsSync(baselinePath) ? JSON.parse(readFileSync(baselinePath, 'utf8') || '[]') : [];
-const writeBaseline = (files) => writeFileSync(baselinePath, `${JSON.stringify(files, null, 2)}\n`);
-
-if (process.argv.includes('--prune-baseline')) {
-  const before = readBaseline();
-  const kept = before.filter((file) => offenders.has(file));
-  writeBaseline(kept);
-  console.log(`statement-placement: ${before.length - kept.length} entries pruned from the baseline`);
-}
-
-const baseline = readBaseline();
-const errors = [];
 for (const file of offending) {
-  if (baseline.includes(file)) continue;
-  for (const call of offenders.get(file)) {
-    errors.push(`${call}: a statement outside a repository (move it into the module's repository)`);
-  }
+  for (const call of offenders.get(file))
+    console.error(`error statement-placement: ${call}: a statement outside a repository`);
 }
-for (const file of baseline) {
-  if (offenders.has(file)) continue;
-  const now = existsSync(join(root, file)) ? 'runs no statement now' : 'no longer exists';
-  errors.push(`${file}: listed in the baseline but ${now} (remove it from the baseline: --prune-baseline)`);
-}
-for (const line of errors) console.error(`error statement-placement: ${line}`);
-if (errors.length > 0) process.exit(1);
-console.log(
-  `statement-placement: no statement outside a repository beyond the ${baseline.length} files of the baseline`,
-);
+if (offending.length > 0) process.exit(1);
+console.log('statement-placement: every statement is in a repository');

@@ -1,7 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import { POSTS_STATEMENTS } from '../../src/posts/repositories/posts.repository';
 import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
-import { placeholders } from './context';
 
 // Pure rules of the app, shared rather than copied (no framework in them).
 export { wordedSummary } from '../../src/common/summaries/worded-summary';

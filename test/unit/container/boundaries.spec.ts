@@ -1,6 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = join(__dirname, '../../..');
@@ -79,47 +78,16 @@ describe('module boundaries (dependency-cruiser)', () => {
         return error as { status: number; stdout: string; stderr: string };
       }
     };
-    let scratch: string;
-    beforeAll(() => {
-      scratch = mkdtempSync(join(tmpdir(), 'statement-placement-'));
-    });
-    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-    let baselines = 0;
-    const baseline = (files: string[]): string => {
-      const path = join(scratch, `baseline-${(baselines += 1)}.json`);
-      writeFileSync(path, JSON.stringify(files));
-      return path;
-    };
-
     it("refuses a service that runs SQL, and not the module's repository", () => {
-      const { status, stderr } = run('--root', fixture, '--baseline', baseline([]));
+      const { status, stderr } = run('--root', fixture);
       expect(status).toBe(1);
       expect(stderr).toContain('src/beta/notes.service.ts:12 query: a statement outside a repository');
       expect(stderr).not.toContain('notes.repository.ts');
       expect(stderr.trim().split('\n')).toHaveLength(1);
     });
 
-    it('accepts an offender listed in the baseline, and refuses a baseline entry that no longer offends', () => {
-      const listed = ['src/beta/notes.service.ts', 'src/alpha/alpha.service.ts'];
-      const { status, stderr } = run('--root', fixture, '--baseline', baseline(listed));
-      expect(status).toBe(1);
-      expect(stderr).not.toContain('notes.service.ts');
-      expect(stderr).toContain(
-        'src/alpha/alpha.service.ts: listed in the baseline but runs no statement now',
-      );
-    });
-
-    it('prunes the entries that no longer offend, and adds none', () => {
-      const path = baseline(['src/alpha/alpha.service.ts', 'src/beta/gone.ts']);
-      const pruned = run('--root', fixture, '--baseline', path, '--prune-baseline');
-      expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual([]);
-      // The service that runs SQL is still refused: pruning never lists an offender.
-      expect(pruned.status).toBe(1);
-      expect(pruned.stderr).toContain('src/beta/notes.service.ts:12 query');
-    });
-
-    it('passes on the service with its baseline', () => {
-      expect(run().stdout).toContain('no statement outside a repository');
+    it('passes on the service', () => {
+      expect(run().stdout).toContain('every statement is in a repository');
     });
   });
 
