@@ -31,7 +31,7 @@ export interface CommentRow {
   deleted_at: Date | null;
 }
 
-/** PostAccess.readablePost for a member (the proof's signer): the space and the post's uuid. */
+/** PostAccessService.readablePost for a member (the proof's signer): the space and the post's uuid. */
 export async function readablePostOfMember(
   pool: Pool,
   domain: string,

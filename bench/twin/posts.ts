@@ -338,7 +338,7 @@ export const feed: TwinHandler = async (context) => {
   );
   const bySpace = new Map(spaces.map((space) => [space.id, space]));
   if (spaces.length === 0) throw new TwinRefusal(500, 'the twin serves no empty feed');
-  // PostReadability.readableTopicIds: the topics the member reads, in one statement.
+  // PostReadabilityService.readableTopicIds: the topics the member reads, in one statement.
   const { rows: topics } = await context.pool.query<{ id: string }>(POST_READERS_STATEMENTS.readableTopics, [
     [...bySpace.keys()],
     proof.did,

@@ -54,13 +54,13 @@ export const SPACE_COLUMNS =
   'claimed_domain, application_questions, member_count, profile_content_id, profile_head_cid, ' +
   'profile_document_cid, last_activity_at, deleted_at, created_at, updated_at';
 
-/** SpaceDirectory.findByReference for a subdomain. */
+/** SpaceDirectoryService.findByReference for a subdomain. */
 export async function spaceByDomain(db: Queryable, domain: string): Promise<SpaceRow | null> {
   const { rows } = await db.query<SpaceRow>(SPACES_STATEMENTS.live.byDomain, [domain]);
   return rows[0] ?? null;
 }
 
-/** The statement PostAccess.postInSpace sends (PostsRepository's). */
+/** The statement PostAccessService.postInSpace sends (PostsRepository's). */
 export const LIVE_POST_IN_SPACE = POSTS_STATEMENTS.livePostInSpace;
 
 export interface TopicRow {
@@ -76,7 +76,7 @@ export const TOPICS_OF_SPACES = SPACES_STATEMENTS.topicsOfSpaces.any;
 export const TOPICS_OF_SPACES_WITH_ACCESS = SPACES_STATEMENTS.topicsOfSpaces.ofAccess;
 export const TOPIC_OF_SPACE = SPACES_STATEMENTS.topicOfSpace;
 
-/** SpaceDirectory.topicsOf: live topics of these spaces, of these access kinds when given. */
+/** SpaceDirectoryService.topicsOf: live topics of these spaces, of these access kinds when given. */
 export async function topicsOf(
   db: Queryable,
   spaceIds: string[],
@@ -88,7 +88,7 @@ export async function topicsOf(
   return rows;
 }
 
-/** SpaceDirectory.topicView: a live topic of the space by uuid. */
+/** SpaceDirectoryService.topicView: a live topic of the space by uuid. */
 export async function topicInSpace(
   db: Queryable,
   topicId: string,
@@ -105,7 +105,7 @@ export interface PostHeadRow {
   author_did: string;
 }
 
-/** PostAccess.postHeadInSpace: a live post's head (never its body), as post-access.service.ts reads it. */
+/** PostAccessService.postHeadInSpace: a live post's head (never its body), as post-access.service.ts reads it. */
 export async function postHeadInSpace(
   db: Queryable,
   postId: string,
@@ -120,7 +120,7 @@ export interface MembershipRow {
   status: string;
 }
 
-/** SpaceDirectory.membershipOf: the person's membership row in any state. */
+/** SpaceDirectoryService.membershipOf: the person's membership row in any state. */
 export async function membershipOf(
   db: Queryable,
   spaceId: string,
@@ -142,7 +142,7 @@ export interface AuthorRow {
 
 export type AuthorRecord = { did: string; displayName?: string; username?: string };
 
-/** AuthorDirectory.authorsOf: one query for the distinct DIDs; people without an account get `{did}`. */
+/** AuthorDirectoryService.authorsOf: one query for the distinct DIDs; people without an account get `{did}`. */
 export async function authorsOf(db: Queryable, dids: readonly string[]): Promise<Map<string, AuthorRecord>> {
   const unique = [...new Set(dids)];
   const authors = new Map<string, AuthorRecord>(unique.map((did) => [did, { did }]));
@@ -168,7 +168,7 @@ export async function postsUpvotedBy(db: Queryable, did: string, postIds: string
   return new Set(rows.map((row) => row.post_id));
 }
 
-/** PostAccess.verdict for the views the bench uses (no group topics are seeded). */
+/** PostAccessService.verdict for the views the bench uses (no group topics are seeded). */
 export function readable(view: 'anonymous' | 'member', accessKind: string): boolean {
   if (accessKind === 'public') return true;
   if (view === 'anonymous') return false;

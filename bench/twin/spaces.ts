@@ -69,7 +69,7 @@ export const spacesDirectory: TwinHandler = async ({ pool, url, cursors }) => {
 };
 
 /**
- * SpaceCounters.summaries: the counts the modules registered, one after the other in the order of
+ * SpaceCountersService.summaries: the counts the modules registered, one after the other in the order of
  * the answer (posts: private posts of live non-public topics; events: public and members events).
  */
 async function countSummaries(

@@ -25,7 +25,7 @@ import { postHeadInSpace, readable, SPACE_COLUMNS, topicInSpace, type SpaceRow }
  */
 
 /**
- * The active member's space, else the refusal the app would give: SpaceGrantAccess.forWrite, the
+ * The active member's space, else the refusal the app would give: SpaceGrantAccessService.forWrite, the
  * space and the writer's membership in one statement (no topic asked for).
  */
 async function writerSpace(
@@ -40,7 +40,7 @@ async function writerSpace(
   return space;
 }
 
-/** PostAccess.postReadableByWriter: the post's head in the space, then its topic. */
+/** PostAccessService.postReadableByWriter: the post's head in the space, then its topic. */
 async function postOfWriter(
   pool: Parameters<TwinHandler>[0]['pool'],
   space: SpaceRow,
@@ -54,7 +54,7 @@ async function postOfWriter(
   return post;
 }
 
-/** SpaceDirectory.findForWrite by subdomain (space-rows.ts): the space, the caller's membership and the topic. */
+/** SpaceDirectoryService.findForWrite by subdomain (space-rows.ts): the space, the caller's membership and the topic. */
 export const SPACE_FOR_WRITE_BY_DOMAIN = `SELECT ${SPACE_COLUMNS.split(',')
   .map((column) => `s.${column.trim()}`)
   .join(', ')},
@@ -210,7 +210,7 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
   );
 };
 
-/** SpaceDirectory.recordActivity's statement. */
+/** SpaceDirectoryService.recordActivity's statement. */
 async function recordActivity(
   client: { query: (sql: string, values: unknown[]) => Promise<unknown> },
   spaceId: string,

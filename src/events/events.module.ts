@@ -27,7 +27,7 @@ import { OccurrencesService } from './services/occurrences.service';
  * Events of spaces (design.md §9, §12): the admins' event and occurrence writes, the anonymous
  * occurrence reads (a space's listing, one event, the cross-space upcoming feed) over occurrences
  * materialized in `event_occurrences`, and the count behind `eventCountSummary`. Tickets come
- * from the store module's `TicketCatalog` (`EventTicketsService`).
+ * from the store module's `StoreTicketsService` (`EventTicketsService`).
  */
 @Module({
   imports: [

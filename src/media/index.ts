@@ -1,4 +1,4 @@
 export { MediaObject } from './dto/media-object.dto';
 export { attachmentTokensOf } from './domain/attachment-tokens';
-export { MediaLookup } from './services/media-lookup.service';
+export { MediaLookupService } from './services/media-lookup.service';
 export { MediaRecordsModule } from './media-records.module';

@@ -19,7 +19,7 @@ import { MediaFilesController } from './controllers/media-files.controller';
 import { MediaPostersController } from './controllers/media-posters.controller';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { MetricsModule } from '../infrastructure/metrics/metrics.module';
-import { MediaProcessing } from './services/processing/media-processing.service';
+import { MediaProcessingService } from './services/processing/media-processing.service';
 import { ImageVariantsService } from './services/images/image-variants.service';
 import { CdnService } from './services/cdn.service';
 import { MediaFilesService } from './services/media-files.service';
@@ -56,7 +56,7 @@ import { MediaJobsSubscriber } from './events/media-jobs.subscriber';
     ImageVariantsService,
     CdnService,
     MediaFilesService,
-    MediaProcessing,
+    MediaProcessingService,
     MediaJobsSubscriber,
     MediaUploadCountService,
     UploadQuotaService,

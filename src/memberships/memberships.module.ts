@@ -15,7 +15,7 @@ import { GroupMembership } from './entities/group-membership.entity';
 import { SpaceGroup } from './entities/space-group.entity';
 import { GroupMembershipSubscriber } from './events/group-membership.subscriber';
 import { MembershipsRepository } from './memberships.repository';
-import { GroupMembershipLookup } from './services/group-membership-lookup';
+import { GroupMembershipLookupService } from './services/group-membership-lookup.service';
 import { GroupsService } from './services/groups.service';
 import { MembershipsService } from './services/memberships.service';
 
@@ -23,7 +23,7 @@ import { MembershipsService } from './services/memberships.service';
  * Groups of spaces (design.md §9 administration; each group has its own DID) and the
  * credential-gated membership reads (/v1/memberships, /v1/membership/{space},
  * /v1/group-memberships, /v1/group-membership/{group}). Space memberships are read through
- * SpacesModule's SpaceMembershipReads; OriginIdentities comes from the global relay module.
+ * SpacesModule's SpaceMembershipReadsService; OriginIdentities comes from the global relay module.
  * Group memberships follow the space membership's events (GroupMembershipSubscriber).
  */
 @Module({
@@ -47,9 +47,9 @@ import { MembershipsService } from './services/memberships.service';
     MembershipsRepository,
     GroupsService,
     MembershipsService,
-    GroupMembershipLookup,
+    GroupMembershipLookupService,
     GroupMembershipSubscriber,
   ],
-  exports: [GroupMembershipLookup],
+  exports: [GroupMembershipLookupService],
 })
 export class MembershipsModule {}

@@ -1,8 +1,12 @@
 export { SpaceCallToAction } from './dto/post-records.dto';
 export { PostPinned, PostPublished, PostUpvoted } from './events/post.events';
 export { memberReadsPost } from './repositories/post-readers.repository';
-export { PostAccess } from './services/post-access.service';
+export { PostAccessService } from './services/post-access.service';
 export { PostCardsService } from './services/post-cards.service';
-export { PostReadability, type PostSubject, type ReaderQuery } from './services/post-readability.service';
+export {
+  PostReadabilityService,
+  type PostSubject,
+  type ReaderQuery,
+} from './services/post-readability.service';
 export { PostsModule } from './posts.module';
 export const PUBLISHED_VIEWS = ['live_posts'] as const;

@@ -22,12 +22,12 @@ import { PostReadersRepository } from './repositories/post-readers.repository';
 import { PostsRepository } from './repositories/posts.repository';
 import { EntityLinksService } from './services/entity-links.service';
 import { FeedService } from './services/feed.service';
-import { PostAccess } from './services/post-access.service';
+import { PostAccessService } from './services/post-access.service';
 import { PostCardsService } from './services/post-cards.service';
 import { PostContentChainService } from './services/post-content-chain.service';
 import { PostCountsService } from './services/post-counts.service';
 import { PostPinsService } from './services/post-pins.service';
-import { PostReadability } from './services/post-readability.service';
+import { PostReadabilityService } from './services/post-readability.service';
 import { PostUpvotesService } from './services/post-upvotes.service';
 import { PostPresenter } from './services/post.presenter';
 import { PostsService } from './services/posts.service';
@@ -35,7 +35,7 @@ import { PostsService } from './services/posts.service';
 /**
  * Posts of spaces: the optional-auth reads (listing, single post union), the feed, the post writes
  * and upvotes (api-spec.md "Optional-auth reads", "Credential-gated reads", "Writes").
- * `PostAccess` is exported: comments read and write through it; `PostReadability` and
+ * `PostAccessService` is exported: comments read and write through it; `PostReadabilityService` and
  * `PostCardsService` tell other modules which of many posts and topics a reader reads now and
  * show those posts as cards (notifications' post titles and recipients).
  */
@@ -61,9 +61,9 @@ import { PostsService } from './services/posts.service';
     PostCountsService,
     PostContentChainService,
     PostVisibilitySubscriber,
-    PostAccess,
+    PostAccessService,
     PostPresenter,
-    PostReadability,
+    PostReadabilityService,
     PostCardsService,
     EntityLinksService,
     PostsService,
@@ -71,6 +71,6 @@ import { PostsService } from './services/posts.service';
     PostPinsService,
     FeedService,
   ],
-  exports: [PostAccess, PostPresenter, PostReadability, PostCardsService],
+  exports: [PostAccessService, PostPresenter, PostReadabilityService, PostCardsService],
 })
 export class PostsModule {}

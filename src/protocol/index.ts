@@ -2,7 +2,7 @@ export { AuthModule } from './auth/auth.module';
 export { grantCoversSpace } from './auth/domain/credential-grant';
 export { IdentityDirectory } from './auth/domain/identity-directory';
 export { ChainGenesis, type SignedGenesis } from './publishing/domain/chain-genesis';
-export { ChainOutbox } from './publishing/services/chain-outbox.service';
+export { ChainOutboxService } from './publishing/services/chain-outbox.service';
 export { type ChainOwner, type ChainState, type StoredHead } from './publishing/domain/chain-owner';
 export {
   ContentPublisher,

@@ -31,16 +31,16 @@ export {
   SpaceDeleted,
 } from './events/membership.events';
 export { SpaceVisibilityChanged } from './events/visibility.events';
-export { SpaceGrantAccess, SpaceReadView, SpaceWriter } from './services/space-grant-access.service';
-export { MembershipWrites } from './services/membership-writes.service';
+export { SpaceGrantAccessService, SpaceReadView, SpaceWriter } from './services/space-grant-access.service';
+export { MembershipWritesService } from './services/membership-writes.service';
 export { memberCountSummary } from './services/public-space-records.presenter';
 export { assertRepeats, isAdmin } from './domain/space-context';
-export { SpaceAccess } from './services/space-access.service';
-export { DomainFetcher, FetchedDocument } from './services/domain-fetcher.service';
-export { SpaceCounters } from './services/space-counters.service';
-export { SpaceDirectory } from './services/space-directory.service';
+export { SpaceAccessService } from './services/space-access.service';
+export { DomainFetcherService, FetchedDocument } from './services/domain-fetcher.service';
+export { SpaceCountersService } from './services/space-counters.service';
+export { SpaceDirectoryService } from './services/space-directory.service';
 export { SpaceMembersService } from './services/space-members.service';
-export { ActiveMembership, SpaceMembershipReads } from './services/space-membership-reads.service';
+export { ActiveMembership, SpaceMembershipReadsService } from './services/space-membership-reads.service';
 export {
   APPLICATION_STATUSES,
   ApplicationStatus,

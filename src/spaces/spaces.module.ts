@@ -8,9 +8,9 @@ import { SpaceDomainVerificationController } from './controllers/space-domain-ve
 import { SpacePagesController } from './controllers/space-pages.controller';
 import { SpaceSiteController } from './controllers/space-site.controller';
 import { SpaceTopicsController } from './controllers/space-topics.controller';
-import { DomainFetcher, HttpsDomainFetcher } from './services/domain-fetcher.service';
+import { DomainFetcherService, HttpsDomainFetcherService } from './services/domain-fetcher.service';
 import { SpaceMembership } from './entities/space-membership.entity';
-import { SpaceMembershipReads } from './services/space-membership-reads.service';
+import { SpaceMembershipReadsService } from './services/space-membership-reads.service';
 import { SpacePage } from './entities/space-page.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
 import { Space } from './entities/space.entity';
@@ -18,13 +18,13 @@ import { SpaceMembershipsRepository } from './repositories/space-memberships.rep
 import { SpacePagesRepository } from './repositories/space-pages.repository';
 import { SpaceTopicsRepository } from './repositories/space-topics.repository';
 import { SpacesRepository } from './repositories/spaces.repository';
-import { MembershipWrites } from './services/membership-writes.service';
-import { SpaceAccess } from './services/space-access.service';
-import { SpaceGrantAccess } from './services/space-grant-access.service';
-import { SpaceDirectory } from './services/space-directory.service';
+import { MembershipWritesService } from './services/membership-writes.service';
+import { SpaceAccessService } from './services/space-access.service';
+import { SpaceGrantAccessService } from './services/space-grant-access.service';
+import { SpaceDirectoryService } from './services/space-directory.service';
 import { SpaceMembersService } from './services/space-members.service';
 import { PublicSpacesService } from './services/public-spaces.service';
-import { SpaceCounters } from './services/space-counters.service';
+import { SpaceCountersService } from './services/space-counters.service';
 import { SpacePagesService } from './services/space-pages.service';
 import { SpaceProfileChainService } from './services/space-profile-chain.service';
 import { SpaceSiteService } from './services/space-site.service';
@@ -38,11 +38,11 @@ import { MediaRecordsModule } from '../media';
 /**
  * Spaces and their memberships, topics and pages: the public space reads (/v1/spaces: discovery,
  * profile, topics, pages), the site administration (design.md §9: site, topics, pages, domain
- * verification), and the space and membership API other modules build on (SpaceDirectory,
- * SpaceGrantAccess, SpaceAccess, MembershipWrites, SpacesService, SpaceMembersService). The legacy
+ * verification), and the space and membership API other modules build on (SpaceDirectoryService,
+ * SpaceGrantAccessService, SpaceAccessService, MembershipWritesService, SpacesService, SpaceMembersService). The legacy
  * namespace's routes, invites and applications are legacy-spaces'. OriginIdentities and the
- * ChainOutbox (the space identity and profile chains) come from the protocol layer; other
- * modules register their counts with SpaceCounters.
+ * ChainOutboxService (the space identity and profile chains) come from the protocol layer; other
+ * modules register their counts with SpaceCountersService.
  */
 @Module({
   imports: [
@@ -63,35 +63,35 @@ import { MediaRecordsModule } from '../media';
     PublicSpacePagesController,
   ],
   providers: [
-    SpaceDirectory,
-    SpaceAccess,
-    MembershipWrites,
+    SpaceDirectoryService,
+    SpaceAccessService,
+    MembershipWritesService,
     SpacesService,
     SpaceMembersService,
-    SpaceGrantAccess,
-    SpaceCounters,
+    SpaceGrantAccessService,
+    SpaceCountersService,
     SpaceProfileChainService,
     PublicSpacesService,
     SpaceTopicsService,
     SpacePagesService,
     SpaceSiteService,
-    SpaceMembershipReads,
+    SpaceMembershipReadsService,
     SpacesRepository,
     SpaceMembershipsRepository,
     SpaceTopicsRepository,
     SpacePagesRepository,
-    { provide: DomainFetcher, useClass: HttpsDomainFetcher },
-    { provide: PublicSpaceProbe, useExisting: SpaceDirectory },
+    { provide: DomainFetcherService, useClass: HttpsDomainFetcherService },
+    { provide: PublicSpaceProbe, useExisting: SpaceDirectoryService },
   ],
   exports: [
-    SpaceDirectory,
-    SpaceAccess,
-    MembershipWrites,
+    SpaceDirectoryService,
+    SpaceAccessService,
+    MembershipWritesService,
     SpacesService,
     SpaceMembersService,
-    SpaceGrantAccess,
-    SpaceCounters,
-    SpaceMembershipReads,
+    SpaceGrantAccessService,
+    SpaceCountersService,
+    SpaceMembershipReadsService,
   ],
 })
 export class SpacesModule {}

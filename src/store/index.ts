@@ -1,3 +1,3 @@
 export { TicketEntry } from './dto/store-records.dto';
 export { StoreModule } from './store.module';
-export { TicketCatalog } from './services/store-tickets.service';
+export { StoreTicketsService } from './services/store-tickets.service';

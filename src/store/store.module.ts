@@ -14,7 +14,7 @@ import { StoreReleaseProduct } from './entities/store-release-product.entity';
 import { StoreRelease } from './entities/store-release.entity';
 import { ProductsService } from './services/products.service';
 import { ReleasesService } from './services/releases.service';
-import { TicketCatalog } from './services/store-tickets.service';
+import { StoreTicketsService } from './services/store-tickets.service';
 import { StorefrontService } from './services/storefront.service';
 import { UniqueWritesService } from './services/unique-writes.service';
 import { ProductsRepository } from './repositories/products.repository';
@@ -23,7 +23,7 @@ import { SlugsRepository } from './repositories/slugs.repository';
 
 /**
  * The store (design.md §9, §13): products with their prices and releases, written by the space's
- * admins and read anonymously; `TicketCatalog` gives the events module its ticket entries.
+ * admins and read anonymously; `StoreTicketsService` gives the events module its ticket entries.
  */
 @Module({
   imports: [
@@ -47,8 +47,8 @@ import { SlugsRepository } from './repositories/slugs.repository';
     ProductsService,
     ReleasesService,
     StorefrontService,
-    TicketCatalog,
+    StoreTicketsService,
   ],
-  exports: [TicketCatalog],
+  exports: [StoreTicketsService],
 })
 export class StoreModule {}

@@ -1,4 +1,4 @@
-export { AuthorDirectory } from './services/author-directory';
+export { AuthorDirectoryService } from './services/author-directory.service';
 export { authorRecordOf } from './domain/author-record';
 export { AuthorRecord } from './dto/author.dto';
 export { UsersModule } from './users.module';

@@ -11,7 +11,7 @@ import { SpacePinController } from './controllers/space-pin.controller';
 import { UsersController } from './controllers/users.controller';
 import { UserSpacePin } from './entities/user-space-pin.entity';
 import { User } from './entities/user.entity';
-import { AuthorDirectory } from './services/author-directory';
+import { AuthorDirectoryService } from './services/author-directory.service';
 import { UserSpacesService } from './services/user-spaces.service';
 import { UsersService } from './services/users.service';
 import { UsersRepository } from './users.repository';
@@ -33,7 +33,7 @@ import { UsersRepository } from './users.repository';
     SpacePinController,
     PublicUsersController,
   ],
-  providers: [UsersRepository, UsersService, UserSpacesService, AuthorDirectory],
-  exports: [UsersService, AuthorDirectory],
+  providers: [UsersRepository, UsersService, UserSpacesService, AuthorDirectoryService],
+  exports: [UsersService, AuthorDirectoryService],
 })
 export class UsersModule {}

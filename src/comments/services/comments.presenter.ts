@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { formatEntityId } from '../../common/ids/entity-id';
-import { MediaLookup, MediaObject } from '../../media';
-import { AuthorDirectory, AuthorRecord } from '../../users';
+import { MediaLookupService, MediaObject } from '../../media';
+import { AuthorDirectoryService, AuthorRecord } from '../../users';
 import { CommentsRepository } from '../comments.repository';
 import { CommentItem } from '../dto/comment-records.dto';
 import { Comment } from '../entities/comment.entity';
@@ -14,8 +14,8 @@ import { Comment } from '../entities/comment.entity';
 export class CommentsPresenter {
   constructor(
     private readonly comments: CommentsRepository,
-    private readonly authors: AuthorDirectory,
-    private readonly media: MediaLookup,
+    private readonly authors: AuthorDirectoryService,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** The items of `rows`, as `viewerDid` sees them (null: nobody's upvotes are looked up). */

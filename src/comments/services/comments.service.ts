@@ -7,9 +7,9 @@ import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
-import { PostAccess } from '../../posts';
-import { SpaceDirectory, SpaceWriter } from '../../spaces';
-import { MediaLookup } from '../../media';
+import { PostAccessService } from '../../posts';
+import { SpaceDirectoryService, SpaceWriter } from '../../spaces';
+import { MediaLookupService } from '../../media';
 import { CommentsRepository } from '../comments.repository';
 import {
   CommentDeletion,
@@ -32,7 +32,7 @@ const INLINE_IMAGE = /attachment:\/\//i;
 
 /**
  * Comments on posts (api-spec.md "Comment", the comment rows of "Writes"):
- * - a comment hangs on a post the caller can read in full (PostAccess.readablePost), else the 404;
+ * - a comment hangs on a post the caller can read in full (PostAccessService.readablePost), else the 404;
  * - threads are one level deep: a reply to a reply attaches to the same root (rule 6); a root's
  *   `activityAt` is the later of its publication and its latest reply;
  * - only the author edits or deletes a comment, admins included (rule 8: 403); a deleted comment
@@ -48,12 +48,12 @@ export class CommentsService {
     private readonly comments: CommentsRepository,
     private readonly presenter: CommentsPresenter,
     private readonly dataSource: DataSource,
-    private readonly access: PostAccess,
-    private readonly directory: SpaceDirectory,
+    private readonly access: PostAccessService,
+    private readonly directory: SpaceDirectoryService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /**

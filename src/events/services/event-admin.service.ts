@@ -4,8 +4,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/api-error';
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
-import { SpaceAccess } from '../../spaces';
-import { MediaLookup } from '../../media';
+import { SpaceAccessService } from '../../spaces';
+import { MediaLookupService } from '../../media';
 import { scheduleOf } from '../domain/event-shape';
 import { seriesOf } from '../domain/occurrences';
 import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records.dto';
@@ -29,10 +29,10 @@ export class EventAdminService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsRepository,
     private readonly overrides: OccurrencesRepository,
-    private readonly access: SpaceAccess,
+    private readonly access: SpaceAccessService,
     private readonly occurrences: OccurrencesService,
     private readonly tickets: EventTicketsService,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   async create(

@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SpaceCounters } from '../../spaces';
+import { SpaceCountersService } from '../../spaces';
 import { EventsRepository } from '../repositories/events.repository';
 
 /**
@@ -9,7 +9,7 @@ import { EventsRepository } from '../repositories/events.repository';
 @Injectable()
 export class EventCountService implements OnModuleInit {
   constructor(
-    private readonly counters: SpaceCounters,
+    private readonly counters: SpaceCountersService,
     private readonly events: EventsRepository,
   ) {}
 

@@ -4,8 +4,8 @@ import { notFound } from '../../common/errors/api-error';
 import { parseEntityId } from '../../common/ids/entity-id';
 import { bothDirections, CursorCodec, invalidCursorIn } from '../../common/pagination/cursor-codec';
 import { Page } from '../../common/pagination/page';
-import { SpaceDirectory } from '../../spaces';
-import { MediaLookup } from '../../media';
+import { SpaceDirectoryService } from '../../spaces';
+import { MediaLookupService } from '../../media';
 import { DAY_MS, EventWindow, LOOK_AHEAD_DAYS, resolveWindow, WALK_LIMIT } from '../domain/event-window';
 import { Scope, seriesOf, Slot, SpaceBlockSource } from '../domain/occurrences';
 import { EventOccurrenceRecord, EventSpaceBlock } from '../dto/event-records.dto';
@@ -33,12 +33,12 @@ export class EventListingsService {
   constructor(
     private readonly events: EventsRepository,
     private readonly occurrences: OccurrencesRepository,
-    private readonly directory: SpaceDirectory,
+    private readonly directory: SpaceDirectoryService,
     private readonly listing: OccurrenceListingService,
     private readonly tickets: EventTicketsService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** A space's public occurrences in the window; a space without a public profile is the one 404. */

@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { parseEntityId } from '../../common/ids/entity-id';
-import { TicketCatalog } from '../../store';
+import { StoreTicketsService } from '../../store';
 import { TicketEntry } from '../dto/event-records.dto';
 import { CalendarEvent } from '../entities/event.entity';
 
 /**
  * What events need of the store (design.md §12 "Tickets", §13), read through the store's exported
- * `TicketCatalog` (never its tables). Events keep ticket products by their wire ids (`product_…`).
+ * `StoreTicketsService` (never its tables). Events keep ticket products by their wire ids (`product_…`).
  */
 @Injectable()
 export class EventTicketsService {
-  constructor(private readonly catalog: TicketCatalog) {}
+  constructor(private readonly catalog: StoreTicketsService) {}
 
   /** The ids among `productIds` (`product_…`) that name live products of the space, published or not. */
   async productsOf(spaceId: string, productIds: string[]): Promise<string[]> {

@@ -29,11 +29,11 @@ import {
   SpaceView,
   StoredApplicationQuestion,
   SpacesService,
-  MembershipWrites,
+  MembershipWritesService,
   assertRepeats,
   isAdmin,
-  SpaceAccess,
-  SpaceDirectory,
+  SpaceAccessService,
+  SpaceDirectoryService,
 } from '../../spaces';
 import { toApplicationRecord } from './legacy-records.presenter';
 import { checkResponses } from '../domain/application-responses';
@@ -52,12 +52,12 @@ export class SpaceApplicationsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly spaces: SpacesService,
     private readonly legacy: LegacySpacesRepository,
-    private readonly access: SpaceAccess,
-    private readonly writes: MembershipWrites,
+    private readonly access: SpaceAccessService,
+    private readonly writes: MembershipWritesService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
-    private readonly directory: SpaceDirectory,
+    private readonly directory: SpaceDirectoryService,
   ) {}
 
   /** Applies to a space whose join mode is application. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../../media';
+import { MediaLookupService } from '../../media';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -11,12 +11,12 @@ import { CreateInviteRequest, JoinByCodeRequest } from '../dto/legacy-requests.d
 import {
   JoinResultRecord,
   SpaceView,
-  MembershipWrites,
+  MembershipWritesService,
   assertRepeats,
-  SpaceAccess,
+  SpaceAccessService,
   effectiveJoinMode,
   LIMITS,
-  SpaceDirectory,
+  SpaceDirectoryService,
 } from '../../spaces';
 import { InvitePreviewRecord, InviteRecord } from '../dto/legacy-records.dto';
 import { SpaceInvite } from '../entities/space-invite.entity';
@@ -33,12 +33,12 @@ export class SpaceInvitesService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly legacy: LegacySpacesRepository,
-    private readonly access: SpaceAccess,
-    private readonly writes: MembershipWrites,
+    private readonly access: SpaceAccessService,
+    private readonly writes: MembershipWritesService,
     private readonly applications: SpaceApplicationsService,
     private readonly clock: Clock,
-    private readonly directory: SpaceDirectory,
-    private readonly media: MediaLookup,
+    private readonly directory: SpaceDirectoryService,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** A fresh invite for the calling admin; their previous code stops admitting at once. */

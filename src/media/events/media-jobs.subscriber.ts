@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { JobQueue } from '../../infrastructure/jobs/job-queue';
-import { MediaProcessing } from '../services/processing/media-processing.service';
+import { MediaProcessingService } from '../services/processing/media-processing.service';
 import { PROBE_JOB, ProbeJob, SWEEP_JOB } from './media.events';
 
 /**
@@ -14,7 +14,7 @@ import { PROBE_JOB, ProbeJob, SWEEP_JOB } from './media.events';
 export class MediaJobsSubscriber implements OnModuleInit {
   constructor(
     private readonly jobs: JobQueue,
-    private readonly processing: MediaProcessing,
+    private readonly processing: MediaProcessingService,
     private readonly config: AppConfig,
   ) {}
 

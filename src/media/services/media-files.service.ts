@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { ApiError, notFound } from '../../common/errors/api-error';
 import { etagOf } from '../domain/image-transform';
 import { MediaLifecycleService } from './media-lifecycle.service';
-import { MediaUrlSigner } from './media-url-signer.service';
+import { MediaUrlSignerService } from './media-url-signer.service';
 import { MediaStorage } from './storage/media-storage';
 import { contentDisposition } from '../domain/content-disposition';
 import { SignedUrlQuery } from '../dto/signed-url-query.dto';
@@ -20,7 +20,7 @@ export class MediaFilesService {
   constructor(
     private readonly lifecycle: MediaLifecycleService,
     private readonly storage: MediaStorage,
-    private readonly signer: MediaUrlSigner,
+    private readonly signer: MediaUrlSignerService,
   ) {}
 
   async serve(

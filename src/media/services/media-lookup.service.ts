@@ -28,7 +28,7 @@ export interface AttachmentUse {
  * never copies of media.
  */
 @Injectable()
-export class MediaLookup {
+export class MediaLookupService {
   constructor(
     private readonly repository: MediaRepository,
     private readonly presenter: MediaPresenter,

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { SpaceCounters } from '../../spaces';
-import { MediaLookup } from './media-lookup.service';
+import { SpaceCountersService } from '../../spaces';
+import { MediaLookupService } from './media-lookup.service';
 
 /**
  * Registers the count behind a space's `mediaUploadCountSummary` (design.md §8; api-spec.md "all
@@ -10,8 +10,8 @@ import { MediaLookup } from './media-lookup.service';
 @Injectable()
 export class MediaUploadCountService implements OnModuleInit {
   constructor(
-    private readonly counters: SpaceCounters,
-    private readonly media: MediaLookup,
+    private readonly counters: SpaceCountersService,
+    private readonly media: MediaLookupService,
   ) {}
 
   onModuleInit(): void {

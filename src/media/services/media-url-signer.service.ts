@@ -26,7 +26,7 @@ const DIGEST_BYTES = 32;
  * URL's bytes, so any valid percent-encoding of the same path verifies and no other path does.
  */
 @Injectable()
-export class MediaUrlSigner {
+export class MediaUrlSignerService {
   private readonly key: Buffer;
 
   constructor(

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../../config/app-config';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { Media } from '../entities/media.entity';
-import { MediaUrlSigner, signedQueryString } from './media-url-signer.service';
+import { MediaUrlSignerService, signedQueryString } from './media-url-signer.service';
 
 /** The URLs of a media (design.md §11 "URLs"), all under PUBLIC_BASE_URL. */
 @Injectable()
 export class MediaUrlsService {
   constructor(
     private readonly config: AppConfig,
-    private readonly signer: MediaUrlSigner,
+    private readonly signer: MediaUrlSignerService,
   ) {}
 
   /** Where the uploader PUTs the bytes, valid MEDIA_UPLOAD_TTL seconds. */

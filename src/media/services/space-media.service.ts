@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { ApiError, invalidRequest, notFound } from '../../common/errors/api-error';
-import { SpaceGrantAccess, SpaceWriter } from '../../spaces';
+import { SpaceGrantAccessService, SpaceWriter } from '../../spaces';
 import { MediaStatusResponse, MintedMedia, MintMediaRequest } from '../dto/space-media.dto';
 import { MediaPresenter } from './media.presenter';
 import { MediaLifecycleService } from './media-lifecycle.service';
@@ -17,7 +17,7 @@ import { UploadQuotaService } from './upload-quota.service';
 @Injectable()
 export class SpaceMediaService {
   constructor(
-    private readonly grants: SpaceGrantAccess,
+    private readonly grants: SpaceGrantAccessService,
     private readonly lifecycle: MediaLifecycleService,
     private readonly presenter: MediaPresenter,
     private readonly urls: MediaUrlsService,

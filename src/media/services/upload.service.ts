@@ -14,9 +14,9 @@ import { MediaLifecycleService } from './media-lifecycle.service';
 import { ImageUndecodable, probeImage } from './images/image-probe';
 import { AppConfig } from '../../config/app-config';
 import { writeContinueIfExpected } from '../../infrastructure/http/expect-continue';
-import { MediaProcessing } from './processing/media-processing.service';
+import { MediaProcessingService } from './processing/media-processing.service';
 import { bytesMatch, essenceOf } from '../domain/media-types';
-import { MediaUrlSigner } from './media-url-signer.service';
+import { MediaUrlSignerService } from './media-url-signer.service';
 import { MediaStorage } from './storage/media-storage';
 import { UploadQuotaService } from './upload-quota.service';
 import { contentDisposition } from '../domain/content-disposition';
@@ -59,11 +59,11 @@ export class UploadService {
   constructor(
     private readonly lifecycle: MediaLifecycleService,
     private readonly storage: MediaStorage,
-    private readonly signer: MediaUrlSigner,
+    private readonly signer: MediaUrlSignerService,
     private readonly quota: UploadQuotaService,
     private readonly presenter: MediaPresenter,
     private readonly config: AppConfig,
-    private readonly processing: MediaProcessing,
+    private readonly processing: MediaProcessingService,
   ) {}
 
   async receive(

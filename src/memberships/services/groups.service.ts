@@ -9,7 +9,7 @@ import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagi
 import { Page } from '../../common/pagination/page';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { OriginIdentities } from '../../protocol';
-import { SpaceView, SpaceDirectory, SpaceMembershipReads } from '../../spaces';
+import { SpaceView, SpaceDirectoryService, SpaceMembershipReadsService } from '../../spaces';
 import { GroupMemberRecord, GroupRecord } from '../dto/membership-records.dto';
 import { GroupRequest } from '../dto/membership-requests.dto';
 import { SpaceGroup } from '../entities/space-group.entity';
@@ -31,8 +31,8 @@ const GROUPS_ORDER: KeysetColumn[] = [{ expression: 'id', direction: 'ASC' }];
 export class GroupsService {
   constructor(
     private readonly memberships: MembershipsRepository,
-    private readonly spaces: SpaceMembershipReads,
-    private readonly directory: SpaceDirectory,
+    private readonly spaces: SpaceMembershipReadsService,
+    private readonly directory: SpaceDirectoryService,
     private readonly origin: OriginIdentities,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,

@@ -1,11 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../../media';
+import { MediaLookupService } from '../../media';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { notFound } from '../../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { bothDirections, CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
-import { SpaceView, SpaceDirectory, ActiveMembership, SpaceMembershipReads } from '../../spaces';
+import {
+  SpaceView,
+  SpaceDirectoryService,
+  ActiveMembership,
+  SpaceMembershipReadsService,
+} from '../../spaces';
 import {
   GroupMembershipItem,
   GroupMembershipListing,
@@ -34,10 +39,10 @@ const GROUP_ORDER: KeysetColumn[] = [
 export class MembershipsService {
   constructor(
     private readonly memberships: MembershipsRepository,
-    private readonly spaces: SpaceMembershipReads,
-    private readonly directory: SpaceDirectory,
+    private readonly spaces: SpaceMembershipReadsService,
+    private readonly directory: SpaceDirectoryService,
     private readonly cursors: CursorCodec,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** GET /v1/memberships: joinedAt ascending, space id as tiebreak; totalCount under the filter. */

@@ -19,7 +19,7 @@ export function namedPosts(rows: Notification[]): string[] {
 
 /**
  * The items a notification shows: a `post` aggregation only names the posts its recipient reads
- * now (`readable`, from PostReadability at read time), so an announced post since deleted or moved
+ * now (`readable`, from PostReadabilityService at read time), so an announced post since deleted or moved
  * where the recipient cannot read it no longer shows its title
  * (docs/decisions/0115-notification-titles-read-now.md).
  */

@@ -3,7 +3,13 @@ import { Clock } from '../../common/clock/clock';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { CommentAdded, CommentUpvoted } from '../../comments';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
-import { PostPinned, PostPublished, PostReadability, PostUpvoted, type PostSubject } from '../../posts';
+import {
+  PostPinned,
+  PostPublished,
+  PostReadabilityService,
+  PostUpvoted,
+  type PostSubject,
+} from '../../posts';
 import { nameOf, withTitle } from '../domain/notification-titles';
 import { NotificationAudience, StoredPerson } from '../entities/notification.entity';
 import { NotificationsRepository } from '../notifications.repository';
@@ -36,7 +42,7 @@ interface Telling {
 export class ContentSubscriber implements OnModuleInit {
   constructor(
     private readonly events: DomainEvents,
-    private readonly audience: PostReadability,
+    private readonly audience: PostReadabilityService,
     private readonly notifications: NotificationsRepository,
     private readonly names: PeopleNamesService,
     private readonly announcements: PostAnnouncementsSubscriber,

@@ -4,7 +4,7 @@ import { Clock } from '../../common/clock/clock';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
-import { PostReadability } from '../../posts';
+import { PostReadabilityService } from '../../posts';
 import { nameOf, withTitle } from '../domain/notification-titles';
 import { NotificationsRepository } from '../notifications.repository';
 import { FANOUT_BATCH, NotificationFanoutsService } from '../services/notification-fanouts.service';
@@ -32,7 +32,7 @@ export class PostAnnouncementsSubscriber implements OnModuleInit {
   constructor(
     private readonly outbox: JobOutbox,
     private readonly fanouts: NotificationFanoutsService,
-    private readonly audience: PostReadability,
+    private readonly audience: PostReadabilityService,
     private readonly notifications: NotificationsRepository,
     private readonly names: PeopleNamesService,
     private readonly clock: Clock,

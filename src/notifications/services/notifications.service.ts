@@ -4,8 +4,8 @@ import { notFound } from '../../common/errors/api-error';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetOptions, openKeysetPage } from '../../common/pagination/keyset';
-import { PostReadability } from '../../posts';
-import { SpaceDirectory } from '../../spaces';
+import { PostReadabilityService } from '../../posts';
+import { SpaceDirectoryService } from '../../spaces';
 import { planOf, SpaceEvent } from '../domain/notification-kinds';
 import { namedPosts, nameOf } from '../domain/notification-titles';
 import {
@@ -31,9 +31,9 @@ export class NotificationsService {
     private readonly presenter: NotificationPresenter,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    private readonly spaces: SpaceDirectory,
+    private readonly spaces: SpaceDirectoryService,
     private readonly names: PeopleNamesService,
-    private readonly posts: PostReadability,
+    private readonly posts: PostReadabilityService,
   ) {}
 
   /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthorDirectory } from '../../users';
+import { AuthorDirectoryService } from '../../users';
 import { StoredPerson } from '../entities/notification.entity';
 
 /**
@@ -9,7 +9,7 @@ import { StoredPerson } from '../entities/notification.entity';
  */
 @Injectable()
 export class PeopleNamesService {
-  constructor(private readonly authors: AuthorDirectory) {}
+  constructor(private readonly authors: AuthorDirectoryService) {}
 
   async of(dids: string[]): Promise<(did: string) => StoredPerson> {
     const authors = await this.authors.authorsOf(dids);

@@ -5,7 +5,7 @@ import { defineStatements } from '../../infrastructure/database/statements';
 
 /**
  * Who may read a post, in SQL: the one rule every statement on readers uses, here and in other
- * modules (docs/decisions/0134-who-reads-a-post-is-one-rule.md; PostAccess.verdict's member rules
+ * modules (docs/decisions/0134-who-reads-a-post-is-one-rule.md; PostAccessService.verdict's member rules
  * for one view and topic). An active member reads every live topic of their space but a `groups` one, which
  * needs one of its groups, or the owner or admin role. `topic` is an alias of `live_space_topics`
  * (or a row with its `access_kind` and `access_group_ids`), `role` and `did` SQL expressions of
@@ -38,7 +38,7 @@ export function memberReadsPost(postId: string, did: string, role: string): stri
  * space `space` (a `live_spaces` alias), with `standing` their `space_member_standings` row (NULL
  * columns when none): an active member by `memberReadsTopic`; anyone else only in a space with a
  * public profile, `public` topics, and `signedIn` ones when signed in and neither a former nor a
- * banned member (SpaceGrantAccess.forRead's visitor view; a credential's narrowing aside).
+ * banned member (SpaceGrantAccessService.forRead's visitor view; a credential's narrowing aside).
  */
 export function readerReadsTopic(topic: string, space: string, standing: string, did: string): string {
   return (

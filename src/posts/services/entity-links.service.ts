@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
-import { SpaceDirectory } from '../../spaces';
+import { SpaceDirectoryService } from '../../spaces';
 import { cardTextOf } from '../domain/post-card-text';
 import { EntityLinkRecord } from '../dto/post-records.dto';
 import { PostsRepository } from '../repositories/posts.repository';
@@ -22,7 +22,7 @@ const POST_PATH = /^\/post\/(?:[a-z0-9-]*-)?(post_[0-9a-f]{32})\/?$/;
 export class EntityLinksService {
   constructor(
     private readonly config: AppConfig,
-    private readonly directory: SpaceDirectory,
+    private readonly directory: SpaceDirectoryService,
     private readonly posts: PostsRepository,
   ) {}
 

@@ -5,11 +5,11 @@ import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetOptions, openKeysetPage } from '../../common/pagination/keyset';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { grantCoversSpace } from '../../protocol';
-import { SpaceReadView, SpaceDirectory } from '../../spaces';
+import { SpaceReadView, SpaceDirectoryService } from '../../spaces';
 import { FeedListing } from '../dto/post-records.dto';
 import { Post } from '../entities/post.entity';
 import { PostCardsRepository } from '../repositories/post-cards.repository';
-import { PostReadability } from './post-readability.service';
+import { PostReadabilityService } from './post-readability.service';
 import { PostPresenter } from './post.presenter';
 
 /**
@@ -21,8 +21,8 @@ import { PostPresenter } from './post.presenter';
 export class FeedService {
   constructor(
     private readonly cards: PostCardsRepository,
-    private readonly readability: PostReadability,
-    private readonly directory: SpaceDirectory,
+    private readonly readability: PostReadabilityService,
+    private readonly directory: SpaceDirectoryService,
     private readonly presenter: PostPresenter,
     private readonly cursors: CursorCodec,
   ) {}

@@ -3,8 +3,14 @@ import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Scope } from '../../common/auth/route-access';
 import { notFound } from '../../common/errors/api-error';
 import { parseEntityId } from '../../common/ids/entity-id';
-import { GroupMembershipLookup } from '../../memberships';
-import { SpaceGrantAccess, SpaceReadView, SpaceWriter, SpaceDirectory, TopicView } from '../../spaces';
+import { GroupMembershipLookupService } from '../../memberships';
+import {
+  SpaceGrantAccessService,
+  SpaceReadView,
+  SpaceWriter,
+  SpaceDirectoryService,
+  TopicView,
+} from '../../spaces';
 import { Post } from '../entities/post.entity';
 import { PostHead, PostsRepository } from '../repositories/posts.repository';
 
@@ -25,7 +31,7 @@ export interface ReadablePost {
 
 /**
  * Who reads and writes which posts, for posts and comments alike (design.md §9, api-spec.md
- * "Authentication" items 6–8 through SpaceGrantAccess):
+ * "Authentication" items 6–8 through SpaceGrantAccessService):
  * - a post's readability is its topic's `access`: `public` for anyone; `signedIn` for the member
  *   and visitor views (a signed-in non-member whose grant covers the space, never a member); the
  *   rest for members only: `members` for all, `groups` for members of one of the groups and for the
@@ -36,11 +42,11 @@ export interface ReadablePost {
  * - a writer posts only in a topic they can read; any other topic is the 404 (api-spec "Writes" 2).
  */
 @Injectable()
-export class PostAccess {
+export class PostAccessService {
   constructor(
-    private readonly grants: SpaceGrantAccess,
-    private readonly directory: SpaceDirectory,
-    private readonly groups: GroupMembershipLookup,
+    private readonly grants: SpaceGrantAccessService,
+    private readonly directory: SpaceDirectoryService,
+    private readonly groups: GroupMembershipLookupService,
     private readonly posts: PostsRepository,
   ) {}
 

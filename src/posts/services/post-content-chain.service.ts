@@ -6,10 +6,10 @@ import {
   type ChainOwner,
   type ChainState,
   type StoredHead,
-  ChainOutbox,
+  ChainOutboxService,
   type PublishedContent,
 } from '../../protocol';
-import { SpaceDirectory } from '../../spaces';
+import { SpaceDirectoryService } from '../../spaces';
 import { ChainNotStored, headColumns, isPublicPlace, postDocument } from '../domain/post-document';
 import { Post } from '../entities/post.entity';
 import { PostsRepository } from '../repositories/posts.repository';
@@ -28,7 +28,7 @@ const POST_CHAIN_OWNER = 'post';
  * commits with the post. Every other write enqueues its posts in the chain outbox inside its
  * transaction and settles them after commit, as does a create whose chain the relay refused; the
  * outbox's sweep retries what failed, so the chain follows the row even when the relay or the
- * database failed in between. ContentChainSync drives the chain (one sync at a time per
+ * database failed in between. ContentChainSyncService drives the chain (one sync at a time per
  * post, compare-and-set on the stored head across replicas); this class reads the post and stores
  * its head. Admin access changes reach here through PostVisibilitySubscriber.
  */
@@ -36,8 +36,8 @@ const POST_CHAIN_OWNER = 'post';
 export class PostContentChainService implements ChainOwner, OnModuleInit {
   constructor(
     private readonly posts: PostsRepository,
-    private readonly directory: SpaceDirectory,
-    private readonly outbox: ChainOutbox,
+    private readonly directory: SpaceDirectoryService,
+    private readonly outbox: ChainOutboxService,
     private readonly genesis: ChainGenesis,
   ) {}
 

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { SpaceCounters } from '../../spaces';
+import { SpaceCountersService } from '../../spaces';
 import { CountedPost, PostCountsRepository } from '../repositories/post-counts.repository';
 
 export type { CountedPost };
@@ -16,7 +16,7 @@ export type { CountedPost };
 export class PostCountsService implements OnModuleInit {
   constructor(
     private readonly counts: PostCountsRepository,
-    private readonly counters: SpaceCounters,
+    private readonly counters: SpaceCountersService,
   ) {}
 
   onModuleInit(): void {

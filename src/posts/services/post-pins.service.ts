@@ -3,11 +3,11 @@ import { DataSource } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { notFound } from '../../common/errors/api-error';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
-import { SpaceAccess, SpaceDirectory } from '../../spaces';
+import { SpaceAccessService, SpaceDirectoryService } from '../../spaces';
 import { PostCard } from '../dto/post-records.dto';
 import { PostPinned } from '../events/post.events';
 import { PostsRepository } from '../repositories/posts.repository';
-import { PostAccess } from './post-access.service';
+import { PostAccessService } from './post-access.service';
 import { PostPresenter } from './post.presenter';
 
 /**
@@ -19,9 +19,9 @@ import { PostPresenter } from './post.presenter';
 @Injectable()
 export class PostPinsService {
   constructor(
-    private readonly spaces: SpaceAccess,
-    private readonly directory: SpaceDirectory,
-    private readonly access: PostAccess,
+    private readonly spaces: SpaceAccessService,
+    private readonly directory: SpaceDirectoryService,
+    private readonly access: PostAccessService,
     private readonly presenter: PostPresenter,
     private readonly posts: PostsRepository,
     private readonly dataSource: DataSource,

@@ -7,11 +7,11 @@ export type { PostSubject, ReaderQuery };
 /**
  * Who reads which posts and topics now, many at once, for other modules that show what they
  * recorded about posts (notifications' titles and recipients) without naming posts' tables. One
- * rule (`memberReadsTopic` in PostReadersRepository) decides, as PostAccess.verdict does for one
+ * rule (`memberReadsTopic` in PostReadersRepository) decides, as PostAccessService.verdict does for one
  * view and topic.
  */
 @Injectable()
-export class PostReadability {
+export class PostReadabilityService {
   constructor(private readonly repository: PostReadersRepository) {}
 
   /** The ids (uuid) among `postIds` that `did` reads now as an active member; no statement for none. */

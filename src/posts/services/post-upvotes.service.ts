@@ -6,7 +6,7 @@ import { DomainEvents } from '../../infrastructure/events/domain-events.service'
 import { UpvoteResponse } from '../dto/post-records.dto';
 import { PostUpvoted } from '../events/post.events';
 import { PostsRepository } from '../repositories/posts.repository';
-import { PostAccess } from './post-access.service';
+import { PostAccessService } from './post-access.service';
 
 /**
  * PUT/DELETE …/posts/{postId}/upvote (api-spec.md "Rules for writes" 7): idempotent; PUT always
@@ -16,7 +16,7 @@ import { PostAccess } from './post-access.service';
 @Injectable()
 export class PostUpvotesService {
   constructor(
-    private readonly access: PostAccess,
+    private readonly access: PostAccessService,
     private readonly posts: PostsRepository,
     private readonly dataSource: DataSource,
     private readonly clock: Clock,

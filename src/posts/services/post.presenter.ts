@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
-import { attachmentTokensOf, MediaLookup } from '../../media';
-import { SpaceDirectory, SpaceView, TopicView } from '../../spaces';
-import { AuthorDirectory, AuthorRecord } from '../../users';
+import { attachmentTokensOf, MediaLookupService } from '../../media';
+import { SpaceDirectoryService, SpaceView, TopicView } from '../../spaces';
+import { AuthorDirectoryService, AuthorRecord } from '../../users';
 import { cardTextOf } from '../domain/post-card-text';
 import { applyFold, bareUrlsOf } from '../domain/post-text';
 import { FullPost, LinkCardRecord, PostCard, SpaceCallToAction } from '../dto/post-records.dto';
@@ -18,11 +18,11 @@ import { EntityLinksService } from './entity-links.service';
 @Injectable()
 export class PostPresenter {
   constructor(
-    private readonly authors: AuthorDirectory,
-    private readonly directory: SpaceDirectory,
+    private readonly authors: AuthorDirectoryService,
+    private readonly directory: SpaceDirectoryService,
     private readonly entityLinks: EntityLinksService,
     private readonly posts: PostsRepository,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** Cards of a page; `viewerDid` (member projection) adds `viewer` to every card. */

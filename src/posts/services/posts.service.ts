@@ -7,8 +7,8 @@ import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, openKeysetPage } from '../../common/pagination/keyset';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
-import { attachmentTokensOf, MediaLookup } from '../../media';
-import { SpaceReadView, SpaceWriter, SpaceDirectory, TopicView } from '../../spaces';
+import { attachmentTokensOf, MediaLookupService } from '../../media';
+import { SpaceReadView, SpaceWriter, SpaceDirectoryService, TopicView } from '../../spaces';
 import { AuthorRecord, authorRecordOf } from '../../users';
 import { cardTextColumns } from '../domain/post-card-text';
 import { ChainNotStored, isPublicPlace } from '../domain/post-document';
@@ -24,7 +24,7 @@ import { Post } from '../entities/post.entity';
 import { PostPublished } from '../events/post.events';
 import { PostCardsRepository, SpacePostFilters } from '../repositories/post-cards.repository';
 import { PostsRepository } from '../repositories/posts.repository';
-import { PostAccess } from './post-access.service';
+import { PostAccessService } from './post-access.service';
 import { PostContentChainService } from './post-content-chain.service';
 import { PostCountsService } from './post-counts.service';
 import { PostPresenter } from './post.presenter';
@@ -49,8 +49,8 @@ export class PostsService {
   constructor(
     private readonly posts: PostsRepository,
     private readonly cards: PostCardsRepository,
-    private readonly access: PostAccess,
-    private readonly directory: SpaceDirectory,
+    private readonly access: PostAccessService,
+    private readonly directory: SpaceDirectoryService,
     private readonly presenter: PostPresenter,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
@@ -58,7 +58,7 @@ export class PostsService {
     private readonly dataSource: DataSource,
     private readonly events: DomainEvents,
     private readonly counts: PostCountsService,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /**

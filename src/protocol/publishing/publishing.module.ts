@@ -3,16 +3,16 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../../infrastructure/jobs/jobs.module';
 import { MetricsModule } from '../../infrastructure/metrics/metrics.module';
 import { RelayModule } from '../relay/relay.module';
-import { ChainOutbox } from './services/chain-outbox.service';
+import { ChainOutboxService } from './services/chain-outbox.service';
 import { ChainOutboxMetrics } from './services/chain-outbox.metrics';
-import { ChainOutboxSweeper } from './events/chain-outbox-sweep.subscriber';
+import { ChainOutboxSweepSubscriber } from './events/chain-outbox-sweep.subscriber';
 import { PublishingRepository } from './publishing.repository';
 import { ChainPublication } from './entities/chain-publication.entity';
 
-/** Content chain publication through the outbox (ChainOutbox) and the job that retries it. */
+/** Content chain publication through the outbox (ChainOutboxService) and the job that retries it. */
 @Module({
   imports: [TypeOrmModule.forFeature([ChainPublication]), RelayModule, JobsModule, MetricsModule],
-  providers: [PublishingRepository, ChainOutbox, ChainOutboxSweeper, ChainOutboxMetrics],
-  exports: [ChainOutbox],
+  providers: [PublishingRepository, ChainOutboxService, ChainOutboxSweepSubscriber, ChainOutboxMetrics],
+  exports: [ChainOutboxService],
 })
 export class PublishingModule {}

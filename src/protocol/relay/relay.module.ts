@@ -1,11 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainGenesis } from '../publishing/domain/chain-genesis';
-import { ContentChainSync } from '../publishing/services/content-chain-sync.service';
+import { ContentChainSyncService } from '../publishing/services/content-chain-sync.service';
 import { ContentPublisher } from '../publishing/domain/content-publisher';
 import { OriginIdentities } from '../publishing/domain/origin-identities';
 import { RELAY_ENTITIES } from './entities';
-import { IdentityCacheBus } from './services/identity-cache-bus';
+import { IdentityCacheBusService } from './services/identity-cache-bus.service';
 import { IdentityCacheEpochRepository } from './repositories/identity-cache-epoch.repository';
 import { RelayChainsRepository } from './repositories/relay-chains.repository';
 import { RelayOperationsRepository } from './repositories/relay-operations.repository';
@@ -36,7 +36,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
  * invalidated on ingest), revocations, ingest, and the service's origin identity, for the modules
  * that import it. The origin identity also answers the publishing ports (OriginIdentities,
  * ContentPublisher); ChainGenesis starts a content chain inside the transaction of its content;
- * ContentChainSync keeps other modules' content chains in line with their content.
+ * ContentChainSyncService keeps other modules' content chains in line with their content.
  */
 @Module({
   imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
@@ -59,7 +59,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     RelayRevocationsRepository,
     RelayOriginRepository,
     IdentityCacheEpochRepository,
-    IdentityCacheBus,
+    IdentityCacheBusService,
     IdentityStateService,
     RevocationService,
     RelayIngestService,
@@ -69,7 +69,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     { provide: ContentPublisher, useExisting: OriginIdentityService },
     OriginChainGenesisService,
     { provide: ChainGenesis, useExisting: OriginChainGenesisService },
-    ContentChainSync,
+    ContentChainSyncService,
   ],
   exports: [
     IdentityStateService,
@@ -79,7 +79,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     OriginIdentities,
     ContentPublisher,
     ChainGenesis,
-    ContentChainSync,
+    ContentChainSyncService,
   ],
 })
 export class RelayModule {}

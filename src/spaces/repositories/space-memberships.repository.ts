@@ -93,7 +93,7 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
 });
 
 /**
- * The membership rule as a condition of another module's query (SpaceMembershipReads
+ * The membership rule as a condition of another module's query (SpaceMembershipReadsService
  * `activeMembershipCondition`): true when `didExpression` is an active member of the live space
  * `spaceIdExpression`, holding one of the roles bound to `rolesParameter` when given.
  */
@@ -110,7 +110,7 @@ export function activeMembershipCondition(
   );
 }
 
-/** A person's active membership of a live space, as SpaceMembershipReads lists them. */
+/** A person's active membership of a live space, as SpaceMembershipReadsService lists them. */
 export interface ActiveMembershipRow {
   space: Space;
   role: MemberRole;

@@ -22,7 +22,7 @@ export const DOMAIN_DOCUMENT_MAX_BYTES = 1024;
  * replace it. Resolves with what the domain answered; rejects when it does not answer in time
  * (network error, timeout, refused address).
  */
-export abstract class DomainFetcher {
+export abstract class DomainFetcherService {
   abstract get(domain: string, path: string): Promise<FetchedDocument>;
 }
 
@@ -32,7 +32,7 @@ export abstract class DomainFetcher {
  * loopback, private or link-local address is refused, at connect time, so DNS rebinding is too).
  */
 @Injectable()
-export class HttpsDomainFetcher extends DomainFetcher {
+export class HttpsDomainFetcherService extends DomainFetcherService {
   get(domain: string, path: string): Promise<FetchedDocument> {
     // Node connects to an IP literal without any lookup, so the address guard would never see it.
     if (isIP(domain.replace(/^\[|\]$/g, '')) !== 0) {

@@ -10,10 +10,10 @@ import { SpacesRepository } from '../repositories/spaces.repository';
 
 /**
  * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the
- * space's row lock (SpaceAccess.lock) for the whole transaction.
+ * space's row lock (SpaceAccessService.lock) for the whole transaction.
  */
 @Injectable()
-export class MembershipWrites {
+export class MembershipWritesService {
   constructor(
     private readonly clock: Clock,
     private readonly events: DomainEvents,

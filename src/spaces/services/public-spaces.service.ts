@@ -9,11 +9,11 @@ import { OriginIdentities } from '../../protocol';
 import { SpaceListingQuery } from '../dto/site-requests.dto';
 import { PublicSpace, SpaceCard, SpaceProtocolBlock } from '../dto/public-space-records.dto';
 import { Space } from '../entities/space.entity';
-import { MediaLookup } from '../../media';
+import { MediaLookupService } from '../../media';
 import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { memberCountSummary, toSpaceCard } from './public-space-records.presenter';
-import { SpaceCounters } from './space-counters.service';
-import { SpaceDirectory } from './space-directory.service';
+import { SpaceCountersService } from './space-counters.service';
+import { SpaceDirectoryService } from './space-directory.service';
 import { DirectoryFilters } from '../repositories/space-rows';
 import { SpacesRepository } from '../repositories/spaces.repository';
 import { clampActiveWithinDays, normalizeCategory } from '../domain/space-rules';
@@ -34,12 +34,12 @@ const DIRECTORY_ORDER: KeysetColumn[] = [
 export class PublicSpacesService {
   constructor(
     private readonly spaces: SpacesRepository,
-    private readonly directory: SpaceDirectory,
+    private readonly directory: SpaceDirectoryService,
     private readonly origin: OriginIdentities,
-    private readonly counters: SpaceCounters,
+    private readonly counters: SpaceCountersService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /**

@@ -15,7 +15,7 @@ import { isActive, isAdmin, SpaceContext } from '../domain/space-context';
  * Everything else, malformed ids included, is the one 404.
  */
 @Injectable()
-export class SpaceAccess {
+export class SpaceAccessService {
   constructor(
     private readonly spaces: SpacesRepository,
     private readonly memberships: SpaceMembershipsRepository,

@@ -25,7 +25,7 @@ export type SpaceCount = (space: SpaceView) => Promise<number>;
  * api-spec.md wants that said ("no private posts").
  */
 @Injectable()
-export class SpaceCounters {
+export class SpaceCountersService {
   private readonly counts = new Map<CountSummaryField, SpaceCount>();
 
   register(field: CountSummaryField, count: SpaceCount): void {

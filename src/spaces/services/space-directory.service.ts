@@ -26,7 +26,7 @@ import {
  * posts, events, memberships). Deleted spaces are never returned.
  */
 @Injectable()
-export class SpaceDirectory implements PublicSpaceProbe {
+export class SpaceDirectoryService implements PublicSpaceProbe {
   constructor(
     private readonly spaces: SpacesRepository,
     private readonly memberships: SpaceMembershipsRepository,

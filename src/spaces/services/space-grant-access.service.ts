@@ -4,7 +4,7 @@ import { Scope } from '../../common/auth/route-access';
 import { forbidden, notFound } from '../../common/errors/api-error';
 import { grantCoversSpace } from '../../protocol';
 import { SpaceView, TopicView } from '../domain/space-views';
-import { SpaceDirectory } from './space-directory.service';
+import { SpaceDirectoryService } from './space-directory.service';
 import { MemberRole } from '../domain/space-rules';
 
 /**
@@ -37,8 +37,8 @@ export interface SpaceWriter {
  * attenuations name with the scope. (Broken credentials never reach here: the guard drops them.)
  */
 @Injectable()
-export class SpaceGrantAccess {
-  constructor(private readonly directory: SpaceDirectory) {}
+export class SpaceGrantAccessService {
+  constructor(private readonly directory: SpaceDirectoryService) {}
 
   async forRead(
     principal: RequestPrincipal | null | undefined,

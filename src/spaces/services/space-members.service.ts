@@ -14,9 +14,9 @@ import { BanRequest, ChangeRoleRequest, PersonalStatusRequest, SpaceIdBody } fro
 import { BanRecord, JoinResultRecord, MemberRecord, ViewerRecord } from '../dto/space-records.dto';
 import { SpaceMembership } from '../entities/space-membership.entity';
 import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
-import { MembershipWrites } from './membership-writes.service';
+import { MembershipWritesService } from './membership-writes.service';
 import { assertRepeats, isActive, SpaceContext } from '../domain/space-context';
-import { SpaceAccess } from './space-access.service';
+import { SpaceAccessService } from './space-access.service';
 import { toBanRecord, toMemberRecord } from './space-records.presenter';
 import { isProtocolDid } from '../domain/space-rules';
 
@@ -37,8 +37,8 @@ export class SpaceMembersService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly memberships: SpaceMembershipsRepository,
-    private readonly access: SpaceAccess,
-    private readonly writes: MembershipWrites,
+    private readonly access: SpaceAccessService,
+    private readonly writes: MembershipWritesService,
     private readonly cursors: CursorCodec,
     private readonly events: DomainEvents,
   ) {}

@@ -11,8 +11,8 @@ import {
 import { Space } from '../entities/space.entity';
 import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { memberCountSummary } from './public-space-records.presenter';
-import { SpaceAccess } from './space-access.service';
-import { SpaceDirectory } from './space-directory.service';
+import { SpaceAccessService } from './space-access.service';
+import { SpaceDirectoryService } from './space-directory.service';
 import { MemberRole } from '../domain/space-rules';
 
 /** A person's memberships in the order they are listed (joined_at, then space id). */
@@ -46,11 +46,11 @@ export interface MembershipSpaceBlock {
  * people who left, were removed or banned, only invited, and deleted spaces never do.
  */
 @Injectable()
-export class SpaceMembershipReads {
+export class SpaceMembershipReadsService {
   constructor(
     private readonly memberships: SpaceMembershipsRepository,
-    private readonly directory: SpaceDirectory,
-    private readonly access: SpaceAccess,
+    private readonly directory: SpaceDirectoryService,
+    private readonly access: SpaceAccessService,
     private readonly cursors: CursorCodec,
   ) {}
 

@@ -13,9 +13,9 @@ import { SpacePage } from '../entities/space-page.entity';
 import { SpacePagesRepository } from '../repositories/space-pages.repository';
 import { mentionedIdentities, renderMentions } from '../domain/page-mentions';
 import { toPageAdminRecord, toPublicPage, toPublicPageItem } from './public-space-records.presenter';
-import { SpaceAccess } from './space-access.service';
-import { MediaLookup, attachmentTokensOf } from '../../media';
-import { SpaceDirectory } from './space-directory.service';
+import { SpaceAccessService } from './space-access.service';
+import { MediaLookupService, attachmentTokensOf } from '../../media';
+import { SpaceDirectoryService } from './space-directory.service';
 import { SLUG_PATTERN, slugFromTitle } from '../domain/space-rules';
 
 const PAGE_ORDER: KeysetColumn[] = [
@@ -34,10 +34,10 @@ const SLUG_ATTEMPTS = 20;
 export class SpacePagesService {
   constructor(
     private readonly pages: SpacePagesRepository,
-    private readonly directory: SpaceDirectory,
-    private readonly access: SpaceAccess,
+    private readonly directory: SpaceDirectoryService,
+    private readonly access: SpaceAccessService,
     private readonly cursors: CursorCodec,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   async listPublic(reference: string, query: PaginationQueryDto): Promise<Page<PublicPageItem>> {

@@ -4,7 +4,7 @@ import {
   type ChainOwner,
   type ChainState,
   type StoredHead,
-  ChainOutbox,
+  ChainOutboxService,
   type PublishedContent,
 } from '../../protocol';
 import { SpacesRepository } from '../repositories/spaces.repository';
@@ -20,7 +20,7 @@ const PROFILE_CHAIN_OWNER = 'space-profile';
  *
  * A space write enqueues the space in the chain outbox inside its transaction and settles it after
  * commit; the outbox's sweep retries a publication that failed, so a relay failure never fails the
- * committed write nor leaves the chain behind. ContentChainSync drives the chain (one sync at a time
+ * committed write nor leaves the chain behind. ContentChainSyncService drives the chain (one sync at a time
  * per space, compare-and-set on the stored head across replicas), this class reads the space and
  * stores its head.
  */
@@ -28,7 +28,7 @@ const PROFILE_CHAIN_OWNER = 'space-profile';
 export class SpaceProfileChainService implements ChainOwner, OnModuleInit {
   constructor(
     private readonly spaces: SpacesRepository,
-    private readonly outbox: ChainOutbox,
+    private readonly outbox: ChainOutboxService,
   ) {}
 
   onModuleInit(): void {

@@ -2,15 +2,15 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { invalidRequest, notFound } from '../../common/errors/api-error';
-import { MediaLookup } from '../../media';
-import { DomainFetcher } from './domain-fetcher.service';
+import { MediaLookupService } from '../../media';
+import { DomainFetcherService } from './domain-fetcher.service';
 import { DomainCheckOutcome, DomainVerificationRecord } from '../dto/public-space-records.dto';
 import { DomainVerificationRequest, SiteRequest } from '../dto/site-requests.dto';
 import { SpaceRecord } from '../dto/space-records.dto';
 import { Space } from '../entities/space.entity';
 import { SpacesRepository } from '../repositories/spaces.repository';
 import { roleOf } from '../domain/space-context';
-import { SpaceAccess } from './space-access.service';
+import { SpaceAccessService } from './space-access.service';
 import { SpaceProfileChainService } from './space-profile-chain.service';
 import { toSpaceRecord } from './space-records.presenter';
 import { DID_PATTERN } from '../domain/space-rules';
@@ -25,11 +25,11 @@ export class SpaceSiteService {
 
   constructor(
     private readonly spaces: SpacesRepository,
-    private readonly access: SpaceAccess,
+    private readonly access: SpaceAccessService,
     private readonly profileChain: SpaceProfileChainService,
-    private readonly fetcher: DomainFetcher,
+    private readonly fetcher: DomainFetcherService,
     private readonly dataSource: DataSource,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** Changes the members sent (null clears category and header); naming none is 400. */

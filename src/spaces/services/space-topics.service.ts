@@ -13,8 +13,8 @@ import { TopicAccessInput, TopicRequest } from '../dto/site-requests.dto';
 import { SpaceTopic } from '../entities/space-topic.entity';
 import { SpaceTopicsRepository } from '../repositories/space-topics.repository';
 import { toPublicTopic, toTopicAdminRecord } from './public-space-records.presenter';
-import { SpaceAccess } from './space-access.service';
-import { SpaceDirectory } from './space-directory.service';
+import { SpaceAccessService } from './space-access.service';
+import { SpaceDirectoryService } from './space-directory.service';
 import { topicNameKey } from '../domain/space-rules';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { SpaceVisibilityChanged } from '../events/visibility.events';
@@ -33,8 +33,8 @@ const topicKey = (topic: SpaceTopic) => [topic.nameKey, topic.id];
 export class SpaceTopicsService {
   constructor(
     private readonly topics: SpaceTopicsRepository,
-    private readonly directory: SpaceDirectory,
-    private readonly access: SpaceAccess,
+    private readonly directory: SpaceDirectoryService,
+    private readonly access: SpaceAccessService,
     private readonly cursors: CursorCodec,
     private readonly dataSource: DataSource,
     private readonly events: DomainEvents,

@@ -5,7 +5,7 @@ import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
 import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { newUuid } from '../../common/ids/entity-id';
-import { MediaLookup } from '../../media';
+import { MediaLookupService } from '../../media';
 import { OriginIdentities } from '../../protocol';
 import {
   ClaimDomainRequest,
@@ -19,7 +19,7 @@ import { SpaceMembershipsRepository } from '../repositories/space-memberships.re
 import { SpacesRepository } from '../repositories/spaces.repository';
 import { Space } from '../entities/space.entity';
 import { assertRepeats, roleOf, SpaceContext } from '../domain/space-context';
-import { SpaceAccess } from './space-access.service';
+import { SpaceAccessService } from './space-access.service';
 import { SpaceProfileChainService } from './space-profile-chain.service';
 import { toSpaceRecord } from './space-records.presenter';
 import {
@@ -41,12 +41,12 @@ export class SpacesService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly spaces: SpacesRepository,
     private readonly memberships: SpaceMembershipsRepository,
-    private readonly access: SpaceAccess,
+    private readonly access: SpaceAccessService,
     private readonly origin: OriginIdentities,
     private readonly profileChain: SpaceProfileChainService,
     private readonly clock: Clock,
     private readonly events: DomainEvents,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /**

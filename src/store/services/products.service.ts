@@ -5,8 +5,8 @@ import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { notFound } from '../../common/errors/api-error';
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
-import { SpaceAccess } from '../../spaces';
-import { MediaLookup } from '../../media';
+import { SpaceAccessService } from '../../spaces';
+import { MediaLookupService } from '../../media';
 import { priceRows } from '../domain/prices';
 import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
 import { ProductAdminRecord } from '../dto/store-records.dto';
@@ -29,9 +29,9 @@ export class ProductsService {
     private readonly products: ProductsRepository,
     private readonly slugs: SlugsRepository,
     private readonly uniqueWrites: UniqueWritesService,
-    private readonly access: SpaceAccess,
+    private readonly access: SpaceAccessService,
     private readonly clock: Clock,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   async create(

@@ -3,15 +3,15 @@ import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/api-error';
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
-import { SpaceAccess } from '../../spaces';
-import { MediaLookup } from '../../media';
+import { SpaceAccessService } from '../../spaces';
+import { MediaLookupService } from '../../media';
 import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
 import { ReleaseAdminRecord } from '../dto/store-records.dto';
 import { ReleaseRequest } from '../dto/store-requests.dto';
 import { StoredCredit, StoreRelease } from '../entities/store-release.entity';
 import { ReleasesRepository } from '../repositories/releases.repository';
 import { SlugsRepository } from '../repositories/slugs.repository';
-import { TicketCatalog } from './store-tickets.service';
+import { StoreTicketsService } from './store-tickets.service';
 import { toReleaseAdminRecord } from './store.presenter';
 import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.service';
 
@@ -26,10 +26,10 @@ export class ReleasesService {
     private readonly releases: ReleasesRepository,
     private readonly slugs: SlugsRepository,
     private readonly uniqueWrites: UniqueWritesService,
-    private readonly access: SpaceAccess,
-    private readonly catalog: TicketCatalog,
+    private readonly access: SpaceAccessService,
+    private readonly catalog: StoreTicketsService,
     private readonly clock: Clock,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   async create(

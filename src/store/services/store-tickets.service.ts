@@ -10,7 +10,7 @@ import { toTicketEntry } from './store.presenter';
  * by their database ids and reads ticket entries here, never the store's tables.
  */
 @Injectable()
-export class TicketCatalog {
+export class StoreTicketsService {
   constructor(private readonly products: ProductsRepository) {}
 
   /**

@@ -6,9 +6,9 @@ import { closeKeysetPage, openKeysetPage } from '../../common/pagination/keyset'
 import { Page } from '../../common/pagination/page';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { SpaceCallToAction } from '../../posts';
-import { SpaceDirectory, SpaceView } from '../../spaces';
-import { MediaObject, MediaLookup } from '../../media';
-import { AuthorDirectory } from '../../users';
+import { SpaceDirectoryService, SpaceView } from '../../spaces';
+import { MediaObject, MediaLookupService } from '../../media';
+import { AuthorDirectoryService } from '../../users';
 import {
   FullRelease,
   ProductCard,
@@ -47,10 +47,10 @@ export class StorefrontService {
   constructor(
     private readonly products: ProductsRepository,
     private readonly releases: ReleasesRepository,
-    private readonly directory: SpaceDirectory,
-    private readonly authors: AuthorDirectory,
+    private readonly directory: SpaceDirectoryService,
+    private readonly authors: AuthorDirectoryService,
     private readonly cursors: CursorCodec,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   async listProducts(reference: string, query: PaginationQueryDto): Promise<Page<ProductCard>> {

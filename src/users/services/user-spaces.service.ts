@@ -9,8 +9,8 @@ import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
 import { Page } from '../../common/pagination/page';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import { SpaceView, SpaceDirectory } from '../../spaces';
-import { MediaLookup } from '../../media';
+import { SpaceView, SpaceDirectoryService } from '../../spaces';
+import { MediaLookupService } from '../../media';
 import {
   MAX_PINS,
   PinnedSpaceCard,
@@ -50,10 +50,10 @@ export class UserSpacesService {
   constructor(
     private readonly users: UsersRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly directory: SpaceDirectory,
+    private readonly directory: SpaceDirectoryService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /** PUT /profile/pins: the list replaces the pins, in its order; kept pins keep message and time. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../../media';
+import { MediaLookupService } from '../../media';
 import { QueryFailedError } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
@@ -39,7 +39,7 @@ export class UsersService {
     private readonly publisher: ContentPublisher,
     private readonly userSpaces: UserSpacesService,
     private readonly cursors: CursorCodec,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   async createAccount(

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../src/common/errors/api-error';
 import { CredentialGrant, RequestPrincipal } from '../../../src/common/auth/request-authenticator';
-import { SpaceGrantAccess } from '../../../src/spaces/services/space-grant-access.service';
+import { SpaceGrantAccessService } from '../../../src/spaces/services/space-grant-access.service';
 import { Actor } from '../../support/actors';
 import { bootApp, TestApp } from '../../support/app';
 
@@ -10,7 +10,7 @@ import { bootApp, TestApp } from '../../support/app';
  */
 describe('space access for credentials (e2e)', () => {
   let t: TestApp;
-  let access: SpaceGrantAccess;
+  let access: SpaceGrantAccessService;
   let owner: Actor;
   let member: Actor;
   let outsider: Actor;
@@ -41,7 +41,7 @@ describe('space access for credentials (e2e)', () => {
 
   beforeAll(async () => {
     t = await bootApp();
-    access = t.app.get(SpaceGrantAccess);
+    access = t.app.get(SpaceGrantAccessService);
     [owner, member, outsider] = await Promise.all([Actor.create(t), Actor.create(t), Actor.create(t)]);
     const created = async (name: string) =>
       (await owner.post('/spaces', { displayName: name, description: 'd' })).body;

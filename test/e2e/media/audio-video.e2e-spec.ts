@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import request from 'supertest';
-import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
+import { MediaProcessingService } from '../../../src/media/services/processing/media-processing.service';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,
@@ -239,7 +239,7 @@ describe('the sweep of pending media (design.md §11)', () => {
         [uuidOf(stuck.media.id)],
       );
       const fresh = await mint(uploader, space.id, { filename: 'fresh.png', contentType: 'image/png' });
-      const processing = t.app.get(MediaProcessing);
+      const processing = t.app.get(MediaProcessingService);
       expect(await processing.sweep()).toEqual({ deleted: 0, failed: 0 });
       t.clock.offsetMs = 3601 * 1000;
       await mint(uploader, space.id, { filename: 'late.png', contentType: 'image/png' });

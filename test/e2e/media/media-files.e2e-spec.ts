@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { formatEntityId } from '../../../src/common/ids/entity-id';
-import { MediaUrlSigner } from '../../../src/media/services/media-url-signer.service';
+import { MediaUrlSignerService } from '../../../src/media/services/media-url-signer.service';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,
@@ -172,7 +172,7 @@ describe('media files by signed URL, with Range (design.md §11 "URLs")', () => 
     expect(response.body).toEqual(PDF);
     expect(response.headers['content-type']).toBe('application/pdf');
 
-    const signer = t.app.get(MediaUrlSigner);
+    const signer = t.app.get(MediaUrlSignerService);
     const signedPath = (mediaId: string, filename: string) => {
       const query = signer.sign({ kind: 'file', mediaId, filename }, signer.expiryIn(600));
       return `/media-files/${mediaId}/${encodeURIComponent(filename)}?exp=${query.exp}&sig=${query.sig}`;

@@ -2,17 +2,17 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '../../../src/common/errors/api-error';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { requestScopes } from '../../../src/infrastructure/http/request-scope';
-import { MediaLookup } from '../../../src/media';
+import { MediaLookupService } from '../../../src/media';
 import { naming, statementsDuring } from '../../support/statements';
 import { Actor } from '../../support/actors';
 import { bootMedia, MediaTestApp, mint, newSpace, person, png, uploaded, uuidOf } from './support';
 
 /**
- * MediaLookup is the media module's batch API (docs/architecture.md "media"): the Media objects,
+ * MediaLookupService is the media module's batch API (docs/architecture.md "media"): the Media objects,
  * image URLs and uses of many ids are read in one statement however many ids there are; media not
  * ready are missing, and uses check space, uploader, state and kind per id.
  */
-describe('MediaLookup: media for many ids in one statement', () => {
+describe('MediaLookupService: media for many ids in one statement', () => {
   let t: MediaTestApp;
   let owner: Actor;
   let other: Actor;
@@ -52,8 +52,8 @@ describe('MediaLookup: media for many ids in one statement', () => {
   afterAll(() => t?.close());
 
   /** The statements naming `media` that `read` sends, as if a request made it. */
-  async function mediaStatements(read: (lookup: MediaLookup) => Promise<unknown>) {
-    const lookup = t.app.get(MediaLookup);
+  async function mediaStatements(read: (lookup: MediaLookupService) => Promise<unknown>) {
+    const lookup = t.app.get(MediaLookupService);
     let answer: unknown;
     const statements = await statementsDuring(() =>
       requestScopes.run(
@@ -118,7 +118,7 @@ describe('MediaLookup: media for many ids in one statement', () => {
       { path: 'attachments[5]', mediaId: 'media_nonsense' },
     ];
     const error = await t.app
-      .get(MediaLookup)
+      .get(MediaLookupService)
       .attachable(refused, use)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { AppConfig } from '../../../src/config/app-config';
 import {
-  MediaUrlSigner,
+  MediaUrlSignerService,
   SignedQuery,
   signedQueryString,
 } from '../../../src/media/services/media-url-signer.service';
@@ -72,7 +72,7 @@ describe('signed media URLs under MEDIA_URL_TTL=120 and MEDIA_URL_SECRET', () =>
   };
 
   const signerWith = (secret: string) =>
-    new MediaUrlSigner(Object.assign(new AppConfig(), { MEDIA_URL_SECRET: secret }), t.clock);
+    new MediaUrlSignerService(Object.assign(new AppConfig(), { MEDIA_URL_SECRET: secret }), t.clock);
 
   it('signs file URLs for 120 s: the upload answer, the status route, the mint and a post’s attachments', async () => {
     expectLifetime(expiryOf(file), 120);
@@ -129,7 +129,7 @@ describe('signed media URLs under MEDIA_URL_TTL=120 and MEDIA_URL_SECRET', () =>
     const at = (query: SignedQuery) => `/media-files/${mediaId}/${name}?${signedQueryString(query)}`;
     // The same grant signed under the app's own secret serves: only the key differs.
     const ours = signerWith(MEDIA_URL_SECRET).sign(target, exp);
-    expect(ours).toEqual(t.app.get(MediaUrlSigner).sign(target, exp));
+    expect(ours).toEqual(t.app.get(MediaUrlSignerService).sign(target, exp));
     expectStatus(await request(t.http).get(at(ours)), 200);
     const foreign = signerWith(OTHER_SECRET).sign(target, exp);
     expect(foreign.sig).not.toBe(ours.sig);

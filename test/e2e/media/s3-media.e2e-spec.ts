@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import request from 'supertest';
 import { MediaStorage } from '../../../src/media/services/storage/media-storage';
 import { S3Storage } from '../../../src/media/services/storage/s3-storage';
-import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
+import { MediaProcessingService } from '../../../src/media/services/processing/media-processing.service';
 import { S3TestServer, startS3Server } from '../../support/s3-server';
 import { Actor } from '../../support/actors';
 import {
@@ -94,7 +94,7 @@ describe('media in an S3-compatible bucket (MEDIA_S3_BUCKET, design.md §11)', (
       const { media, status } = await settled(uploader, space.id, minted.media.id);
       expect(status).toBe('ready');
       expect(media.durationMs).toBe(1000);
-      expect(t.app.get(MediaProcessing).scratchInUse).toBe(0);
+      expect(t.app.get(MediaProcessingService).scratchInUse).toBe(0);
     },
   );
 

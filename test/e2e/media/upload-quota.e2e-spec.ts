@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Response } from 'supertest';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
-import { MediaLookup } from '../../../src/media/services/media-lookup.service';
+import { MediaProcessingService } from '../../../src/media/services/processing/media-processing.service';
+import { MediaLookupService } from '../../../src/media/services/media-lookup.service';
 import { Actor } from '../../support/actors';
 import {
   bootMedia,
@@ -240,10 +240,10 @@ describe('the per-identity upload quota (MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY)', () 
 
 /**
  * The media module keeps the bytes each space holds (`media_space_usage`), in the transaction of
- * each write that stores or drops an upload's bytes; `MediaLookup` exports it
+ * each write that stores or drops an upload's bytes; `MediaLookupService` exports it
  * (docs/decisions/0114-media-upload-quota.md).
  */
-describe('the per-space storage figure (MediaLookup.storedBytesOfSpace)', () => {
+describe('the per-space storage figure (MediaLookupService.storedBytesOfSpace)', () => {
   let t: MediaTestApp;
   let toolDir: string;
 
@@ -271,7 +271,7 @@ exec ffprobe "$@"
   });
 
   const storedBytes = (space: { id: string }) =>
-    t.app.get(MediaLookup).storedBytesOfSpace(parseEntityId('space', space.id)!);
+    t.app.get(MediaLookupService).storedBytesOfSpace(parseEntityId('space', space.id)!);
 
   it('goes up on each upload, not on a mint or a refused upload; legacy uploads count in no space', async () => {
     const uploader = await person(t);
@@ -335,7 +335,7 @@ exec ffprobe "$@"
     expect(await storedBytes(space)).toBe(wav(1).length);
     expect(await storedOf(t, minted.media.id)).toHaveLength(1);
     t.clock.offsetMs = 3601 * 1000;
-    expect(await t.app.get(MediaProcessing).sweep()).toEqual({ deleted: 0, failed: 1 });
+    expect(await t.app.get(MediaProcessingService).sweep()).toEqual({ deleted: 0, failed: 1 });
     t.clock.offsetMs = 0;
     expect(await storedBytes(space)).toBe(0);
     expect(await storedOf(t, minted.media.id)).toEqual([]);

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { PostCardsService, PostReadability } from '../../../src/posts';
+import { PostCardsService, PostReadabilityService } from '../../../src/posts';
 import { Actor } from '../../support/actors';
 import { addToGroup, newGroup } from '../memberships/support';
 import {
@@ -38,7 +38,7 @@ const uuid = (kind: 'post' | 'space' | 'topic', wireId: string) => parseEntityId
 
 /**
  * The posts module's batch reads for other modules (PostCardsService.cardsFor,
- * PostReadability.readableTopicIds), through the booted app on the real database: cards of many
+ * PostReadabilityService.readableTopicIds), through the booted app on the real database: cards of many
  * posts across spaces as one reader sees them, in one statement on posts, the same cards the
  * listing shows; nothing of what the reader may not read.
  */
@@ -142,7 +142,7 @@ describe('posts batch reads (e2e)', () => {
   });
 
   it('readable topic ids across spaces in one statement, none of another space the reader is not in', async () => {
-    const readability = t.app.get(PostReadability);
+    const readability = t.app.get(PostReadabilityService);
     const spaces = [uuid('space', spaceA), uuid('space', spaceB)];
     const ids = (wire: string[]) => wire.map((id) => uuid('topic', id)).sort();
     let read: string[] = [];

@@ -1,5 +1,5 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { ChainOutboxSweeper } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
+import { ChainOutboxSweepSubscriber } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { Actor } from '../../support/actors';
 import { refuseWrites } from '../../support/faults';
 import {
@@ -97,7 +97,7 @@ describe('chain outbox: publication after commit is retried until the chain matc
       await repair();
     }
     // Not due yet: the sweep leaves it alone until its backoff has passed.
-    await t.app.get(ChainOutboxSweeper).sweepAll();
+    await t.app.get(ChainOutboxSweepSubscriber).sweepAll();
     expect(await protocolOf(postId)).toBeUndefined();
 
     t.clock.offsetMs += PAST_EVERY_BACKOFF_MS;

@@ -6,8 +6,8 @@ import { Clock } from '../../../src/common/clock/clock';
 import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
 import {
   EPOCH_CHECK_INTERVAL_MS,
-  IdentityCacheBus,
-} from '../../../src/protocol/relay/services/identity-cache-bus';
+  IdentityCacheBusService,
+} from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { RevocationService } from '../../../src/protocol/relay/services/revocation.service';
 import { createTestDatabase } from '../../support/database';
@@ -138,13 +138,13 @@ async function quiet(receiver: TestApp, senders: TestApp[]): Promise<void> {
     senders.map((sender, index) => {
       const marker = `did:plat:quiet-marker-${index}-${Date.now()}`;
       const handled = new Promise<void>((resolve) =>
-        receiver.app.get(IdentityCacheBus).listen({
+        receiver.app.get(IdentityCacheBusService).listen({
           invalidate: (did) => did === marker && resolve(),
           reset: () => undefined,
         }),
       );
       return sender.app
-        .get(IdentityCacheBus)
+        .get(IdentityCacheBusService)
         .publish([marker])
         .then(() => handled);
     }),
@@ -158,12 +158,12 @@ describe('identity cache across replicas over Redis (e2e)', () => {
     const a = await bootRelayApp({ databaseUrl: database.url, env });
     const b = await bootRelayApp({ databaseUrl: database.url, env });
     try {
-      expect(await b.app.get(IdentityCacheBus).ready()).toBe(true);
+      expect(await b.app.get(IdentityCacheBusService).ready()).toBe(true);
       const dave = new TestIdentity();
       // The genesis's invalidation reaches B asynchronously: wait for it, or it could clear what B
       // caches next and the "served from cache" check below would race it.
       const invalidatedOnB = new Promise<void>((resolve) =>
-        b.app.get(IdentityCacheBus).listen({
+        b.app.get(IdentityCacheBusService).listen({
           invalidate: (did) => did === dave.did && resolve(),
           reset: () => undefined,
         }),
@@ -213,11 +213,11 @@ describe('identity cache across replicas over Redis (e2e)', () => {
       override: (builder) => builder.overrideProvider(Clock).useValue(clockB),
     });
     try {
-      expect(await b.app.get(IdentityCacheBus).ready()).toBe(true);
+      expect(await b.app.get(IdentityCacheBusService).ready()).toBe(true);
       const [kept, removed] = [generateKeySigner(), generateKeySigner()];
       const erin = new TestIdentity(kept, { keys: allRoles(kept, removed) });
       const invalidatedOnB = new Promise<void>((resolve) =>
-        b.app.get(IdentityCacheBus).listen({
+        b.app.get(IdentityCacheBusService).listen({
           invalidate: (did) => did === erin.did && resolve(),
           reset: () => undefined,
         }),

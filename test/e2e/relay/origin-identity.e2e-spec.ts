@@ -4,7 +4,7 @@ import { base64urlEncode, createKeySigner, generateKeySigner } from '../../../sr
 import { ContentPublisher } from '../../../src/protocol/publishing/domain/content-publisher';
 import { OriginIdentities } from '../../../src/protocol/publishing/domain/origin-identities';
 import { Clock } from '../../../src/common/clock/clock';
-import { IdentityCacheBus } from '../../../src/protocol/relay/services/identity-cache-bus';
+import { IdentityCacheBusService } from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { OriginIdentityService } from '../../../src/protocol/relay/services/origin-identity.service';
 import { RelayIngestService } from '../../../src/protocol/relay/services/relay-ingest.service';
@@ -107,7 +107,7 @@ describe('origin identity (e2e)', () => {
         t.app.get(Clock),
         t.app.get(RelayIngestService),
         t.app.get(IdentityStateService),
-        t.app.get(IdentityCacheBus),
+        t.app.get(IdentityCacheBusService),
       );
       await expect(replica.onModuleInit()).rejects.toThrow(/ORIGIN_KEY is required in production/);
       const rows = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM relay_origin_keys`);

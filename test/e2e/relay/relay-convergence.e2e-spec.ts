@@ -2,7 +2,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock/clock';
 import { generateKeySigner } from '../../../src/protocol/core';
-import { IdentityCacheBus } from '../../../src/protocol/relay/services/identity-cache-bus';
+import { IdentityCacheBusService } from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import {
   IDENTITY_CONFLICTING_EXTENSION_ERROR,
   PENDING_CAPACITY,
@@ -127,7 +127,7 @@ describe('relay convergence (e2e)', () => {
     const second = ivy.update(allRoles(ivy.signer));
     expect((await ingest(t, [second.jws]))[0]).toMatchObject({ status: 'rejected' });
     expect(await buffered(second.cid)).toBe(true);
-    const publish = jest.spyOn(t.app.get(IdentityCacheBus), 'publish');
+    const publish = jest.spyOn(t.app.get(IdentityCacheBusService), 'publish');
     try {
       expect((await ingest(t, [first.jws]))[0].status).toBe('new');
       // One invalidation per committed change: the batch's own op, then the buffered one.

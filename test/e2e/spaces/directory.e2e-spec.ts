@@ -1,15 +1,15 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { SpaceDirectory } from '../../../src/spaces/services/space-directory.service';
+import { SpaceDirectoryService } from '../../../src/spaces/services/space-directory.service';
 import { bootSpaces, Caller, configuredSpace, createSpace, expectStatus, SpacesTestApp } from './support';
 
-describe('SpaceDirectory: the lookups other modules build on (e2e)', () => {
+describe('SpaceDirectoryService: the lookups other modules build on (e2e)', () => {
   let t: SpacesTestApp;
-  let directory: SpaceDirectory;
+  let directory: SpaceDirectoryService;
   let owner: Caller;
 
   beforeAll(async () => {
     t = await bootSpaces();
-    directory = t.app.get(SpaceDirectory);
+    directory = t.app.get(SpaceDirectoryService);
     owner = t.caller();
   });
 

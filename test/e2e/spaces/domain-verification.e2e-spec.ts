@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
 import {
-  DomainFetcher,
+  DomainFetcherService,
   FetchedDocument,
   requestDocument,
 } from '../../../src/spaces/services/domain-fetcher.service';
@@ -54,7 +54,7 @@ class LocalWeb {
   }
 }
 
-class LocalFetcher extends DomainFetcher {
+class LocalFetcher extends DomainFetcherService {
   constructor(private readonly port: () => number) {
     super();
   }
@@ -80,7 +80,7 @@ describe('POST /spaces/{id}/domain-verification (e2e)', () => {
   beforeAll(async () => {
     port = await web.start();
     t = await bootSpaces({
-      override: (builder) => builder.overrideProvider(DomainFetcher).useValue(new LocalFetcher(() => port)),
+      override: (builder) => builder.overrideProvider(DomainFetcherService).useValue(new LocalFetcher(() => port)),
     });
     owner = t.caller();
   });

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { SpaceTopic } from '../../../src/spaces/entities/space-topic.entity';
 import { Space } from '../../../src/spaces/entities/space.entity';
-import { SpaceDirectory } from '../../../src/spaces/services/space-directory.service';
+import { SpaceDirectoryService } from '../../../src/spaces/services/space-directory.service';
 import { SPACE_BY_ID } from '../../../src/spaces/repositories/spaces.repository';
 import { bootSpaces, Caller, createSpace, expectStatus, SpacesTestApp } from './support';
 
@@ -10,12 +10,12 @@ import { bootSpaces, Caller, createSpace, expectStatus, SpacesTestApp } from './
 describe('space rows on fixed SQL', () => {
   let t: SpacesTestApp;
   let owner: Caller;
-  let directory: SpaceDirectory;
+  let directory: SpaceDirectoryService;
 
   beforeAll(async () => {
     t = await bootSpaces();
     owner = t.caller();
-    directory = t.app.get(SpaceDirectory);
+    directory = t.app.get(SpaceDirectoryService);
   });
 
   afterAll(() => t?.close());

@@ -1,20 +1,20 @@
 import { parseEntityId } from '../../../src/common/ids/entity-id';
-import { TicketCatalog } from '../../../src/store/services/store-tickets.service';
+import { StoreTicketsService } from '../../../src/store/services/store-tickets.service';
 import { bootSpaces, Caller, publicSpace, SpacesTestApp } from '../spaces/support';
 import { createProduct, ProductRecord } from './support';
 
 const uuidOf = (product: { id: string }) => parseEntityId('product', product.id)!;
 const spaceUuid = (spaceId: string) => parseEntityId('space', spaceId)!;
 
-describe('TicketCatalog: the ticket entries the events module reads (e2e, through the booted module)', () => {
+describe('StoreTicketsService: the ticket entries the events module reads (e2e, through the booted module)', () => {
   let t: SpacesTestApp;
   let owner: Caller;
-  let catalog: TicketCatalog;
+  let catalog: StoreTicketsService;
 
   beforeAll(async () => {
     t = await bootSpaces();
     owner = t.caller();
-    catalog = t.app.get(TicketCatalog);
+    catalog = t.app.get(StoreTicketsService);
   });
   /** The entries of one space's products in the order asked, as an event of that space lists them. */
   const ticketsFor = async (spaceId: string, productIds: string[]) => {

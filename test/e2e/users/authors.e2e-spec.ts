@@ -1,4 +1,4 @@
-import { AuthorDirectory } from '../../../src/users';
+import { AuthorDirectoryService } from '../../../src/users';
 import { bootSpaces, expectStatus, newDid, SpacesTestApp } from '../spaces/support';
 
 /**
@@ -39,7 +39,7 @@ describe('authors of many DIDs', () => {
     const unknown = [newDid(), newDid()];
     const dids = [...people.map((person) => person.did!), ...unknown, people[1].did!];
 
-    const authors = t.app.get(AuthorDirectory);
+    const authors = t.app.get(AuthorDirectoryService);
     const { result, statements } = await usersStatements(() => authors.authorsOf(dids));
 
     expect(statements).toHaveLength(1);
@@ -55,7 +55,9 @@ describe('authors of many DIDs', () => {
   });
 
   it('sends nothing for no DIDs', async () => {
-    const { result, statements } = await usersStatements(() => t.app.get(AuthorDirectory).authorsOf([]));
+    const { result, statements } = await usersStatements(() =>
+      t.app.get(AuthorDirectoryService).authorsOf([]),
+    );
     expect(result.size).toBe(0);
     expect(statements).toHaveLength(0);
   });
@@ -66,7 +68,7 @@ describe('authors of many DIDs', () => {
     expectStatus(await open.patch('/profile', { isPublic: true }), 200);
     expectStatus(await closed.post('/users', { handle: 'closed-author', displayName: 'Closed' }), 201);
     const { result, statements } = await usersStatements(() =>
-      t.app.get(AuthorDirectory).withPublicProfile([open.did!, closed.did!, newDid()]),
+      t.app.get(AuthorDirectoryService).withPublicProfile([open.did!, closed.did!, newDid()]),
     );
     expect(statements).toHaveLength(1);
     expect([...result]).toEqual([open.did]);

@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { MediaProcessing } from '../../../src/media/services/processing/media-processing.service';
+import { MediaProcessingService } from '../../../src/media/services/processing/media-processing.service';
 import {
   freeBytesIn,
   ProcessingInput,
@@ -155,7 +155,7 @@ describe('scratch space of media processing (0111-media-processing-containment)'
 
     it('is a retryable failure: not one of the verdicts that fail the media for good', async () => {
       const refusal = new ScratchSpaceShort(10, 9, scratch);
-      // MediaProcessing.process fails the media only on ToolFailed and ScratchTooSmall; anything
+      // MediaProcessingService.process fails the media only on ToolFailed and ScratchTooSmall; anything
       // else is rethrown, so the queue retries the job (attempts with backoff) and the sweep ends it
       // only after MEDIA_PROCESSING_TTL.
       expect(refusal).not.toBeInstanceOf(ToolFailed);
@@ -165,7 +165,7 @@ describe('scratch space of media processing (0111-media-processing-containment)'
         processed: jest.fn(),
         processingFailed: jest.fn(),
       };
-      const processing = new MediaProcessing(
+      const processing = new MediaProcessingService(
         {} as never,
         rows as never,
         { MEDIA_SCRATCH_MAX_BYTES: 100, mediaScratchDir: scratch } as never,

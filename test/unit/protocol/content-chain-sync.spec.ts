@@ -1,7 +1,7 @@
 import { documentCid } from '../../../src/protocol/core';
 import type { ChainOwner, ChainState, StoredHead } from '../../../src/protocol/publishing/domain/chain-owner';
 import {
-  ContentChainSync,
+  ContentChainSyncService,
   MAX_SYNC_ROUNDS,
 } from '../../../src/protocol/publishing/services/content-chain-sync.service';
 import {
@@ -79,15 +79,15 @@ class FakeOwner implements ChainOwner {
   }
 }
 
-describe('ContentChainSync', () => {
+describe('ContentChainSyncService', () => {
   let publisher: FakePublisher;
   let owner: FakeOwner;
-  let chains: ContentChainSync;
+  let chains: ContentChainSyncService;
 
   beforeEach(() => {
     publisher = new FakePublisher();
     owner = new FakeOwner();
-    chains = new ContentChainSync(publisher);
+    chains = new ContentChainSyncService(publisher);
   });
 
   it('starts a chain, appends a changed document, skips an unchanged one, retracts when not public', async () => {

@@ -4,8 +4,8 @@ import { AppConfig } from '../../../src/config/app-config';
 import type { IdentityState } from '../../../src/protocol/core';
 import {
   EPOCH_CHECK_INTERVAL_MS,
-  IdentityCacheBus,
-} from '../../../src/protocol/relay/services/identity-cache-bus';
+  IdentityCacheBusService,
+} from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import { IdentityCacheEpochRepository as IdentityCacheEpoch } from '../../../src/protocol/relay/repositories/identity-cache-epoch.repository';
 import { SharedRedis } from '../../../src/infrastructure/redis/shared-redis';
 import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
@@ -65,7 +65,7 @@ class FakeEpoch {
 const asEpoch = (epoch: FakeEpoch) => epoch as unknown as IdentityCacheEpoch;
 
 const localBus = () =>
-  new IdentityCacheBus(
+  new IdentityCacheBusService(
     new SharedRedis(Object.assign(new AppConfig(), { REDIS_URL: undefined })),
     asEpoch(new FakeEpoch()),
     new ShiftedClock(),
@@ -78,7 +78,7 @@ async function redisBus(epoch: FakeEpoch, clock: ShiftedClock, publishFails: boo
     publish: () => (publishFails ? Promise.reject(new Error('connection is closed')) : Promise.resolve(0)),
   };
   const redis = { subscriber: () => subscriber, commands } as unknown as SharedRedis;
-  const bus = new IdentityCacheBus(redis, asEpoch(epoch), clock);
+  const bus = new IdentityCacheBusService(redis, asEpoch(epoch), clock);
   subscriber.emit('ready');
   expect(await bus.ready(1000)).toBe(true);
   return bus;
@@ -116,7 +116,7 @@ describe('IdentityStateService cache', () => {
 
   it('bypasses the cache while the bus cannot guarantee invalidations', async () => {
     const store = new FakeStore();
-    const incoherent = { coherent: false, listen: () => undefined } as unknown as IdentityCacheBus;
+    const incoherent = { coherent: false, listen: () => undefined } as unknown as IdentityCacheBusService;
     const service = new IdentityStateService(store.dataSource(), incoherent);
     await service.current(DID);
     store.head = 'head-2';
@@ -147,7 +147,7 @@ describe('IdentityStateService cache', () => {
  * other replicas, still subscribed, stop trusting their cache within EPOCH_CHECK_INTERVAL_MS instead
  * of the 60 s TTL (docs/decisions/0105-identity-cache-missed-invalidations.md).
  */
-describe('IdentityCacheBus: an invalidation that could not be published', () => {
+describe('IdentityCacheBusService: an invalidation that could not be published', () => {
   it('is recorded by the publisher and drops the other replica’s cache at its next epoch check', async () => {
     const epoch = new FakeEpoch();
     const clockB = new ShiftedClock();
@@ -193,7 +193,7 @@ describe('IdentityCacheBus: an invalidation that could not be published', () => 
 
   it('without Redis the epoch is never read', async () => {
     const epoch = new FakeEpoch();
-    const bus = new IdentityCacheBus(
+    const bus = new IdentityCacheBusService(
       new SharedRedis(Object.assign(new AppConfig(), { REDIS_URL: undefined })),
       asEpoch(epoch),
       new ShiftedClock(),

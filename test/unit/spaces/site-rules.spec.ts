@@ -1,13 +1,13 @@
 import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/domain/content-publisher';
 import type { SpaceView } from '../../../src/spaces/domain/space-views';
 import {
-  HttpsDomainFetcher,
+  HttpsDomainFetcherService,
   isPublicAddress,
   publicAddressLookup,
 } from '../../../src/spaces/services/domain-fetcher.service';
 import { topicAccessProblem } from '../../../src/spaces/dto/site-requests.dto';
 import { Space } from '../../../src/spaces/entities/space.entity';
-import { SpaceCounters } from '../../../src/spaces/services/space-counters.service';
+import { SpaceCountersService } from '../../../src/spaces/services/space-counters.service';
 import { profileDocument } from '../../../src/spaces/domain/profile-document';
 import {
   clampActiveWithinDays,
@@ -154,14 +154,14 @@ describe('domain fetcher address guard', () => {
   it.each(['127.0.0.1', '8.8.8.8', '[::1]', '::1', '64:ff9b::7f00:1'])(
     'refuses the IP literal %s as a domain, before any connection',
     async (literal) => {
-      await expect(new HttpsDomainFetcher().get(literal, '/.well-known/plat-did')).rejects.toThrow(
+      await expect(new HttpsDomainFetcherService().get(literal, '/.well-known/plat-did')).rejects.toThrow(
         /is an IP address, not a domain/,
       );
     },
   );
 
   it('never connects to a domain that resolves to a loopback address', async () => {
-    await expect(new HttpsDomainFetcher().get('localhost', '/.well-known/plat-did')).rejects.toThrow(
+    await expect(new HttpsDomainFetcherService().get('localhost', '/.well-known/plat-did')).rejects.toThrow(
       /public addresses/,
     );
   });
@@ -192,7 +192,7 @@ describe('space profile projection and worded counts', () => {
   });
 
   it('says "no private posts" until posts count, and words registered counts only', async () => {
-    const counters = new SpaceCounters();
+    const counters = new SpaceCountersService();
     const space = { id: 's' } as SpaceView;
     expect(await counters.summaries(space)).toEqual({ privatePostCountSummary: 'no private posts' });
     counters.register('eventCountSummary', async () => 12);

@@ -20,8 +20,8 @@ import { PROBE_JOB, ProbeJob } from '../../events/media.events';
  * finishes.
  */
 @Injectable()
-export class MediaProcessing {
-  private readonly logger = new Logger(MediaProcessing.name);
+export class MediaProcessingService {
+  private readonly logger = new Logger(MediaProcessingService.name);
   private readonly probe: AvProbe;
   private readonly scratch: ScratchBudget;
   private readonly failures;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../../../common/auth/request-authenticator';
 import { unauthorized } from '../../../common/errors/api-error';
 import { formatEntityId } from '../../../common/ids/entity-id';
-import { SpaceDirectory } from '../../../spaces';
+import { SpaceDirectoryService } from '../../../spaces';
 import { UsersService } from '../../../users';
 import { SCOPES } from '../../auth/domain/credential-grant';
 import { CredentialRecordResponse, CredentialSpaceDto } from '../dto/credential-record.dto';
@@ -12,7 +12,7 @@ import { CredentialRecordResponse, CredentialSpaceDto } from '../dto/credential-
 export class CredentialIntrospectionService {
   constructor(
     private readonly users: UsersService,
-    private readonly spaces: SpaceDirectory,
+    private readonly spaces: SpaceDirectoryService,
   ) {}
 
   async describe(principal: RequestPrincipal): Promise<CredentialRecordResponse> {

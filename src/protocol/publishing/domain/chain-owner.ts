@@ -17,7 +17,7 @@ export interface ChainState {
 
 /**
  * The module that owns a kind of public content (its rows, its projection, its table) as seen by
- * ContentChainSync: the owner reads and writes its own table, the sync drives the chain.
+ * ContentChainSyncService: the owner reads and writes its own table, the sync drives the chain.
  */
 export interface ChainOwner {
   /** Names the chain of one piece of content, e.g. `the content chain of post <id>`. */

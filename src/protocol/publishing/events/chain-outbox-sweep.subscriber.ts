@@ -1,18 +1,18 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import { AppConfig } from '../../../config/app-config';
 import { JobQueue } from '../../../infrastructure/jobs/job-queue';
-import { ChainOutbox } from '../services/chain-outbox.service';
+import { ChainOutboxService } from '../services/chain-outbox.service';
 
 export const CHAIN_OUTBOX_SWEEP = 'chain-outbox.sweep';
 
 /** The repeating job that publishes what the outbox still holds (failed or orphaned publications). */
 @Injectable()
-export class ChainOutboxSweeper implements OnModuleInit, OnApplicationBootstrap {
-  private readonly logger = new Logger(ChainOutboxSweeper.name);
+export class ChainOutboxSweepSubscriber implements OnModuleInit, OnApplicationBootstrap {
+  private readonly logger = new Logger(ChainOutboxSweepSubscriber.name);
 
   constructor(
     private readonly jobs: JobQueue,
-    private readonly outbox: ChainOutbox,
+    private readonly outbox: ChainOutboxService,
     private readonly config: AppConfig,
   ) {}
 

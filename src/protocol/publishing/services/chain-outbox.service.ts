@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../../../common/clock/clock';
 import type { ChainOwner } from '../domain/chain-owner';
 import { PublishingRepository, type PendingPublication } from '../publishing.repository';
-import { ContentChainSync } from './content-chain-sync.service';
+import { ContentChainSyncService } from './content-chain-sync.service';
 
 /** The writing request publishes at once; a sweep takes the publication only after this. */
 const REQUEST_GRACE_MS = 30_000;
@@ -16,17 +16,17 @@ const SWEEP_BATCH = 50;
  * The transactional outbox of content chain publication. A module whose content has a public
  * chain enqueues the content inside the transaction that changes it, then settles it after commit
  * (the request answers with the chain in place when the relay is well). What a crash, a relay
- * failure or a database fault leaves behind is retried by the sweep job (ChainOutboxSweeper) until
+ * failure or a database fault leaves behind is retried by the sweep job (ChainOutboxSweepSubscriber) until
  * the chain matches the row: a post that is public always gets its chain.
  */
 @Injectable()
-export class ChainOutbox {
-  private readonly logger = new Logger(ChainOutbox.name);
+export class ChainOutboxService {
+  private readonly logger = new Logger(ChainOutboxService.name);
   private readonly owners = new Map<string, ChainOwner>();
 
   constructor(
     private readonly repository: PublishingRepository,
-    private readonly chains: ContentChainSync,
+    private readonly chains: ContentChainSyncService,
     private readonly clock: Clock,
   ) {}
 

@@ -29,14 +29,14 @@ export interface ChainSyncOptions {
  * relay's head (the newest tip wins) is the stored one.
  */
 @Injectable()
-export class ContentChainSync {
+export class ContentChainSyncService {
   private readonly queue = new PerKeyQueue();
 
   constructor(private readonly publisher: ContentPublisher) {}
 
   /**
    * Brings the chain of the owner's content `id` in line with it. Syncs with the same chain name run
-   * one at a time; a failure rejects (the ChainOutbox retries it).
+   * one at a time; a failure rejects (the ChainOutboxService retries it).
    */
   sync(owner: ChainOwner, id: string, options: ChainSyncOptions = {}): Promise<void> {
     return this.queue.run(owner.chainName(id), () => this.rounds(owner, id, options.startNewChain ?? false));

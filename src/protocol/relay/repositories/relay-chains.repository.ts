@@ -29,7 +29,7 @@ const INSERT_GENESIS = `WITH operation AS (
 
 /**
  * The identity index (WEB-RELAY.md "Index"): every filter is one parameter, NULL when absent
- * (docs/decisions/0144-optional-filters-as-null-parameters.md): $1 DID, $2 hasPublicProfile,
+ * (docs/decisions/0135-optional-filters-as-null-parameters.md): $1 DID, $2 hasPublicProfile,
  * $3 the LIKE pattern of nameContains with $4 the profile schema, $5 limit; the keyset by DID
  * ($6 after) or by time ($6 the time, $7 the DID after it).
  */

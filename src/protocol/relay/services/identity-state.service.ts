@@ -16,7 +16,7 @@ import {
 } from '../../core';
 import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
-import { IdentityCacheBus, IdentityCacheListener } from './identity-cache-bus';
+import { IdentityCacheBusService, IdentityCacheListener } from './identity-cache-bus.service';
 
 /** Upper bound on cached identities (least recently used go first). */
 const MAX_CACHED_IDENTITIES = 10_000;
@@ -46,7 +46,7 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
   constructor(
     // The data source only builds the repositories when a test constructs the service by hand.
     @InjectDataSource() dataSource: DataSource,
-    private readonly bus: IdentityCacheBus,
+    private readonly bus: IdentityCacheBusService,
     private readonly chains: RelayChainsRepository = new RelayChainsRepository(dataSource),
     private readonly operations: RelayOperationsRepository = new RelayOperationsRepository(dataSource),
   ) {

@@ -33,7 +33,7 @@ import { OriginIdentities, type IssuedIdentity } from '../../publishing/domain/o
 import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
 import { RelayOriginRepository } from '../repositories/relay-origin.repository';
-import { IdentityCacheBus } from './identity-cache-bus';
+import { IdentityCacheBusService } from './identity-cache-bus.service';
 import { IdentityStateService } from './identity-state.service';
 import { RelayIngestService, type IngestResult } from './relay-ingest.service';
 
@@ -63,7 +63,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     private readonly clock: Clock,
     private readonly ingestion: RelayIngestService,
     private readonly identities: IdentityStateService,
-    private readonly bus: IdentityCacheBus,
+    private readonly bus: IdentityCacheBusService,
     // Injected; the defaults serve a replica a test constructs by hand with the data source.
     private readonly originKeys: RelayOriginRepository = new RelayOriginRepository(dataSource),
     private readonly chains: RelayChainsRepository = new RelayChainsRepository(dataSource),

@@ -33,7 +33,7 @@ import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
 import { RelayPendingRepository } from '../repositories/relay-pending.repository';
 import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
-import { IdentityCacheBus } from './identity-cache-bus';
+import { IdentityCacheBusService } from './identity-cache-bus.service';
 import { projectDocument } from '../domain/relay-document-projection';
 
 /** WEB-RELAY.md "Operation Ingestion": a larger batch is a 400. */
@@ -137,7 +137,7 @@ const CONTENT_ANCHOR = 'ContentAnchor';
 export class RelayIngestService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    private readonly bus: IdentityCacheBus,
+    private readonly bus: IdentityCacheBusService,
     private readonly clock: Clock,
     private readonly operations: RelayOperationsRepository,
     private readonly chains: RelayChainsRepository,
@@ -175,7 +175,7 @@ export class RelayIngestService {
 
   /**
    * The same inside the caller's transaction (savepoint per operation). The caller must publish
-   * `changedIdentities` to the IdentityCacheBus after it commits. Nothing is buffered or re-attempted.
+   * `changedIdentities` to the IdentityCacheBusService after it commits. Nothing is buffered or re-attempted.
    */
   async ingestWithin(
     manager: EntityManager,
@@ -215,7 +215,7 @@ export class RelayIngestService {
 
   /**
    * Dependency-sorted verification until no further progress (fixed point). Without an outer
-   * manager each changed identity is published to the IdentityCacheBus right after its commit.
+   * manager each changed identity is published to the IdentityCacheBusService right after its commit.
    */
   private async sequence(
     operations: readonly PreparedOperation[],

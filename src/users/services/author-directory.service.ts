@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { MediaLookup } from '../../media';
+import { MediaLookupService } from '../../media';
 import { authorRecordOf } from '../domain/author-record';
 import { AuthorRecord } from '../dto/author.dto';
 import { UsersRepository } from '../users.repository';
@@ -9,10 +9,10 @@ import { UsersRepository } from '../users.repository';
  * number of DIDs (never one per item), and one more for the avatars only when someone has one.
  */
 @Injectable()
-export class AuthorDirectory {
+export class AuthorDirectoryService {
   constructor(
     private readonly users: UsersRepository,
-    private readonly media: MediaLookup,
+    private readonly media: MediaLookupService,
   ) {}
 
   /**

@@ -32,8 +32,8 @@ export interface IdentityCacheListener {
  * EPOCH_CHECK_INTERVAL_MS before serving from its cache, dropping everything when it moved.
  */
 @Injectable()
-export class IdentityCacheBus {
-  private readonly logger = new Logger(IdentityCacheBus.name);
+export class IdentityCacheBusService {
+  private readonly logger = new Logger(IdentityCacheBusService.name);
   private readonly listeners = new Set<IdentityCacheListener>();
   private readonly instance = randomUUID();
   private readonly publisher?: Redis;

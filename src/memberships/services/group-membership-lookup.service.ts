@@ -3,7 +3,7 @@ import { MembershipsRepository } from '../memberships.repository';
 
 /** Which groups a person is in, for other modules (topic access by groups, design.md §9). */
 @Injectable()
-export class GroupMembershipLookup {
+export class GroupMembershipLookupService {
   constructor(private readonly memberships: MembershipsRepository) {}
 
   /**
