@@ -80,7 +80,8 @@ describe('POST /spaces/{id}/domain-verification (e2e)', () => {
   beforeAll(async () => {
     port = await web.start();
     t = await bootSpaces({
-      override: (builder) => builder.overrideProvider(DomainFetcherService).useValue(new LocalFetcher(() => port)),
+      override: (builder) =>
+        builder.overrideProvider(DomainFetcherService).useValue(new LocalFetcher(() => port)),
     });
     owner = t.caller();
   });
