@@ -133,7 +133,7 @@ function fingerprint(root: string, plan: SeedPlan): string {
     join(root, 'dist/src/posts/domain/post-text.js'),
     // The events' schedule columns and their materialized occurrences come from these.
     join(root, 'dist/src/events/domain/recurrence/occurrence-series.js'),
-    join(root, 'dist/src/events/occurrence-store.js'),
+    join(root, 'dist/src/events/domain/occurrences.js'),
   ];
   for (const file of files) hash.update(file.slice(root.length)).update(readFileSync(file));
   return hash.digest('hex').slice(0, 12);
