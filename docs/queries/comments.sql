@@ -486,6 +486,44 @@ ORDER BY
 LIMIT
   $6;
 
+-- CommentsRepository.insert (src/comments/comments.repository.ts)
+INSERT INTO
+  "comments" (
+    "id",
+    "post_id",
+    "space_id",
+    "parent_comment_id",
+    "author_did",
+    "body",
+    "attachment_ids",
+    "upvote_count",
+    "reply_count",
+    "published_at",
+    "activity_at",
+    "updated_at",
+    "deleted_at"
+  )
+VALUES
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $8,
+    $9,
+    $10,
+    $11,
+    $12,
+    $13
+  )
+RETURNING
+  "attachment_ids",
+  "upvote_count",
+  "reply_count";
+
 -- CommentsRepository.countReply (src/comments/comments.repository.ts)
 UPDATE comments
 SET

@@ -906,6 +906,15 @@ WHERE
   voter_did = $1
   AND post_id = ANY ($2::UUID[]);
 
+-- PostsRepository.setChainColumns (src/posts/repositories/posts.repository.ts)
+UPDATE "posts"
+SET
+  "content_id" = $1,
+  "head_cid" = $2,
+  "document_cid" = $3
+WHERE
+  "id" = $4;
+
 -- PostsRepository.storeHead.first (src/posts/repositories/posts.repository.ts)
 UPDATE posts
 SET

@@ -131,6 +131,18 @@ SELECT
 FROM
   relay_identity_cache_epoch;
 
+-- RelayChainsRepository.identity (src/protocol/relay/repositories/relay-chains.repository.ts)
+SELECT
+  "RelayIdentityChain"."did" AS "RelayIdentityChain_did",
+  "RelayIdentityChain"."state" AS "RelayIdentityChain_state",
+  "RelayIdentityChain"."key_history" AS "RelayIdentityChain_key_history"
+FROM
+  "relay_identity_chains" "RelayIdentityChain"
+WHERE
+  (("RelayIdentityChain"."did" = $1))
+LIMIT
+  1;
+
 -- RelayChainsRepository.insertGenesis (src/protocol/relay/repositories/relay-chains.repository.ts)
 WITH
   operation AS (

@@ -49,6 +49,15 @@ export const COMMENTS_STATEMENTS = defineStatements('CommentsRepository', {
     roots: sorts('post_id = $1 AND parent_comment_id IS NULL', 1, 'activity_at'),
     replies: sorts('post_id = $1 AND parent_comment_id = $2', 2, 'published_at'),
   },
+  /**
+   * A new comment ($1…$13, COMMENT_COLUMNS in order), its defaulted columns returned: the text
+   * TypeORM's insert sent, kept so the bench's twin runs this very statement.
+   */
+  insert:
+    `INSERT INTO "comments"(${COMMENT_COLUMNS.split(', ')
+      .map((column) => `"${column}"`)
+      .join(', ')}) VALUES (${Array.from({ length: 13 }, (_, index) => `$${index + 1}`).join(', ')}) ` +
+    'RETURNING "attachment_ids", "upvote_count", "reply_count"',
   /** A reply was added to the root ($1 root id, $2 the reply's time). */
   countReply:
     'UPDATE comments SET reply_count = reply_count + 1, activity_at = GREATEST(activity_at, $2) WHERE id = $1',
@@ -151,8 +160,28 @@ export class CommentsRepository {
     return comment?.authorDid ?? null;
   }
 
+  /** Inserts a new comment; its defaulted columns come back onto it, as TypeORM's insert did. */
   async insert(comment: Comment, runner: EntityManager = this.dataSource.manager): Promise<void> {
-    await runner.insert(Comment, comment);
+    const [returned] = await runner.query<
+      Pick<CommentRow, 'attachment_ids' | 'upvote_count' | 'reply_count'>[]
+    >(COMMENTS_STATEMENTS.insert, [
+      comment.id,
+      comment.postId,
+      comment.spaceId,
+      comment.parentCommentId,
+      comment.authorDid,
+      comment.body,
+      JSON.stringify(comment.attachmentIds),
+      comment.upvoteCount,
+      comment.replyCount,
+      comment.publishedAt,
+      comment.activityAt,
+      comment.updatedAt,
+      comment.deletedAt,
+    ]);
+    comment.attachmentIds = returned.attachment_ids;
+    comment.upvoteCount = returned.upvote_count;
+    comment.replyCount = returned.reply_count;
   }
 
   /** Counts a new reply on its root and moves the root's activity to the reply's time. */

@@ -64,6 +64,12 @@ SELECT COALESCE((SELECT upvote_count FROM lowered), (SELECT upvote_count FROM po
   /** Of the posts $2, those the person $1 upvoted. */
   upvotedBy: 'SELECT post_id FROM post_upvotes WHERE voter_did = $1 AND post_id = ANY($2::uuid[])',
   /**
+   * A post's ($4) chain position ($1 content id, $2 head, $3 document), whatever was stored: the
+   * text TypeORM's update sent, kept so the bench's twin runs this very statement.
+   */
+  setChainColumns:
+    'UPDATE "posts" SET "content_id" = $1, "head_cid" = $2, "document_cid" = $3 WHERE "id" = $4',
+  /**
    * Stores a post's chain position ($1 post; $2 content id, $3 head, $4 document) only when its
    * head is still the expected one ($5), or none (`first`): a compare-and-set across replicas.
    */
@@ -258,7 +264,12 @@ export class PostsRepository {
     head: ChainColumns,
     runner: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    await runner.update(Post, { id: postId }, head);
+    await runner.query(POSTS_STATEMENTS.setChainColumns, [
+      head.contentId,
+      head.headCid,
+      head.documentCid,
+      postId,
+    ]);
   }
 
   /** Stores the chain position `next` when the stored head is still `expectedHead`; false otherwise. */

@@ -27,8 +27,20 @@ const ACTIVE_OF_PERSON_COUNT =
 const ACTIVE_OF_PERSON_WHERE = "m.member_did = $1 AND m.status = 'active' AND m.joined_at IS NOT NULL";
 const PERSON_ORDER = ['m.joined_at', 'm.space_id'];
 
+/** The columns of a membership as TypeORM's findOne named them (`"SpaceMembership_<column>"`). */
+const FIND_COLUMNS = MEMBERSHIP_COLUMNS.split(', ')
+  .map((column) => `"SpaceMembership"."${column}" AS "SpaceMembership_${column}"`)
+  .join(', ');
+
 /** The spaces module's fixed SQL on `space_memberships` (docs/decisions/0131-a-repository-per-module.md). */
 export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRepository', {
+  /**
+   * A person's (`$2`) membership row of a space (`$1`) in any status: the text TypeORM's findOne
+   * sent, kept so the bench's twin runs this very statement.
+   */
+  find:
+    `SELECT ${FIND_COLUMNS} FROM "space_memberships" "SpaceMembership" ` +
+    'WHERE (("SpaceMembership"."space_id" = $1) AND ("SpaceMembership"."member_did" = $2)) LIMIT 1',
   /**
    * DIDs of a space's (`$1`) active members: `all`, only owners and admins (`admins`), and either
    * without one person (`$2`).
@@ -117,18 +129,40 @@ export interface ActiveMembershipRow {
   joinedAt: Date;
 }
 
+/** A row of SPACE_MEMBERSHIPS_STATEMENTS.find: each column under `SpaceMembership_<column>`. */
+export type FoundMembershipRow = {
+  [Column in keyof MembershipRow as `SpaceMembership_${Column}`]: MembershipRow[Column];
+};
+
+/** A found membership row under its columns' own names. */
+function unprefixed(row: FoundMembershipRow): MembershipRow {
+  return {
+    space_id: row.SpaceMembership_space_id,
+    member_did: row.SpaceMembership_member_did,
+    role: row.SpaceMembership_role,
+    status: row.SpaceMembership_status,
+    joined_at: row.SpaceMembership_joined_at,
+    status_message: row.SpaceMembership_status_message,
+    banned_at: row.SpaceMembership_banned_at,
+    banned_by_did: row.SpaceMembership_banned_by_did,
+    created_at: row.SpaceMembership_created_at,
+    updated_at: row.SpaceMembership_updated_at,
+  };
+}
+
 /** Every statement on `space_memberships` (and the applicants view legacy-spaces publishes). */
 @Injectable()
 export class SpaceMembershipsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The person's membership row in any state, or null. */
-  find(
+  async find(
     spaceId: string,
     did: string,
     runner: EntityManager = this.dataSource.manager,
   ): Promise<SpaceMembership | null> {
-    return runner.getRepository(SpaceMembership).findOne({ where: { spaceId, memberDid: did } });
+    const rows = await runner.query<FoundMembershipRow[]>(SPACE_MEMBERSHIPS_STATEMENTS.find, [spaceId, did]);
+    return rows.length === 0 ? null : membershipFromRow(unprefixed(rows[0]));
   }
 
   /** A new membership row, not stored yet. */

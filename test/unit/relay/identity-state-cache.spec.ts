@@ -25,7 +25,7 @@ const stateWith = (headCid: string): IdentityState => ({
   opCount: 1,
 });
 
-/** A repository whose findOne answers from `rows`, optionally pausing until released. */
+/** A data source whose identity read answers the current head, optionally pausing until released. */
 class FakeStore {
   head = 'head-1';
   reads = 0;
@@ -33,14 +33,18 @@ class FakeStore {
 
   dataSource(): DataSource {
     return {
-      getRepository: () => ({
-        findOne: async () => {
-          this.reads += 1;
-          const head = this.head;
-          if (this.gate) await this.gate;
-          return { did: DID, state: stateWith(head), keyHistory: [] };
-        },
-      }),
+      query: async () => {
+        this.reads += 1;
+        const head = this.head;
+        if (this.gate) await this.gate;
+        return [
+          {
+            RelayIdentityChain_did: DID,
+            RelayIdentityChain_state: stateWith(head),
+            RelayIdentityChain_key_history: [],
+          },
+        ];
+      },
     } as unknown as DataSource;
   }
 }

@@ -87,6 +87,14 @@ function indexPages(select: string, key: string, limit: string, after: string, p
 
 /** The relay's fixed SQL on its chains and documents (docs/decisions/0131-a-repository-per-module.md). */
 export const RELAY_CHAINS_STATEMENTS = defineStatements('RelayChainsRepository', {
+  /**
+   * An identity's ($1) folded state and key history (the identity cache's read): the text
+   * TypeORM's findOne sent, kept so the bench's twin runs this very statement.
+   */
+  identity:
+    'SELECT "RelayIdentityChain"."did" AS "RelayIdentityChain_did", "RelayIdentityChain"."state" AS "RelayIdentityChain_state", ' +
+    '"RelayIdentityChain"."key_history" AS "RelayIdentityChain_key_history" FROM "relay_identity_chains" "RelayIdentityChain" ' +
+    'WHERE (("RelayIdentityChain"."did" = $1)) LIMIT 1',
   insertGenesis: INSERT_GENESIS,
   /** The document brought with the head operation, under its chain ($1 content id, $2 CID, $3 it, $4 schema, $5 name). */
   insertDocument: `INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
@@ -123,6 +131,13 @@ export interface ContentIndexFilters {
   /** a LIKE pattern on the post's title */
   titlePattern?: string;
   postSchema: string;
+}
+
+/** A row of RELAY_CHAINS_STATEMENTS.identity: each column under `RelayIdentityChain_<column>`. */
+export interface IdentityRow {
+  RelayIdentityChain_did: string;
+  RelayIdentityChain_state: RelayIdentityChain['state'];
+  RelayIdentityChain_key_history: RelayIdentityChain['keyHistory'];
 }
 
 export interface IdentityIndexRow {
@@ -173,11 +188,14 @@ export class RelayChainsRepository {
   // identity chains
 
   /** An identity's folded state and key history (the identity cache's read). */
-  findIdentity(did: string): Promise<Pick<RelayIdentityChain, 'did' | 'state' | 'keyHistory'> | null> {
-    return this.dataSource.getRepository(RelayIdentityChain).findOne({
-      select: { did: true, state: true, keyHistory: true },
-      where: { did },
-    });
+  async findIdentity(did: string): Promise<Pick<RelayIdentityChain, 'did' | 'state' | 'keyHistory'> | null> {
+    const rows = await this.dataSource.query<IdentityRow[]>(RELAY_CHAINS_STATEMENTS.identity, [did]);
+    if (rows.length === 0) return null;
+    const identity = new RelayIdentityChain();
+    identity.did = rows[0].RelayIdentityChain_did;
+    identity.state = rows[0].RelayIdentityChain_state;
+    identity.keyHistory = rows[0].RelayIdentityChain_key_history;
+    return identity;
   }
 
   /** An identity's chain row, whole. */
