@@ -10,6 +10,10 @@ import {
 } from '../../src/protocol/core';
 import { AUTH_STATEMENTS } from '../../src/protocol/auth/auth.repository';
 import { decodeEd25519Multikey } from '../../src/protocol/core/multikey';
+import {
+  RELAY_CHAINS_STATEMENTS,
+  type IdentityRow,
+} from '../../src/protocol/relay/repositories/relay-chains.repository';
 import { RELAY_REVOCATIONS_STATEMENTS } from '../../src/protocol/relay/repositories/relay-revocations.repository';
 import { BENCH_PUBLIC_HOST } from '../service-env';
 
@@ -123,13 +127,10 @@ async function identityOf(
 ): Promise<{ state: StoredState | null; keyHistory: StoredKey[] }> {
   const hit = states.get(did);
   if (hit && hit.expiresAt > Date.now()) return hit;
-  const { rows } = await pool.query<{ state: StoredState; key_history: StoredKey[] }>(
-    'SELECT did, state, key_history FROM relay_identity_chains WHERE did = $1 LIMIT 1',
-    [did],
-  );
+  const { rows } = await pool.query<IdentityRow>(RELAY_CHAINS_STATEMENTS.identity, [did]);
   const entry = {
-    state: rows[0]?.state ?? null,
-    keyHistory: rows[0]?.key_history ?? [],
+    state: (rows[0]?.RelayIdentityChain_state as StoredState | undefined) ?? null,
+    keyHistory: (rows[0]?.RelayIdentityChain_key_history as StoredKey[] | undefined) ?? [],
     expiresAt: Date.now() + STATE_TTL_MS,
   };
   states.set(did, entry);

@@ -3,6 +3,7 @@ import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/post
 import { POST_CARDS_STATEMENTS } from '../../src/posts/repositories/post-cards.repository';
 import { POST_COUNTS_STATEMENTS } from '../../src/posts/repositories/post-counts.repository';
 import { POST_READERS_STATEMENTS } from '../../src/posts/repositories/post-readers.repository';
+import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
 import { verifyBareProof, verifyTwinCredential } from './auth';
 import { answer, TwinRefusal, uuidOf, wireId, type TwinContext, type TwinHandler } from './context';
 import type { KeysetValue } from './cursors';
@@ -318,24 +319,18 @@ export const singlePost: TwinHandler = async (context) => {
 };
 
 interface MemberSpaceRow extends SpaceRow {
-  role: string;
+  membership_role: string;
 }
 
-/** GET /v1/feed: the member's spaces, their topics, one page over them, authors and upvotes. */
+/**
+ * GET /v1/feed: the member's spaces (SpacesRepository.memberSpaces), their topics, one page over
+ * them, authors and upvotes.
+ */
 export const feed: TwinHandler = async (context) => {
   const proof = await verifyBareProof(context.pool, context.request);
-  const { rows: spaces } = await context.pool.query<MemberSpaceRow>(
-    `SELECT s.id, s.did, s.domain, s.display_name, s.description, s.avatar_media_id, s.header_media_id,
-            s.background_media_id, s.links, s.join_mode, s.is_public, s.site_mode, s.subscribe_enabled, s.category,
-            s.discovery_opt_in, s.verified_domain, s.claimed_domain, s.application_questions, s.member_count,
-            s.profile_content_id, s.profile_head_cid, s.profile_document_cid, s.last_activity_at, s.deleted_at,
-            s.created_at, s.updated_at, m.space_id, m.member_did, m.role, m.status, m.joined_at, m.status_message,
-            m.banned_at, m.banned_by_did, m.created_at AS m_created_at, m.updated_at AS m_updated_at
-     FROM spaces s
-     INNER JOIN space_memberships m ON m.space_id = s.id AND m.member_did = $1 AND m.status = $2
-     WHERE s.deleted_at IS NULL`,
-    [proof.did, 'active'],
-  );
+  const { rows: spaces } = await context.pool.query<MemberSpaceRow>(SPACES_STATEMENTS.memberSpaces.all, [
+    proof.did,
+  ]);
   const bySpace = new Map(spaces.map((space) => [space.id, space]));
   if (spaces.length === 0) throw new TwinRefusal(500, 'the twin serves no empty feed');
   // PostReadabilityService.readableTopicIds: the topics the member reads, in one statement.

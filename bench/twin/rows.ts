@@ -1,14 +1,18 @@
 import type { Pool, PoolClient } from 'pg';
 import { POSTS_STATEMENTS } from '../../src/posts/repositories/posts.repository';
+import {
+  SPACE_MEMBERSHIPS_STATEMENTS,
+  type FoundMembershipRow,
+} from '../../src/spaces/repositories/space-memberships.repository';
 import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
+import { USERS_STATEMENTS } from '../../src/users/users.repository';
 
 // Pure rules of the app, shared rather than copied (no framework in them).
 export { wordedSummary } from '../../src/common/summaries/worded-summary';
 
 /**
- * The reads the twin shares between scenarios, each the statement the app sends for the same
- * purpose: the same table, predicates, columns, LIMIT (hand-written rather than TypeORM's
- * aliased text; the planner sees the same query).
+ * The reads the twin shares between scenarios, each the statement the app's repository declares
+ * for the same purpose, imported (docs/decisions/0131-a-repository-per-module.md): never a copy.
  */
 
 type Queryable = Pool | PoolClient;
@@ -46,13 +50,6 @@ export interface SpaceRow {
   last_activity_at: Date | null;
   created_at: Date;
 }
-
-/** Every column of `spaces`, as TypeORM's findOne selects them. */
-export const SPACE_COLUMNS =
-  'id, did, domain, display_name, description, avatar_media_id, header_media_id, background_media_id, links, ' +
-  'join_mode, is_public, site_mode, subscribe_enabled, category, discovery_opt_in, verified_domain, ' +
-  'claimed_domain, application_questions, member_count, profile_content_id, profile_head_cid, ' +
-  'profile_document_cid, last_activity_at, deleted_at, created_at, updated_at';
 
 /** SpaceDirectoryService.findByReference for a subdomain. */
 export async function spaceByDomain(db: Queryable, domain: string): Promise<SpaceRow | null> {
@@ -120,18 +117,14 @@ export interface MembershipRow {
   status: string;
 }
 
-/** SpaceDirectoryService.membershipOf: the person's membership row in any state. */
+/** SpaceMembershipsRepository.find: the person's membership row in any state. */
 export async function membershipOf(
   db: Queryable,
   spaceId: string,
   did: string,
 ): Promise<MembershipRow | null> {
-  const { rows } = await db.query<MembershipRow>(
-    `SELECT space_id, member_did, role, status, joined_at, status_message, banned_at, banned_by_did, created_at, updated_at
-     FROM space_memberships WHERE space_id = $1 AND member_did = $2 LIMIT 1`,
-    [spaceId, did],
-  );
-  return rows[0] ?? null;
+  const { rows } = await db.query<FoundMembershipRow>(SPACE_MEMBERSHIPS_STATEMENTS.find, [spaceId, did]);
+  return rows[0] ? { role: rows[0].SpaceMembership_role, status: rows[0].SpaceMembership_status } : null;
 }
 
 export interface AuthorRow {
@@ -147,10 +140,7 @@ export async function authorsOf(db: Queryable, dids: readonly string[]): Promise
   const unique = [...new Set(dids)];
   const authors = new Map<string, AuthorRecord>(unique.map((did) => [did, { did }]));
   if (unique.length === 0) return authors;
-  const { rows } = await db.query<AuthorRow>(
-    'SELECT did, handle, display_name, avatar_id FROM users WHERE did = ANY($1)',
-    [unique],
-  );
+  const { rows } = await db.query<AuthorRow>(USERS_STATEMENTS.authorsByDid, [unique]);
   for (const row of rows) {
     authors.set(row.did, {
       did: row.did,

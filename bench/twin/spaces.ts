@@ -1,3 +1,6 @@
+import { EVENTS_STATEMENTS } from '../../src/events/repositories/events.repository';
+import { MEDIA_STATEMENTS } from '../../src/media/media.repository';
+import { POST_COUNTS_STATEMENTS } from '../../src/posts/repositories/post-counts.repository';
 import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
 import { stateOf } from './auth';
 import { answer, TwinRefusal, wireId, type TwinHandler } from './context';
@@ -70,28 +73,17 @@ export const spacesDirectory: TwinHandler = async ({ pool, url, cursors }) => {
 
 /**
  * SpaceCountersService.summaries: the counts the modules registered, one after the other in the order of
- * the answer (posts: private posts of live non-public topics; events: public and members events).
+ * the answer, each its module's declared statement (PostCountsRepository.privateInSpace,
+ * EventsRepository.countOfSpace, MediaRepository.readyCountOfSpace).
  */
 async function countSummaries(
   pool: Parameters<TwinHandler>[0]['pool'],
   spaceId: string,
   shownMedia: string[],
 ): Promise<[number, number, number]> {
-  const privatePosts = await pool.query<{ n: number }>(
-    `SELECT COALESCE(sum(c."short_posts" + c."long_posts"), 0)::int AS n
-       FROM "post_topic_counts" c
-       JOIN "live_space_topics" t ON t."id" = c."topic_id" AND t."space_id" = $1
-       WHERE c."space_id" = $1 AND t."access_kind" <> 'public'`,
-    [spaceId],
-  );
-  const events = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS "n" FROM "events" WHERE "space_id" = $1 AND "visibility" IN ('public', 'members')`,
-    [spaceId],
-  );
-  const media = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM media WHERE state = 'ready' AND (space_id = $1 OR id = ANY($2::uuid[]))`,
-    [spaceId, shownMedia],
-  );
+  const privatePosts = await pool.query<{ n: number }>(POST_COUNTS_STATEMENTS.privateInSpace, [spaceId]);
+  const events = await pool.query<{ n: number }>(EVENTS_STATEMENTS.countOfSpace, [spaceId]);
+  const media = await pool.query<{ n: number }>(MEDIA_STATEMENTS.readyCountOfSpace, [spaceId, shownMedia]);
   return [privatePosts.rows[0].n, events.rows[0].n, media.rows[0].n];
 }
 

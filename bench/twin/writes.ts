@@ -7,7 +7,9 @@ import {
   excerptOf,
   slugOf,
 } from '../../src/posts/domain/post-text';
+import { COMMENTS_STATEMENTS } from '../../src/comments/comments.repository';
 import { POSTS_STATEMENTS } from '../../src/posts/repositories/posts.repository';
+import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
 import { verifyBareProof } from './auth';
 import { originOf, postDocument, signGenesis, storeGenesis, type NewChain } from './content-chain';
 import { commentItems, type CommentRow } from './comments';
@@ -15,7 +17,7 @@ import { answer, TwinRefusal, uuidOf, wireId, type TwinHandler } from './context
 import { announcePost, recordAnnouncement } from './announce';
 import { tellPostAuthor } from './notify';
 import { card } from './posts';
-import { postHeadInSpace, readable, SPACE_COLUMNS, topicInSpace, type SpaceRow } from './rows';
+import { postHeadInSpace, readable, topicInSpace, type SpaceRow } from './rows';
 
 /**
  * The writes, bare: each reads what the app's write needs once (the proof with its jti reserved,
@@ -54,18 +56,8 @@ async function postOfWriter(
   return post;
 }
 
-/** SpaceDirectoryService.findForWrite by subdomain (space-rows.ts): the space, the caller's membership and the topic. */
-export const SPACE_FOR_WRITE_BY_DOMAIN = `SELECT ${SPACE_COLUMNS.split(',')
-  .map((column) => `s.${column.trim()}`)
-  .join(', ')},
-     m.status AS membership_status, m.role AS membership_role,
-     t.id AS topic_id, t.space_id AS topic_space_id, t.name AS topic_name,
-     t.description AS topic_description, t.access_kind AS topic_access_kind,
-     t.access_group_ids AS topic_access_group_ids, t.deleted_at AS topic_deleted_at
-   FROM spaces s
-   LEFT JOIN space_memberships m ON m.space_id = s.id AND m.member_did = $2
-   LEFT JOIN space_topics t ON t.id = $3::uuid AND t.space_id = s.id AND t.deleted_at IS NULL
-   WHERE s.domain = $1 AND s.deleted_at IS NULL LIMIT 1`;
+/** SpacesRepository.forWrite by subdomain: the space, the caller's membership and the topic. */
+const SPACE_FOR_WRITE_BY_DOMAIN = SPACES_STATEMENTS.forWrite.byDomain;
 
 interface SpaceForWriteRow extends SpaceRow {
   membership_status: string | null;
@@ -149,10 +141,12 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
       const stored = await storeGenesis(client, owner, chain);
       if (stored.headCid !== chain.headCid) {
         chain = stored;
-        await client.query(
-          'UPDATE "posts" SET "content_id" = $1, "head_cid" = $2, "document_cid" = $3 WHERE "id" = $4',
-          [stored.contentId, stored.headCid, stored.documentCid, id],
-        );
+        await client.query(POSTS_STATEMENTS.setChainColumns, [
+          stored.contentId,
+          stored.headCid,
+          stored.documentCid,
+          id,
+        ]);
       }
     }
     await client.query('COMMIT');
@@ -210,16 +204,13 @@ export const postCreate: TwinHandler = async ({ pool, request, url, body, webDom
   );
 };
 
-/** SpaceDirectoryService.recordActivity's statement. */
+/** SpacesRepository.recordActivity's statement. */
 async function recordActivity(
   client: { query: (sql: string, values: unknown[]) => Promise<unknown> },
   spaceId: string,
   at: Date,
 ): Promise<void> {
-  await client.query(
-    `UPDATE "spaces" SET "last_activity_at" = GREATEST(COALESCE("last_activity_at", $1), $1), "updated_at" = CURRENT_TIMESTAMP WHERE "id" = $2`,
-    [at, spaceId],
-  );
+  await client.query(SPACES_STATEMENTS.recordActivity, [spaceId, at]);
 }
 
 /** POST /v1/spaces/{space}/posts/{postId}/comments (a root comment): 201 with the comment. */
@@ -247,13 +238,21 @@ export const commentCreate: TwinHandler = async ({ pool, request, url, body }) =
   const client = await pool.connect();
   try {
     await client.query('START TRANSACTION');
-    await client.query(
-      `INSERT INTO comments (id, post_id, space_id, parent_comment_id, author_did, body, attachment_ids, upvote_count,
-         reply_count, published_at, activity_at, updated_at, deleted_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
-       RETURNING attachment_ids, upvote_count, reply_count`,
-      [comment.id, postId, space.id, null, proof.did, input.body, '[]', 0, 0, now, now, now, null],
-    );
+    await client.query(COMMENTS_STATEMENTS.insert, [
+      comment.id,
+      postId,
+      space.id,
+      null,
+      proof.did,
+      input.body,
+      '[]',
+      0,
+      0,
+      now,
+      now,
+      now,
+      null,
+    ]);
     await client.query(POSTS_STATEMENTS.commentCount.added, [postId]);
     await recordActivity(client, space.id, now);
     await client.query('COMMIT');
