@@ -1,8 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { Clock } from '../../common/clock/clock';
+import { AppConfig } from '../../config/app-config';
+import { JobQueue } from '../../infrastructure/jobs/job-queue';
 import { MediaLookupService } from '../../media';
 import { EMPTY_LINK_PREVIEW, LinkPreviewView } from '../domain/link-preview-view';
 import { normalizeLinkUrl } from '../domain/normalize-link-url';
+import { RESOLVE_LINK_PREVIEW, ResolveLinkPreviewJob } from '../events/link-previews.subscriber';
 import { LinkPreviewsRepository } from '../link-previews.repository';
 
 /**
@@ -11,9 +15,13 @@ import { LinkPreviewsRepository } from '../link-previews.repository';
  */
 @Injectable()
 export class LinkPreviewsService {
+  private readonly logger = new Logger(LinkPreviewsService.name);
+
   constructor(
     private readonly repository: LinkPreviewsRepository,
     private readonly media: MediaLookupService,
+    private readonly jobs: JobQueue,
+    private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
@@ -59,6 +67,19 @@ export class LinkPreviewsService {
    * throws, returns at once: the caller's statement count does not change.
    */
   resolveSoon(urls: readonly string[]): void {
-    void urls;
+    try {
+      if (!this.config.LINK_PREVIEWS_ENABLED) return;
+      const keys = new Set(urls.map(normalizeLinkUrl).filter((key): key is string => key !== null));
+      for (const url of keys) {
+        // One job per URL, its id derived from the URL: a URL queued twice (two posts, a read and a
+        // write) before it runs is fetched once; the job skips a record that is fresh by then.
+        const jobId = `lp-${createHash('sha256').update(url).digest('hex').slice(0, 40)}`;
+        this.jobs
+          .add<ResolveLinkPreviewJob>(RESOLVE_LINK_PREVIEW, { url }, { jobId, replaceFailed: true })
+          .catch((error: unknown) => this.logger.warn(`link preview of ${url} not queued: ${String(error)}`));
+      }
+    } catch (error) {
+      this.logger.warn(`link previews not queued: ${String(error)}`);
+    }
   }
 }
