@@ -109,7 +109,9 @@ export function pageMetadata(html: string, pageUrl: string): PageMetadata {
   parser.end();
   const first = (...keys: string[]) => keys.map((key) => meta.get(key)).find((value) => value?.trim());
   const link = (...rels: string[]) =>
-    links.find((entry) => rels.some((rel) => entry.rel.includes(rel)))?.href;
+    rels
+      .map((rel) => links.find((entry) => entry.rel.includes(rel))?.href)
+      .find((href) => href !== undefined);
   return {
     title: boundedText(first('og:title', 'twitter:title') ?? title, TITLE_MAX),
     description: boundedText(first('og:description', 'twitter:description', 'description'), DESCRIPTION_MAX),

@@ -9,6 +9,11 @@ import { normalizeLinkUrl } from '../domain/normalize-link-url';
 import { RESOLVE_LINK_PREVIEW, ResolveLinkPreviewJob } from '../events/link-previews.subscriber';
 import { LinkPreviewsRepository } from '../link-previews.repository';
 
+/** A read queues the resolution of one URL at most this often per process. */
+const READ_REQUEUE_MS = 60_000;
+/** URLs remembered for that; past it the memory starts over (at worst a URL is queued again). */
+const READ_ASKS_KEPT = 10_000;
+
 /**
  * What other modules know of link previews (docs/decisions/0150-link-previews-resolved-in-the-background.md):
  * the views of many URLs at once, read from the table only, and a way to queue their resolution.
@@ -16,6 +21,8 @@ import { LinkPreviewsRepository } from '../link-previews.repository';
 @Injectable()
 export class LinkPreviewsService {
   private readonly logger = new Logger(LinkPreviewsService.name);
+  /** When a read last queued each URL (normalized), by this process. */
+  private readonly askedByReads = new Map<string, number>();
 
   constructor(
     private readonly repository: LinkPreviewsRepository,
@@ -58,8 +65,21 @@ export class LinkPreviewsService {
         faviconUrl: (record.faviconMediaId && images.get(record.faviconMediaId)) ?? null,
       });
     }
-    if (stale.length > 0) this.resolveSoon(stale);
+    if (stale.length > 0) this.resolveSoon(stale.filter((url) => this.firstAskSince(keys.get(url)!, now)));
     return views;
+  }
+
+  /**
+   * Whether a read has not asked for this URL's resolution in the last READ_REQUEUE_MS: a hot post
+   * with unresolved links queues each once a minute per process, not once per read. Writes always
+   * queue (resolveSoon).
+   */
+  private firstAskSince(key: string, now: number): boolean {
+    const asked = this.askedByReads.get(key);
+    if (asked !== undefined && now - asked < READ_REQUEUE_MS) return false;
+    if (this.askedByReads.size >= READ_ASKS_KEPT) this.askedByReads.clear();
+    this.askedByReads.set(key, now);
+    return true;
   }
 
   /**

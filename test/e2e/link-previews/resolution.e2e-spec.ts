@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import request from 'supertest';
 import { Clock } from '../../../src/common/clock/clock';
+import { Metrics } from '../../../src/infrastructure/metrics/metrics';
 import { LinkPreviewsService, LinkPreviewView, normalizeLinkUrl } from '../../../src/link-previews';
 import { LinkPreview } from '../../../src/link-previews/entities/link-preview.entity';
 import { LinkPreviewsRepository } from '../../../src/link-previews/link-previews.repository';
@@ -29,6 +30,7 @@ describe('link preview resolution (e2e)', () => {
       env: {
         OUTBOUND_ALLOWED_PRIVATE_HOSTS: `127.0.0.1:${port}`,
         LINK_PREVIEW_TIMEOUT_MS: '800',
+        LINK_PREVIEW_DENY_HOSTS: 'denied.test, other.example',
       },
       override: (builder) => builder.overrideProvider(Clock).useValue(clock),
     });
@@ -280,6 +282,28 @@ describe('link preview resolution (e2e)', () => {
     expect(row).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/not a public address/) });
     const named = await resolved(`http://localhost:${web.port}/og`);
     expect(named).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/public addresses/) });
+  });
+
+  it('refuses hosts of LINK_PREVIEW_DENY_HOSTS and their subdomains without fetching', async () => {
+    const row = await resolved('http://www.denied.test/page');
+    expect(row).toMatchObject({
+      outcome: 'refused',
+      reason: 'www.denied.test is on LINK_PREVIEW_DENY_HOSTS',
+    });
+  });
+
+  it('counts fetches by outcome and times them', async () => {
+    const metrics = await t.app.get(Metrics).registry.getMetricsAsJSON();
+    const fetches = metrics.find((metric) => metric.name === 'plat_link_preview_fetches_total')!;
+    const count = (outcome: string) =>
+      fetches.values.find((value) => value.labels.outcome === outcome)?.value ?? 0;
+    expect(count('ok')).toBeGreaterThanOrEqual(10);
+    expect(count('refused')).toBeGreaterThanOrEqual(3);
+    expect(count('not_html')).toBe(1);
+    expect(count('failed')).toBe(1);
+    expect(count('retried')).toBe(3);
+    const exposition = await t.app.get(Metrics).registry.metrics();
+    expect(exposition).toMatch(/plat_link_preview_fetch_duration_seconds_count\{outcome="ok"\} [1-9]/);
   });
 
   it('never queues what normalizeLinkUrl refuses', async () => {
