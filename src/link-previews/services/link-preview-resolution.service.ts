@@ -23,6 +23,9 @@ const IMAGE_OWNER = 'plat:link-previews';
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 
+/** An image URL short enough to record (and so to reuse), or null. */
+const storable = (url: string | null): string | null => (url !== null && url.length <= 2048 ? url : null);
+
 /** A failure worth another attempt: the network, a timeout, a 5xx, 408 or 429. */
 class TransientFailure extends Error {}
 
@@ -116,11 +119,19 @@ export class LinkPreviewResolutionService {
       return this.failure(url, 'failed', error.message);
     }
     const metadata = pageMetadata(decodeHtml(page.body, page.charset), page.url);
-    const [imageMediaId, faviconMediaId] = await Promise.all([
-      this.image(metadata.imageUrl, 'preview'),
-      this.image(metadata.faviconUrl, 'favicon'),
-    ]);
     const now = this.clock.now();
+    const ttlMs = this.config.LINK_PREVIEW_TTL_SECONDS * 1000;
+    const imageSourceUrl = storable(metadata.imageUrl);
+    const faviconSourceUrl = storable(metadata.faviconUrl);
+    // A site's favicon or default image, kept for another of its pages within a TTL, is reused.
+    const kept = await this.repository.keptImages(
+      [imageSourceUrl, faviconSourceUrl].filter((source): source is string => source !== null),
+      new Date(now.getTime() - ttlMs),
+    );
+    const [imageMediaId, faviconMediaId] = await Promise.all([
+      (imageSourceUrl && kept.get(imageSourceUrl)) ?? this.image(metadata.imageUrl, 'preview'),
+      (faviconSourceUrl && kept.get(faviconSourceUrl)) ?? this.image(metadata.faviconUrl, 'favicon'),
+    ]);
     return {
       url,
       canonicalUrl: metadata.canonicalUrl,
@@ -129,10 +140,12 @@ export class LinkPreviewResolutionService {
       siteName: metadata.siteName,
       imageMediaId,
       faviconMediaId,
+      imageSourceUrl,
+      faviconSourceUrl,
       outcome: 'ok',
       reason: null,
       fetchedAt: now,
-      expiresAt: new Date(now.getTime() + this.config.LINK_PREVIEW_TTL_SECONDS * 1000),
+      expiresAt: new Date(now.getTime() + ttlMs),
     };
   }
 
@@ -173,6 +186,8 @@ export class LinkPreviewResolutionService {
       siteName: null,
       imageMediaId: null,
       faviconMediaId: null,
+      imageSourceUrl: null,
+      faviconSourceUrl: null,
       outcome,
       reason: reason.slice(0, 300),
       fetchedAt: now,

@@ -91,6 +91,20 @@ describe('link preview resolution (e2e)', () => {
     expect(served.headers['content-type']).toMatch(/^image\/png/);
   });
 
+  it('keeps a favicon two pages share once, and shows it on both', async () => {
+    web.routes.set('/img/shared-icon.png', (_q, s) =>
+      s.writeHead(200, { 'content-type': 'image/png' }).end(png),
+    );
+    web.routes.set('/site-a', html('<title>A</title><link rel=icon href=/img/shared-icon.png>'));
+    web.routes.set('/site-b', html('<title>B</title><link rel=icon href=/img/shared-icon.png>'));
+    await resolved(web.url('/site-a'));
+    await resolved(web.url('/site-b'));
+    const cards = await previews.previewsOf([web.url('/site-a'), web.url('/site-b')]);
+    expect(cards.get(web.url('/site-a'))!.faviconUrl).toMatch(/\/cdn\/media_/);
+    expect(cards.get(web.url('/site-b'))!.faviconUrl).toBe(cards.get(web.url('/site-a'))!.faviconUrl);
+    expect(web.hits.get('/img/shared-icon.png')).toBe(1);
+  });
+
   it('reads a Twitter card when there is no OpenGraph', async () => {
     web.routes.set(
       '/twitter',
