@@ -24,6 +24,7 @@ import { ClockModule } from './common/clock/clock.module';
 import { EventsModule } from './events/events.module';
 import { StoreModule } from './store/store.module';
 import { MediaModule } from './media/media.module';
+import { LinkPreviewsModule } from './link-previews/link-previews.module';
 
 @Module({})
 export class AppModule {
@@ -56,6 +57,7 @@ export class AppModule {
         KeyProofModule,
         StoreModule,
         MediaModule,
+        LinkPreviewsModule,
       ],
     };
   }

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { MediaRecordsModule } from '../media';
+import { LinkPreview } from './entities/link-preview.entity';
+import { LinkPreviewsRepository } from './link-previews.repository';
+import { LinkPreviewsService } from './services/link-previews.service';
+
+/**
+ * The link previews module: owns `link_previews`, one record per normalized URL of what its page
+ * says (title, description, site name, image and favicon as media of ours), resolved in the
+ * background (docs/decisions/0150-link-previews-resolved-in-the-background.md). Offers
+ * `LinkPreviewsService`: the views of many URLs in one statement, and `resolveSoon`. No routes.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([LinkPreview]), MediaRecordsModule],
+  providers: [LinkPreviewsService, LinkPreviewsRepository],
+  exports: [LinkPreviewsService],
+})
+export class LinkPreviewsModule {}
