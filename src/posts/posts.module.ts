@@ -4,6 +4,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { MediaRecordsModule } from '../media';
 import { EventRecordsModule } from '../events';
+import { LinkPreviewsModule } from '../link-previews';
 import { MembershipsModule } from '../memberships';
 import { PublishingModule, RelayModule } from '../protocol';
 import { SpacesModule } from '../spaces';
@@ -51,6 +52,7 @@ import { PostsService } from './services/posts.service';
     UsersModule,
     MediaRecordsModule,
     EventRecordsModule,
+    LinkPreviewsModule,
     TypeOrmModule.forFeature([Post, PostUpvote, PostTopicCount]),
   ],
   controllers: [PostsController, PostUpvotesController, PostPinsController, FeedController],

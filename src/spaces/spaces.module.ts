@@ -33,6 +33,7 @@ import { PublishingModule, RelayModule } from '../protocol';
 import { SpacesService } from './services/spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { PaginationModule } from '../common/pagination/pagination.module';
+import { LinkPreviewsModule } from '../link-previews';
 import { MediaRecordsModule } from '../media';
 
 /**
@@ -51,6 +52,7 @@ import { MediaRecordsModule } from '../media';
     RelayModule,
     PublishingModule,
     MediaRecordsModule,
+    LinkPreviewsModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
   ],
   controllers: [
