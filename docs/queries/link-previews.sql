@@ -9,6 +9,8 @@ SELECT
   site_name,
   image_media_id,
   favicon_media_id,
+  image_source_url,
+  favicon_source_url,
   outcome,
   reason,
   fetched_at,
@@ -18,6 +20,31 @@ FROM
   link_previews
 WHERE
   url = ANY ($1);
+
+-- LinkPreviewsRepository.keptImages (src/link-previews/link-previews.repository.ts)
+SELECT
+  image_source_url AS source,
+  image_media_id AS media_id,
+  fetched_at
+FROM
+  link_previews
+WHERE
+  image_source_url = ANY ($1)
+  AND image_media_id IS NOT NULL
+  AND fetched_at > $2
+UNION ALL
+SELECT
+  favicon_source_url AS source,
+  favicon_media_id AS media_id,
+  fetched_at
+FROM
+  link_previews
+WHERE
+  favicon_source_url = ANY ($1)
+  AND favicon_media_id IS NOT NULL
+  AND fetched_at > $2
+ORDER BY
+  fetched_at DESC;
 
 -- LinkPreviewsRepository.upsert (src/link-previews/link-previews.repository.ts)
 INSERT INTO
@@ -29,6 +56,8 @@ INSERT INTO
     site_name,
     image_media_id,
     favicon_media_id,
+    image_source_url,
+    favicon_source_url,
     outcome,
     reason,
     fetched_at,
@@ -36,7 +65,22 @@ INSERT INTO
     attempts
   )
 VALUES
-  ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1)
+  (
+    $1,
+    $2,
+    $3,
+    $4,
+    $5,
+    $6,
+    $7,
+    $12,
+    $13,
+    $8,
+    $9,
+    $10,
+    $11,
+    1
+  )
 ON CONFLICT (url) DO UPDATE
 SET
   canonical_url = EXCLUDED.canonical_url,
@@ -45,6 +89,8 @@ SET
   site_name = EXCLUDED.site_name,
   image_media_id = EXCLUDED.image_media_id,
   favicon_media_id = EXCLUDED.favicon_media_id,
+  image_source_url = EXCLUDED.image_source_url,
+  favicon_source_url = EXCLUDED.favicon_source_url,
   outcome = EXCLUDED.outcome,
   reason = EXCLUDED.reason,
   fetched_at = EXCLUDED.fetched_at,

@@ -654,6 +654,60 @@ export class AppConfig {
   @Min(1)
   MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY = 2 * 1024 * 1024 * 1024;
 
+  /**
+   * `host:port` pairs (comma-separated) the outbound fetcher lets through although their address is
+   * private or loopback: tests' and development's local servers. Empty by default; refused at boot
+   * in production (docs/decisions/0151-one-guarded-outbound-fetcher.md).
+   */
+  @IsOptional()
+  @Matches(/^\s*([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}\s*(,\s*([a-z0-9.-]+|\[[0-9a-f:.]+\]):\d{1,5}\s*)*$/i, {
+    message: 'OUTBOUND_ALLOWED_PRIVATE_HOSTS must list host:port pairs, comma-separated',
+  })
+  OUTBOUND_ALLOWED_PRIVATE_HOSTS?: string;
+
+  /** Whether links are resolved into previews at all (off: cards stay empty, nothing is fetched). */
+  @Transform(toBoolean)
+  @IsBoolean()
+  LINK_PREVIEWS_ENABLED = true;
+
+  /**
+   * Host names (comma-separated) never fetched for a preview; a name denies its subdomains too.
+   * Their links are recorded as refused.
+   */
+  @IsOptional()
+  @Matches(/^\s*[a-z0-9.-]+\s*(,\s*[a-z0-9.-]+\s*)*$/i, {
+    message: 'LINK_PREVIEW_DENY_HOSTS must list host names, comma-separated',
+  })
+  LINK_PREVIEW_DENY_HOSTS?: string;
+
+  /** How long a resolved preview is kept before the next read or write refreshes it (7 days). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LINK_PREVIEW_TTL_SECONDS = 7 * 24 * 3600;
+
+  /** Idem for a page that was not HTML, was refused or failed (1 hour). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  LINK_PREVIEW_NEGATIVE_TTL_SECONDS = 3600;
+
+  /** Deadline of one page's or image's fetch, redirects included (milliseconds). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  LINK_PREVIEW_TIMEOUT_MS = 10_000;
+
+  /** OUTBOUND_ALLOWED_PRIVATE_HOSTS as a list. */
+  get outboundAllowedPrivateHosts(): string[] {
+    return listEntries(this.OUTBOUND_ALLOWED_PRIVATE_HOSTS);
+  }
+
+  /** LINK_PREVIEW_DENY_HOSTS as a list of lower-case names. */
+  get linkPreviewDenyHosts(): string[] {
+    return listEntries(this.LINK_PREVIEW_DENY_HOSTS).map((host) => host.toLowerCase());
+  }
+
   /** Whether this process serves the API (every route, not only health). */
   get servesApi(): boolean {
     return this.PLAT_ROLE !== 'worker';
@@ -692,6 +746,13 @@ export class AppConfig {
 }
 
 export class ConfigValidationError extends Error {}
+
+function listEntries(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+}
 
 /** Constraints that say what kind of value is expected; when one fails, range rules add only noise. */
 const TYPE_CONSTRAINTS = ['isInt', 'isNumber', 'isBoolean', 'isIn', 'isEnum'];
@@ -791,6 +852,11 @@ function productionRefusals(config: AppConfig, present: Record<string, string | 
   } else if (!config.MEDIA_S3_BUCKET && !isAbsolute(config.MEDIA_DIR)) {
     refusals.push(
       'MEDIA_DIR: must be the absolute path of a mounted volume in production (or set MEDIA_S3_BUCKET)',
+    );
+  }
+  if (config.outboundAllowedPrivateHosts.length > 0) {
+    refusals.push(
+      'OUTBOUND_ALLOWED_PRIVATE_HOSTS: must be empty in production (it lets outbound fetches reach private addresses)',
     );
   }
   return refusals;

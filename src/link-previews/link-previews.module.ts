@@ -1,6 +1,11 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '../infrastructure/jobs/jobs.module';
+import { MetricsModule } from '../infrastructure/metrics/metrics.module';
+import { OutboundModule } from '../infrastructure/outbound/outbound.module';
 import { MediaRecordsModule } from '../media';
+import { LinkPreviewsSubscriber } from './events/link-previews.subscriber';
+import { LinkPreviewResolutionService } from './services/link-preview-resolution.service';
 import { LinkPreview } from './entities/link-preview.entity';
 import { LinkPreviewsRepository } from './link-previews.repository';
 import { LinkPreviewsService } from './services/link-previews.service';
@@ -12,8 +17,19 @@ import { LinkPreviewsService } from './services/link-previews.service';
  * `LinkPreviewsService`: the views of many URLs in one statement, and `resolveSoon`. No routes.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([LinkPreview]), MediaRecordsModule],
-  providers: [LinkPreviewsService, LinkPreviewsRepository],
+  imports: [
+    TypeOrmModule.forFeature([LinkPreview]),
+    MediaRecordsModule,
+    JobsModule,
+    MetricsModule,
+    OutboundModule,
+  ],
+  providers: [
+    LinkPreviewsService,
+    LinkPreviewsRepository,
+    LinkPreviewResolutionService,
+    LinkPreviewsSubscriber,
+  ],
   exports: [LinkPreviewsService],
 })
 export class LinkPreviewsModule {}

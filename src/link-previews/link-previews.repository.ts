@@ -12,11 +12,15 @@ import { LinkPreview } from './entities/link-preview.entity';
 export const LINK_PREVIEWS_STATEMENTS = defineStatements('LinkPreviewsRepository', {
   /** The records of many normalized URLs ($1) at once. */
   byUrls:
-    'SELECT url, canonical_url, title, description, site_name, image_media_id, favicon_media_id, outcome, reason, fetched_at, expires_at, attempts FROM link_previews WHERE url = ANY($1)',
+    'SELECT url, canonical_url, title, description, site_name, image_media_id, favicon_media_id, image_source_url, favicon_source_url, outcome, reason, fetched_at, expires_at, attempts FROM link_previews WHERE url = ANY($1)',
+  /** Media kept of these image URLs ($1) by records fetched since $2, newest first. */
+  keptImages:
+    'SELECT image_source_url AS source, image_media_id AS media_id, fetched_at FROM link_previews WHERE image_source_url = ANY($1) AND image_media_id IS NOT NULL AND fetched_at > $2 ' +
+    'UNION ALL SELECT favicon_source_url AS source, favicon_media_id AS media_id, fetched_at FROM link_previews WHERE favicon_source_url = ANY($1) AND favicon_media_id IS NOT NULL AND fetched_at > $2 ORDER BY fetched_at DESC',
   /** The result of one resolution: a new record, or the one of that URL replaced (attempts counted). */
   upsert:
-    'INSERT INTO link_previews (url, canonical_url, title, description, site_name, image_media_id, favicon_media_id, outcome, reason, fetched_at, expires_at, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 1) ' +
-    'ON CONFLICT (url) DO UPDATE SET canonical_url = EXCLUDED.canonical_url, title = EXCLUDED.title, description = EXCLUDED.description, site_name = EXCLUDED.site_name, image_media_id = EXCLUDED.image_media_id, favicon_media_id = EXCLUDED.favicon_media_id, outcome = EXCLUDED.outcome, reason = EXCLUDED.reason, fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at, attempts = link_previews.attempts + 1',
+    'INSERT INTO link_previews (url, canonical_url, title, description, site_name, image_media_id, favicon_media_id, image_source_url, favicon_source_url, outcome, reason, fetched_at, expires_at, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $12, $13, $8, $9, $10, $11, 1) ' +
+    'ON CONFLICT (url) DO UPDATE SET canonical_url = EXCLUDED.canonical_url, title = EXCLUDED.title, description = EXCLUDED.description, site_name = EXCLUDED.site_name, image_media_id = EXCLUDED.image_media_id, favicon_media_id = EXCLUDED.favicon_media_id, image_source_url = EXCLUDED.image_source_url, favicon_source_url = EXCLUDED.favicon_source_url, outcome = EXCLUDED.outcome, reason = EXCLUDED.reason, fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at, attempts = link_previews.attempts + 1',
 });
 
 interface LinkPreviewRow {
@@ -27,6 +31,8 @@ interface LinkPreviewRow {
   site_name: string | null;
   image_media_id: string | null;
   favicon_media_id: string | null;
+  image_source_url: string | null;
+  favicon_source_url: string | null;
   outcome: LinkPreviewOutcome;
   reason: string | null;
   fetched_at: Date;
@@ -42,6 +48,8 @@ const linkPreviewOf = (row: LinkPreviewRow): LinkPreview => ({
   siteName: row.site_name,
   imageMediaId: row.image_media_id,
   faviconMediaId: row.favicon_media_id,
+  imageSourceUrl: row.image_source_url,
+  faviconSourceUrl: row.favicon_source_url,
   outcome: row.outcome,
   reason: row.reason,
   fetchedAt: row.fetched_at,
@@ -81,6 +89,24 @@ export class LinkPreviewsRepository {
       record.reason,
       record.fetchedAt,
       record.expiresAt,
+      record.imageSourceUrl,
+      record.faviconSourceUrl,
     ]);
+  }
+
+  /** The media kept of each of these image URLs by a record fetched since `since` (the newest). */
+  async keptImages(
+    sources: readonly string[],
+    since: Date,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string>> {
+    const kept = new Map<string, string>();
+    if (sources.length === 0) return kept;
+    const rows = await runner.query<{ source: string; media_id: string }[]>(
+      LINK_PREVIEWS_STATEMENTS.keptImages,
+      [sources, since],
+    );
+    for (const row of rows) if (!kept.has(row.source)) kept.set(row.source, row.media_id);
+    return kept;
   }
 }

@@ -2,3 +2,5 @@ export { MediaObject } from './dto/media-object.dto';
 export { attachmentTokensOf } from './domain/attachment-tokens';
 export { MediaLookupService } from './services/media-lookup.service';
 export { MediaRecordsModule } from './media-records.module';
+export { MediaImportsService, MediaImportRefused } from './services/media-imports.service';
+export type { ImportedImage } from './services/media-imports.service';

@@ -7,6 +7,8 @@ import { MediaUrlSignerService } from './services/media-url-signer.service';
 import { MediaUrlsService } from './services/media-urls.service';
 import { MediaLookupService } from './services/media-lookup.service';
 import { MediaRepository } from './media.repository';
+import { MediaImportsService } from './services/media-imports.service';
+import { mediaStorageProvider } from './services/storage/media-storage.provider';
 
 /**
  * The part of the media module other modules import (`MediaLookupService`): it depends on nothing but
@@ -14,11 +16,28 @@ import { MediaRepository } from './media.repository';
  * while the media routes, which resolve spaces (`SpacesModule` imports this module), sit in
  * `MediaModule`: one Nest module would import spaces and be imported by it, a cycle
  * (docs/decisions/0142-a-records-module-breaks-a-module-cycle.md). It also provides `MediaModule`
- * the repository, the URLs and their signer (one key per process).
+ * the repository, the URLs and their signer (one key per process), and the store (MediaStorage).
+ * `MediaImportsService` keeps images other modules fetched (link previews) as public media.
  */
 @Module({
   imports: [TypeOrmModule.forFeature([Media, MediaSpaceUsage])],
-  providers: [MediaRepository, MediaUrlSignerService, MediaUrlsService, MediaPresenter, MediaLookupService],
-  exports: [MediaRepository, MediaUrlSignerService, MediaUrlsService, MediaPresenter, MediaLookupService],
+  providers: [
+    mediaStorageProvider,
+    MediaRepository,
+    MediaUrlSignerService,
+    MediaUrlsService,
+    MediaPresenter,
+    MediaLookupService,
+    MediaImportsService,
+  ],
+  exports: [
+    mediaStorageProvider,
+    MediaRepository,
+    MediaUrlSignerService,
+    MediaUrlsService,
+    MediaPresenter,
+    MediaLookupService,
+    MediaImportsService,
+  ],
 })
 export class MediaRecordsModule {}

@@ -11,7 +11,6 @@ import { MediaLifecycleService } from './services/media-lifecycle.service';
 import { MediaUploadCountService } from './services/media-upload-count.service';
 import { MediaRecordsModule } from './media-records.module';
 import { SpaceMediaService } from './services/space-media.service';
-import { mediaStorageProvider } from './services/storage/media-storage.provider';
 import { UploadService } from './services/upload.service';
 import { UploadQuotaService } from './services/upload-quota.service';
 import { CdnController } from './controllers/cdn.controller';
@@ -48,7 +47,6 @@ import { MediaJobsSubscriber } from './events/media-jobs.subscriber';
     MediaPostersController,
   ],
   providers: [
-    mediaStorageProvider,
     MediaLifecycleService,
     SpaceMediaService,
     LegacyMediaService,

@@ -8,6 +8,7 @@ import { SpaceDomainVerificationController } from './controllers/space-domain-ve
 import { SpacePagesController } from './controllers/space-pages.controller';
 import { SpaceSiteController } from './controllers/space-site.controller';
 import { SpaceTopicsController } from './controllers/space-topics.controller';
+import { OutboundModule } from '../infrastructure/outbound/outbound.module';
 import { DomainFetcherService, HttpsDomainFetcherService } from './services/domain-fetcher.service';
 import { SpaceMembership } from './entities/space-membership.entity';
 import { SpaceMembershipReadsService } from './services/space-membership-reads.service';
@@ -52,6 +53,7 @@ import { MediaRecordsModule } from '../media';
     RelayModule,
     PublishingModule,
     MediaRecordsModule,
+    OutboundModule,
     LinkPreviewsModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
   ],

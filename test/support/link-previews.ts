@@ -28,6 +28,8 @@ export async function recordResolved(app: INestApplication, url: string, page: R
     siteName: page.siteName ?? null,
     imageMediaId: page.imageMediaId ?? null,
     faviconMediaId: page.faviconMediaId ?? null,
+    imageSourceUrl: null,
+    faviconSourceUrl: null,
     outcome: 'ok',
     reason: null,
     fetchedAt: now,

@@ -267,9 +267,9 @@ export class BullMqJobQueue extends JobQueue {
     if (!kind) throw new Error(`no handler for job ${job.name}`);
     const { data, trace } = withoutTrace(job.data);
     const attempt = job.attemptsMade + 1;
-    await this.telemetry.run(
-      { kind: job.name, attempt, last: attempt >= (job.opts.attempts ?? 1), trace, system: 'bullmq' },
-      () => kind.handler(data),
+    const last = attempt >= (job.opts.attempts ?? 1);
+    await this.telemetry.run({ kind: job.name, attempt, last, trace, system: 'bullmq' }, () =>
+      kind.handler(data, { attempt, last }),
     );
   }
 

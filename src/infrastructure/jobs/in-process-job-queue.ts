@@ -125,7 +125,7 @@ export class InProcessJobQueue extends JobQueue {
     const last = attempt >= kind.retry.attempts;
     const job = this.telemetry
       .run({ kind: name, attempt, last, trace: run.trace, system: 'in-process' }, () =>
-        kind.handler(run.data),
+        kind.handler(run.data, { attempt, last }),
       )
       .then(() => this.finish(name, jobId))
       .catch((error: unknown) => {

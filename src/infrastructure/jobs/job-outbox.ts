@@ -71,9 +71,9 @@ export class JobOutbox implements OnModuleInit, OnApplicationBootstrap {
   handle<T extends object>(kind: string, handler: JobHandler<T>, retry?: JobRetry): void {
     this.jobs.handle<Record<string, unknown>>(
       kind,
-      async (stored) => {
+      async (stored, run) => {
         const { [OUTBOX_FIELD]: id, ...data } = stored ?? {};
-        await handler(data as T);
+        await handler(data as T, run);
         if (id !== undefined) await this.repository.delete(id);
       },
       retry,

@@ -38,7 +38,14 @@ export interface WaitingJobs {
   oldestQueuedAt: number | null;
 }
 
-export type JobHandler<T> = (data: T) => Promise<void>;
+/** Which run of a job this is: the first is 1; `last` when no retry follows a failure. */
+export interface JobAttempt {
+  attempt: number;
+  last: boolean;
+}
+
+/** A job kind's handler; `run` tells a last attempt, which may record a failure instead of throwing. */
+export type JobHandler<T> = (data: T, run: JobAttempt) => Promise<void>;
 
 /**
  * Background work that outlives the request that caused it (docs/architecture.md "Jobs"): BullMQ on

@@ -1,4 +1,4 @@
-import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { LinkPreviewOutcome } from '../domain/link-preview-outcome';
 
 /**
@@ -7,6 +7,8 @@ import type { LinkPreviewOutcome } from '../domain/link-preview-outcome';
  * only by the resolution job; read in one statement by `LinkPreviewsService.previewsOf`.
  */
 @Entity({ name: 'link_previews' })
+@Index('idx_link_previews_image_source', ['imageSourceUrl'])
+@Index('idx_link_previews_favicon_source', ['faviconSourceUrl'])
 export class LinkPreview {
   /** The normalized URL (`normalizeLinkUrl`): the key. */
   @PrimaryColumn({ type: 'varchar', length: 2048 })
@@ -32,6 +34,16 @@ export class LinkPreview {
   /** Idem, from the page's icon. */
   @Column({ name: 'favicon_media_id', type: 'uuid', nullable: true })
   faviconMediaId: string | null;
+
+  /**
+   * Where the image and the favicon were fetched from: another page naming the same image (a
+   * site's favicon, its default og:image) reuses the media instead of storing it again.
+   */
+  @Column({ name: 'image_source_url', type: 'varchar', length: 2048, nullable: true })
+  imageSourceUrl: string | null;
+
+  @Column({ name: 'favicon_source_url', type: 'varchar', length: 2048, nullable: true })
+  faviconSourceUrl: string | null;
 
   @Column({ type: 'varchar', length: 16 })
   outcome: LinkPreviewOutcome;

@@ -1,9 +1,18 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { Clock } from '../../common/clock/clock';
+import { AppConfig } from '../../config/app-config';
+import { JobQueue } from '../../infrastructure/jobs/job-queue';
 import { MediaLookupService } from '../../media';
 import { EMPTY_LINK_PREVIEW, LinkPreviewView } from '../domain/link-preview-view';
 import { normalizeLinkUrl } from '../domain/normalize-link-url';
+import { RESOLVE_LINK_PREVIEW, ResolveLinkPreviewJob } from '../events/link-previews.subscriber';
 import { LinkPreviewsRepository } from '../link-previews.repository';
+
+/** A read queues the resolution of one URL at most this often per process. */
+const READ_REQUEUE_MS = 60_000;
+/** URLs remembered for that; past it the memory starts over (at worst a URL is queued again). */
+const READ_ASKS_KEPT = 10_000;
 
 /**
  * What other modules know of link previews (docs/decisions/0150-link-previews-resolved-in-the-background.md):
@@ -11,9 +20,15 @@ import { LinkPreviewsRepository } from '../link-previews.repository';
  */
 @Injectable()
 export class LinkPreviewsService {
+  private readonly logger = new Logger(LinkPreviewsService.name);
+  /** When a read last queued each URL (normalized), by this process. */
+  private readonly askedByReads = new Map<string, number>();
+
   constructor(
     private readonly repository: LinkPreviewsRepository,
     private readonly media: MediaLookupService,
+    private readonly jobs: JobQueue,
+    private readonly config: AppConfig,
     private readonly clock: Clock,
   ) {}
 
@@ -50,8 +65,21 @@ export class LinkPreviewsService {
         faviconUrl: (record.faviconMediaId && images.get(record.faviconMediaId)) ?? null,
       });
     }
-    if (stale.length > 0) this.resolveSoon(stale);
+    if (stale.length > 0) this.resolveSoon(stale.filter((url) => this.firstAskSince(keys.get(url)!, now)));
     return views;
+  }
+
+  /**
+   * Whether a read has not asked for this URL's resolution in the last READ_REQUEUE_MS: a hot post
+   * with unresolved links queues each once a minute per process, not once per read. Writes always
+   * queue (resolveSoon).
+   */
+  private firstAskSince(key: string, now: number): boolean {
+    const asked = this.askedByReads.get(key);
+    if (asked !== undefined && now - asked < READ_REQUEUE_MS) return false;
+    if (this.askedByReads.size >= READ_ASKS_KEPT) this.askedByReads.clear();
+    this.askedByReads.set(key, now);
+    return true;
   }
 
   /**
@@ -59,6 +87,19 @@ export class LinkPreviewsService {
    * throws, returns at once: the caller's statement count does not change.
    */
   resolveSoon(urls: readonly string[]): void {
-    void urls;
+    try {
+      if (!this.config.LINK_PREVIEWS_ENABLED) return;
+      const keys = new Set(urls.map(normalizeLinkUrl).filter((key): key is string => key !== null));
+      for (const url of keys) {
+        // One job per URL, its id derived from the URL: a URL queued twice (two posts, a read and a
+        // write) before it runs is fetched once; the job skips a record that is fresh by then.
+        const jobId = `lp-${createHash('sha256').update(url).digest('hex').slice(0, 40)}`;
+        this.jobs
+          .add<ResolveLinkPreviewJob>(RESOLVE_LINK_PREVIEW, { url }, { jobId, replaceFailed: true })
+          .catch((error: unknown) => this.logger.warn(`link preview of ${url} not queued: ${String(error)}`));
+      }
+    } catch (error) {
+      this.logger.warn(`link previews not queued: ${String(error)}`);
+    }
   }
 }

@@ -3,7 +3,13 @@ import { QueueEvents } from 'bullmq';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { BullMqJobQueue } from '../../../src/infrastructure/jobs/bullmq-job-queue';
 import { JobQueue, JobRetry } from '../../../src/infrastructure/jobs/job-queue';
-import { JobQueues, MEDIA_PROBE_KIND_DATA, NOTIFICATION_KIND_DATA, REPEATING_KIND_DATA } from './support';
+import {
+  JobQueues,
+  LINK_PREVIEW_KIND_DATA,
+  MEDIA_PROBE_KIND_DATA,
+  NOTIFICATION_KIND_DATA,
+  REPEATING_KIND_DATA,
+} from './support';
 import { ANNOUNCE_POST } from '../../../src/notifications/events/post-announcements.subscriber';
 import { Actor } from '../../support/actors';
 import { RedisRelay } from '../rate-limit/support';
@@ -74,6 +80,7 @@ const REDIS_URL = process.env.REDIS_URL;
           ANNOUNCE_POST,
           ...Object.keys(MEDIA_PROBE_KIND_DATA),
           ...Object.keys(NOTIFICATION_KIND_DATA),
+          ...Object.keys(LINK_PREVIEW_KIND_DATA),
           ...Object.keys(REPEATING_KIND_DATA),
         ].sort(),
       );
@@ -111,7 +118,12 @@ const REDIS_URL = process.env.REDIS_URL;
       const post = parseEntityId('post', (await newPost(member, space, { topic, body: 'Kiln day' })).id)!;
       const jobIds = [post];
       const jobs = api.app.get(JobQueue);
-      const direct = { ...MEDIA_PROBE_KIND_DATA, ...NOTIFICATION_KIND_DATA, ...REPEATING_KIND_DATA };
+      const direct = {
+        ...MEDIA_PROBE_KIND_DATA,
+        ...NOTIFICATION_KIND_DATA,
+        ...LINK_PREVIEW_KIND_DATA,
+        ...REPEATING_KIND_DATA,
+      };
       for (const [kind, data] of Object.entries(direct)) {
         const jobId = `handed-on.${kind}`;
         await jobs.add(kind, data, { jobId });

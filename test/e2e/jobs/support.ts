@@ -6,6 +6,7 @@ import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chai
 import { ANNOUNCE_JOIN } from '../../../src/notifications/events/join-announcements.subscriber';
 import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
 import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
+import { RESOLVE_LINK_PREVIEW } from '../../../src/link-previews/events/link-previews.subscriber';
 
 /**
  * The data a job of each kind carries, for tests that queue one of every kind. A new kind fails
@@ -20,6 +21,11 @@ export const MEDIA_PROBE_KIND_DATA: Record<string, unknown> = {
 export const NOTIFICATION_KIND_DATA: Record<string, unknown> = {
   // A space that does not exist (any more): nobody to tell, the fanout finishes empty.
   [ANNOUNCE_JOIN]: { spaceId: randomUUID(), memberDid: 'did:key:zGoneMember', at: new Date(0).toISOString() },
+};
+
+/** A link preview of an address the guard refuses at once: the job records the refusal and completes. */
+export const LINK_PREVIEW_KIND_DATA: Record<string, unknown> = {
+  [RESOLVE_LINK_PREVIEW]: { url: 'http://127.0.0.1:9/handed-on' },
 };
 
 /** Repeating kinds carry no data. */

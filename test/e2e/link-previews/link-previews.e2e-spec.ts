@@ -43,6 +43,8 @@ describe('link previews (e2e)', () => {
       siteName: 'Known',
       imageMediaId: null,
       faviconMediaId: null,
+      imageSourceUrl: null,
+      faviconSourceUrl: null,
       outcome: 'ok',
       reason: null,
       fetchedAt: new Date(),

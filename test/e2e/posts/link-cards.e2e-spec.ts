@@ -141,16 +141,17 @@ describe('link cards of a full post (api-spec.md "Full post")', () => {
       expectStatus(plainComment, 201);
       expect(queued).not.toHaveBeenCalled();
 
-      // The same statements with links as without: queueing runs none.
+      // The same statements with links as without: queueing runs none. (The identity cache's
+      // epoch is read when its time is up, whichever write comes then: not the write's own.)
+      const during = async (run: () => Promise<unknown>) =>
+        (await statementsDuring(run)).filter((statement) => !/relay_identity_cache_epoch/.test(statement));
       const create = (body: string) => () => newPost(member, space.id, { topic, body });
-      const withLinks = await statementsDuring(create('https://queue.example/a https://queue.example/b'));
-      const without = await statementsDuring(create('nothing to resolve'));
+      const withLinks = await during(create('https://queue.example/a https://queue.example/b'));
+      const without = await during(create('nothing to resolve'));
       expect(withLinks).toEqual(without);
       const reply = (body: string) => () =>
         member.post(`/v1/spaces/${space.id}/posts/${post.id}/comments`, { body });
-      expect(await statementsDuring(reply('see https://queue.example/c'))).toEqual(
-        await statementsDuring(reply('see nothing')),
-      );
+      expect(await during(reply('see https://queue.example/c'))).toEqual(await during(reply('see nothing')));
     } finally {
       queued.mockRestore();
     }

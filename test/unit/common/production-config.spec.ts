@@ -42,6 +42,22 @@ describe('production configuration is complete or refused', () => {
     },
   );
 
+  it('refuses OUTBOUND_ALLOWED_PRIVATE_HOSTS: production never fetches from private addresses', () => {
+    expect(refusal({ ...complete, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1:8080' })).toBe(
+      'Invalid configuration:\n  - OUTBOUND_ALLOWED_PRIVATE_HOSTS: must be empty in production (it lets outbound fetches reach private addresses)',
+    );
+    expect(
+      loadConfig({ ...complete, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '' }).outboundAllowedPrivateHosts,
+    ).toEqual([]);
+    expect(
+      loadConfig({ NODE_ENV: 'test', OUTBOUND_ALLOWED_PRIVATE_HOSTS: 'localhost:1, [::1]:2' })
+        .outboundAllowedPrivateHosts,
+    ).toEqual(['localhost:1', '[::1]:2']);
+    expect(() => loadConfig({ NODE_ENV: 'test', OUTBOUND_ALLOWED_PRIVATE_HOSTS: 'localhost' })).toThrow(
+      /OUTBOUND_ALLOWED_PRIVATE_HOSTS must list host:port pairs/,
+    );
+  });
+
   it('refuses an empty value as missing (REDIS_URL= in a manifest)', () => {
     expect(refusal({ ...complete, REDIS_URL: '' })).toBe(
       'Invalid configuration:\n  - REDIS_URL: required in production',
