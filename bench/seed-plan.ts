@@ -95,6 +95,20 @@ export const userDid = (n: number) => md5Did(`user-did-${n}`);
 /** Post `n` of space `space` (for the other spaces, n runs over all their posts). */
 export const postId = (space: number, n: number) => md5Uuid(`post-${space}-${n}`);
 
+/**
+ * The link-card scenarios' posts (bench/suites/posts.ts): one title, one body listing ten bare URLs
+ * whose previews are resolved (no image: no media lookup), one listing ten lines without a link.
+ * Both in public topic 0 of the big space, older than its other posts (no listing reaches them).
+ */
+export const LINK_CARD_URLS = Array.from({ length: 10 }, (_, i) => `https://example.com/reading/${i + 1}`);
+export const LINK_CARD_POSTS = {
+  resolved: md5Uuid('post-links-resolved'),
+  none: md5Uuid('post-links-none'),
+} as const;
+export const LINK_CARD_TITLE = 'Reading list';
+export const linkCardBody = (withLinks: boolean): string =>
+  `What we read this week:\n\n${LINK_CARD_URLS.map((url, i) => `- ${withLinks ? url : `item ${i + 1}`}`).join('\n')}`;
+
 /** The post the thread scenario reads: the big space's newest (public topic 0). */
 export const THREAD_POST = 0;
 

@@ -12,6 +12,10 @@ import {
   DELETED_PER_100,
   EVENTS_PER_SPACE,
   FIRST_OTHER_SPACE,
+  LINK_CARD_POSTS,
+  LINK_CARD_TITLE,
+  LINK_CARD_URLS,
+  linkCardBody,
   OTHER_EVENTS,
   SMALL_SPACE,
   SMALL_SPACE_DOMAIN,
@@ -23,6 +27,7 @@ import {
   TOPICS,
   type SeedPlan,
 } from './seed-plan';
+import { displayTitleOf, excerptOf, slugOf } from '../src/posts/domain/post-text';
 import { postTexts, TEXT_VARIANTS } from './seed-texts';
 
 /**
@@ -330,6 +335,42 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
     );
 
     // Same statement as the PostTopicCounts migration's backfill.
+    // The link-card scenarios' two posts, older than the big space's others, and the resolved
+    // previews of the ten URLs of one (no image; never expiring within a run).
+    for (const [id, withLinks] of [
+      [LINK_CARD_POSTS.resolved, true],
+      [LINK_CARD_POSTS.none, false],
+    ] as const) {
+      const body = linkCardBody(withLinks);
+      await step(
+        `link-card post (${withLinks ? 'ten links' : 'none'})`,
+        `INSERT INTO posts (${postColumns})
+         VALUES ($1, md5('space-${BIG_SPACE}')::uuid, md5('topic-${BIG_SPACE}-0')::uuid,
+                 ${sqlDid(`'user-did-' || ($2::int / 2 + 1)`)}, $3, $4, $5, '[]'::jsonb, 0, 0, false,
+                 $6::timestamptz - interval '400 days', $6::timestamptz - interval '400 days', NULL, $7, $8,
+                 $6::timestamptz - interval '400 days')`,
+        [
+          id,
+          U,
+          LINK_CARD_TITLE,
+          body,
+          slugOf(LINK_CARD_TITLE, body),
+          base,
+          excerptOf(body),
+          displayTitleOf(LINK_CARD_TITLE, body),
+        ],
+      );
+    }
+    await step(
+      'link previews',
+      `INSERT INTO link_previews (url, canonical_url, title, description, site_name, image_media_id,
+         favicon_media_id, outcome, reason, fetched_at, expires_at, attempts)
+       SELECT u, u, 'Reading ' || k, 'What page ' || k || ' of the reading list is about', 'Example', NULL,
+              NULL, 'ok', NULL, $1::timestamptz, $1::timestamptz + interval '100 years', 1
+       FROM unnest($2::text[]) WITH ORDINALITY AS l(u, k)`,
+      [base, LINK_CARD_URLS],
+    );
+
     await step(
       'post_topic_counts',
       `INSERT INTO "post_topic_counts" ("topic_id", "space_id", "short_posts", "long_posts")

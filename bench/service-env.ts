@@ -31,6 +31,9 @@ export const SERVICE_DEFAULTS: ServiceEnv = {
   MEDIA_URL_SECRET: 'plat-bench-media-url-secret-not-for-production',
   // The bench reader uploads hundreds of 5 MB bodies a run, past a person's daily quota (2 GiB).
   MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY: String(1024 ** 4),
+  // Reads show the previews the seed recorded and queue nothing: a read of a post whose links are
+  // unresolved would otherwise send the pages' hosts requests from the measured process.
+  LINK_PREVIEWS_ENABLED: 'false',
 };
 
 /** Later layers win; a null in a later layer unsets what an earlier one set. */

@@ -6,6 +6,7 @@ import {
   BIG_SPACE_DOMAIN,
   benchTopicOf,
   isDeletedPost,
+  LINK_CARD_POSTS,
   PUBLIC_TOPICS,
   SMALL_SPACE_DOMAIN,
   THREAD_POST,
@@ -15,7 +16,8 @@ import { postTexts, TEXT_VARIANTS } from '../seed-texts';
 /**
  * Posts, on the seeded database (bench/seed.ts): the listing of the 100k-post space (first page,
  * the page ~100 deep by its cursor, the member view with a request proof), the same first page
- * on the 500-post space (target: within 10% of it), one post, a post's comment thread,
+ * on the 500-post space (target: within 10% of it), one post, one post with ten resolved link
+ * cards against the same post without links (target: within 10% of it), a post's comment thread,
  * the feed. Every page is `limit=100`. The member view, thread and feed are signed by the bench
  * reader (bench/actors.ts), a member of both bench spaces and 30 others.
  */
@@ -24,6 +26,9 @@ const PAGE = 100;
 const BIG_LISTING = `/v1/spaces/${BIG_SPACE_DOMAIN}/posts?limit=${PAGE}`;
 /** BENCH_POSTS_DEPTH: pages walked before the deep page (default 99: the deep page is page 100). */
 const DEPTH = Number(process.env.BENCH_POSTS_DEPTH ?? 99);
+
+/** The wire id of a seeded post's uuid. */
+const wireUuid = (uuid: string) => `post_${uuid.replace(/-/g, '')}`;
 
 const readerProof = (context: PlanContext) => ({
   actors: [context.actors.reader],
@@ -112,6 +117,28 @@ export const postsScenarios: Scenario[] = [
     }),
     against: { kind: 'twin', handler: 'single post' },
     target: { ratio: 0.6 },
+  },
+  {
+    name: 'single post without links',
+    group: 'read',
+    request: () => ({
+      method: 'GET',
+      path: `/v1/spaces/${BIG_SPACE_DOMAIN}/posts/${wireUuid(LINK_CARD_POSTS.none)}`,
+    }),
+    against: { kind: 'twin', handler: 'single post' },
+    target: { ratio: 0.6 },
+  },
+  {
+    // The same post with ten bare URLs whose previews are resolved: one batched lookup more.
+    name: 'single post with 10 resolved links',
+    group: 'read',
+    request: () => ({
+      method: 'GET',
+      path: `/v1/spaces/${BIG_SPACE_DOMAIN}/posts/${wireUuid(LINK_CARD_POSTS.resolved)}`,
+    }),
+    against: { kind: 'twin', handler: 'single post' },
+    relativeTo: 'single post without links',
+    target: { ratio: 0.6, relative: 0.9 },
   },
   {
     name: 'comment thread with a request proof',

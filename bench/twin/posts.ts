@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
 import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/posts/domain/post-text';
+import { normalizeLinkUrl } from '../../src/link-previews/domain/normalize-link-url';
+import { LINK_PREVIEWS_STATEMENTS } from '../../src/link-previews/link-previews.repository';
 import { POST_CARDS_STATEMENTS } from '../../src/posts/repositories/post-cards.repository';
 import { POST_COUNTS_STATEMENTS } from '../../src/posts/repositories/post-counts.repository';
 import { POST_READERS_STATEMENTS } from '../../src/posts/repositories/post-readers.repository';
@@ -50,6 +52,16 @@ interface CardRow {
 
 interface FullRow extends CardRow {
   body: string;
+}
+
+interface PreviewRow {
+  url: string;
+  title: string | null;
+  description: string | null;
+  site_name: string | null;
+  image_media_id: string | null;
+  favicon_media_id: string | null;
+  expires_at: Date;
 }
 
 export function canonicalUri(webDomain: string, domain: string, post: { slug: string; id: string }): string {
@@ -287,13 +299,30 @@ export const singlePost: TwinHandler = async (context) => {
   if (!readable('anonymous', topic.access_kind)) throw new TwinRefusal(500, 'the twin serves no gated post');
   const authors = await authorsOf(context.pool, [post.author_did]);
   const { body, folded } = applyFold(post.body);
-  const links = bareUrlsOf(body).map((url, sortOrder) => ({
-    url,
-    title: null,
-    description: null,
-    siteName: null,
-    sortOrder,
-  }));
+  const urls = bareUrlsOf(body);
+  // LinkPreviewsService.previewsOf: the records of the normalized URLs in one statement (the
+  // seeded previews have no image, so no media lookup); none without links.
+  const keys = urls.map((url) => normalizeLinkUrl(url));
+  const known = keys.some((key) => key !== null)
+    ? await context.pool.query<PreviewRow>(LINK_PREVIEWS_STATEMENTS.byUrls, [
+        [...new Set(keys.filter((key) => key !== null))],
+      ])
+    : { rows: [] };
+  const previews = new Map(known.rows.map((row) => [row.url, row]));
+  const links = urls.map((url, sortOrder) => {
+    const preview = previews.get(keys[sortOrder] ?? '');
+    if (preview && (preview.image_media_id || preview.favicon_media_id))
+      throw new TwinRefusal(500, 'the twin shows no preview images');
+    if (preview && preview.expires_at.getTime() <= Date.now())
+      throw new TwinRefusal(500, 'the twin queues no resolution');
+    return {
+      url,
+      title: preview?.title ?? null,
+      description: preview?.description ?? null,
+      siteName: preview?.site_name ?? null,
+      sortOrder,
+    };
+  });
   // Internal links (entityLinks) resolve only URLs under SPACES_WEB_DOMAIN; the seeded bodies have none.
   if (body.toLowerCase().includes(`.${context.webDomain.toLowerCase()}`))
     throw new TwinRefusal(500, 'the twin resolves no internal links');

@@ -156,6 +156,22 @@ WHERE
   "space_id" = $1
   AND "visibility" IN ('public', 'members');
 
+-- EventsRepository.publicTitlesOf (src/events/repositories/events.repository.ts)
+SELECT
+  "e"."id",
+  "e"."space_id",
+  "e"."title"
+FROM
+  "events" "e"
+  JOIN unnest($1::UUID[], $2::UUID[]) AS "r" ("id", "space_id") ON "e"."id" = "r"."id"
+  AND "e"."space_id" = "r"."space_id"
+WHERE
+  "e"."visibility" = 'public'
+  AND (
+    "e"."last_end" IS NULL
+    OR "e"."last_end" > $3
+  );
+
 -- OccurrencesRepository.occurrenceState (src/events/repositories/occurrences.repository.ts)
 SELECT
   "h"."materialized_from" AS "from",

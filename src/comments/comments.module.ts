@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
+import { LinkPreviewsModule } from '../link-previews';
 import { PostsModule } from '../posts';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
@@ -24,6 +25,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     SpacesModule,
     UsersModule,
     MediaRecordsModule,
+    LinkPreviewsModule,
     TypeOrmModule.forFeature([Comment, CommentUpvote]),
   ],
   controllers: [PostCommentsController, CommentsController, CommentUpvotesController],

@@ -9,12 +9,12 @@ import { EventOccurrencesController } from './controllers/event-occurrences.cont
 import { PublicSpaceEventsController } from './controllers/public-space-events.controller';
 import { SpaceEventsController } from './controllers/space-events.controller';
 import { UpcomingEventsController } from './controllers/upcoming-events.controller';
+import { EventRecordsModule } from './event-records.module';
 import { CalendarEvent } from './entities/event.entity';
 import { EventOccurrence } from './entities/event-occurrence.entity';
 import { OccurrenceHorizon } from './entities/occurrence-horizon.entity';
 import { OccurrenceOverride } from './entities/occurrence-override.entity';
 import { OccurrenceRefreshSubscriber } from './events/occurrence-refresh.subscriber';
-import { EventsRepository } from './repositories/events.repository';
 import { OccurrencesRepository } from './repositories/occurrences.repository';
 import { EventAdminService } from './services/event-admin.service';
 import { EventCountService } from './services/event-count.service';
@@ -36,6 +36,7 @@ import { OccurrencesService } from './services/occurrences.service';
     SpacesModule,
     StoreModule,
     MediaRecordsModule,
+    EventRecordsModule,
     TypeOrmModule.forFeature([CalendarEvent, EventOccurrence, OccurrenceOverride, OccurrenceHorizon]),
   ],
   controllers: [
@@ -45,7 +46,6 @@ import { OccurrencesService } from './services/occurrences.service';
     UpcomingEventsController,
   ],
   providers: [
-    EventsRepository,
     OccurrencesRepository,
     EventAdminService,
     EventListingsService,

@@ -1,5 +1,7 @@
 /**
  * The public API of the `events` module: what other modules may import (docs/architecture.md
- * "Module shape"). Nothing yet: no other module depends on it.
+ * "Module shape"). `EventsModule` (the routes) is registered by app.module.ts alone; others import
+ * `EventRecordsModule`.
  */
-export {};
+export { EventRecordsModule } from './event-records.module';
+export { EventReference, PublicEventsService } from './services/public-events.service';

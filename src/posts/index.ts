@@ -1,3 +1,4 @@
+export { bareUrlsOf } from './domain/post-text';
 export { SpaceCallToAction } from './dto/post-records.dto';
 export { PostPinned, PostPublished, PostUpvoted } from './events/post.events';
 export { memberReadsPost } from './repositories/post-readers.repository';

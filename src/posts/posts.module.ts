@@ -3,6 +3,8 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { MediaRecordsModule } from '../media';
+import { EventRecordsModule } from '../events';
+import { LinkPreviewsModule } from '../link-previews';
 import { MembershipsModule } from '../memberships';
 import { PublishingModule, RelayModule } from '../protocol';
 import { SpacesModule } from '../spaces';
@@ -49,6 +51,8 @@ import { PostsService } from './services/posts.service';
     MembershipsModule,
     UsersModule,
     MediaRecordsModule,
+    EventRecordsModule,
+    LinkPreviewsModule,
     TypeOrmModule.forFeature([Post, PostUpvote, PostTopicCount]),
   ],
   controllers: [PostsController, PostUpvotesController, PostPinsController, FeedController],

@@ -34,6 +34,7 @@ import { PublishingModule, RelayModule } from '../protocol';
 import { SpacesService } from './services/spaces.service';
 import { PublicSpaceProbe } from '../common/auth/public-space-probe';
 import { PaginationModule } from '../common/pagination/pagination.module';
+import { LinkPreviewsModule } from '../link-previews';
 import { MediaRecordsModule } from '../media';
 
 /**
@@ -53,6 +54,7 @@ import { MediaRecordsModule } from '../media';
     PublishingModule,
     MediaRecordsModule,
     OutboundModule,
+    LinkPreviewsModule,
     TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
   ],
   controllers: [

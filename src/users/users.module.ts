@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
+import { LinkPreviewsModule } from '../link-previews';
 import { MediaRecordsModule } from '../media';
 import { AuthModule, RelayModule } from '../protocol';
 import { SpacesModule } from '../spaces';
@@ -25,6 +26,7 @@ import { UsersRepository } from './users.repository';
     RelayModule,
     SpacesModule,
     MediaRecordsModule,
+    LinkPreviewsModule,
   ],
   controllers: [
     UsersController,

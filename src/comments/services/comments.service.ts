@@ -7,7 +7,8 @@ import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
-import { PostAccessService } from '../../posts';
+import { LinkPreviewsService } from '../../link-previews';
+import { bareUrlsOf, PostAccessService } from '../../posts';
 import { SpaceDirectoryService, SpaceWriter } from '../../spaces';
 import { MediaLookupService } from '../../media';
 import { CommentsRepository } from '../comments.repository';
@@ -54,6 +55,7 @@ export class CommentsService {
     private readonly clock: Clock,
     private readonly events: DomainEvents,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /**
@@ -164,6 +166,7 @@ export class CommentsService {
       );
       await this.directory.recordActivity(writer.space.id, now, manager);
     });
+    this.resolveLinksOf(body);
     // Read as no viewer: nobody can have upvoted a comment whose id this answer is the first to
     // tell, so its upvotes are not looked up.
     const [item] = await this.presenter.items(null, [comment]);
@@ -193,8 +196,18 @@ export class CommentsService {
     comment.body = body;
     comment.updatedAt = this.clock.now();
     await this.comments.updateContent(comment);
+    if (input.body !== undefined) this.resolveLinksOf(body);
     const [item] = await this.presenter.items(principal.did, [comment]);
     return item;
+  }
+
+  /**
+   * After a comment's write committed: the bare URLs of its body are queued for their previews,
+   * with no statement (docs/decisions/0157-link-resolution-queued-after-the-write.md).
+   */
+  private resolveLinksOf(body: string | null): void {
+    const urls = body ? bareUrlsOf(body) : [];
+    if (urls.length > 0) this.previews.resolveSoon(urls);
   }
 
   /** DELETE /v1/spaces/{space}/comments/{commentId}: leaves a tombstone; `{deleted: true}`. */

@@ -39,11 +39,23 @@ export class ProfileLinkDto {
   imageUrl?: string | null;
 }
 
-/** A stored link as a ProfileLink: title and imageUrl stay absent (no link metadata is resolved). */
+/** What is known of a link's page: its title and our CDN URL of its image, each null when none. */
+export interface ResolvedLinkPage {
+  title: string | null;
+  imageUrl: string | null;
+}
+
+/**
+ * A stored link as a ProfileLink: `title` and `imageUrl` are present only once the page's metadata
+ * is resolved and has them (api-spec.md "ProfileLink": absent for a page without metadata).
+ */
 export const toProfileLinkDto = (
   link: Pick<ProfileLinkDto, 'url' | 'label' | 'description'>,
+  page?: ResolvedLinkPage,
 ): ProfileLinkDto => ({
   url: link.url,
   label: link.label,
+  ...(page?.title ? { title: page.title } : {}),
   description: link.description,
+  ...(page?.imageUrl ? { imageUrl: page.imageUrl } : {}),
 });

@@ -30,6 +30,11 @@ export const EVENTS_STATEMENTS = defineStatements('EventsRepository', {
   publicEventsReaching: `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE visibility = 'public' AND (last_end IS NULL OR last_end > $1)`,
   /** A space's ($1) `public` and `members` events, a recurring series once: its `eventCountSummary`. */
   countOfSpace: `SELECT count(*)::int AS "n" FROM "events" WHERE "space_id" = $1 AND "visibility" IN ('public', 'members')`,
+  /**
+   * The titles of the `public` events among the (event $1, space $2) pairs that have not ended by
+   * $3 (a series without an end never has): what an entity link of a post names.
+   */
+  publicTitlesOf: `SELECT "e"."id", "e"."space_id", "e"."title" FROM "events" "e" JOIN unnest($1::uuid[], $2::uuid[]) AS "r"("id", "space_id") ON "e"."id" = "r"."id" AND "e"."space_id" = "r"."space_id" WHERE "e"."visibility" = 'public' AND ("e"."last_end" IS NULL OR "e"."last_end" > $3)`,
 });
 
 interface EventRow {
@@ -136,6 +141,19 @@ export class EventsRepository {
       ? await runner.query<EventRow[]>(EVENTS_STATEMENTS.publicEventsReaching, [reaching])
       : await runner.query<EventRow[]>(EVENTS_STATEMENTS.publicEvents);
     return rows.map(eventOfRow);
+  }
+
+  /** Space and title by event id of the public, not ended events among the pairs; one statement, none for none. */
+  async publicTitlesOf(
+    refs: readonly { eventId: string; spaceId: string }[],
+    now: Date,
+  ): Promise<Map<string, { spaceId: string; title: string }>> {
+    if (refs.length === 0) return new Map();
+    const rows = await this.dataSource.query<{ id: string; space_id: string; title: string }[]>(
+      EVENTS_STATEMENTS.publicTitlesOf,
+      [refs.map((ref) => ref.eventId), refs.map((ref) => ref.spaceId), now],
+    );
+    return new Map(rows.map((row) => [row.id, { spaceId: row.space_id, title: row.title }]));
   }
 
   /** A space's `public` and `members` events. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
+import { PublicEventsService } from '../../events';
 import { SpaceDirectoryService } from '../../spaces';
 import { cardTextOf } from '../domain/post-card-text';
 import { EntityLinkRecord } from '../dto/post-records.dto';
@@ -10,13 +11,19 @@ import { PostsRepository } from '../repositories/posts.repository';
 const MAX_URLS = 20;
 const URL_PATTERN = /https?:\/\/[^\s<>()"'[\]`]+/gi;
 const POST_PATH = /^\/post\/(?:[a-z0-9-]*-)?(post_[0-9a-f]{32})\/?$/;
+const EVENT_PATH = /^\/event\/(?:[a-z0-9-]*-)?(evt_[0-9a-f]{32})\/?$/;
+
+/** A candidate resolved at once, or an event of a public space whose title the batch decides. */
+type Resolved = EntityLinkRecord | { event: { eventId: string; spaceId: string; url: string } } | null;
 
 /**
  * Internal links of a returned post body (api-spec.md "Full post" `entityLinks`): absolute URLs
  * pointing at this service's space sites, `https://<domain>.<SPACES_WEB_DOMAIN>` (kind space) and
- * `…/post/<slug>-<post id>` (kind post). Only what anyone may read resolves (a space with a public
- * profile; a live post of a live public topic there), so the answer is the same for every viewer.
- * `url` is normalized to the entity's canonical address; first appearance wins.
+ * `…/post/<slug>-<post id>` (kind post) and `…/event/<event id>` (kind event, labelled by its title;
+ * docs/decisions/0155-entity-links-to-events.md). Only what anyone may read resolves (a space with
+ * a public profile; a live post of a live public topic there; a public event of it that has not
+ * ended), so the answer is the same for every viewer. `url` is normalized to the entity's
+ * canonical address; first appearance wins. The events of one body are looked up in one statement.
  */
 @Injectable()
 export class EntityLinksService {
@@ -24,6 +31,7 @@ export class EntityLinksService {
     private readonly config: AppConfig,
     private readonly directory: SpaceDirectoryService,
     private readonly posts: PostsRepository,
+    private readonly events: PublicEventsService,
   ) {}
 
   async resolve(body: string): Promise<EntityLinkRecord[]> {
@@ -31,10 +39,19 @@ export class EntityLinksService {
     const candidates = [
       ...new Set([...body.matchAll(URL_PATTERN)].map((m) => m[0].replace(/[.,;:!?]+$/, ''))),
     ];
+    const resolved: Resolved[] = [];
+    for (const raw of candidates.slice(0, MAX_URLS)) resolved.push(await this.resolveOne(raw, suffix));
+    const eventRefs = resolved.flatMap((one) => (one && 'event' in one ? [one.event] : []));
+    const titles = await this.events.titlesOf(eventRefs);
     const links: EntityLinkRecord[] = [];
     const seen = new Set<string>();
-    for (const raw of candidates.slice(0, MAX_URLS)) {
-      const link = await this.resolveOne(raw, suffix);
+    for (const one of resolved) {
+      let link: EntityLinkRecord | null = null;
+      if (one && 'event' in one) {
+        const found = titles.get(one.event.eventId);
+        if (found?.spaceId === one.event.spaceId && found.title)
+          link = { url: one.event.url, label: found.title, kind: 'event' };
+      } else link = one;
       if (link && !seen.has(link.url)) {
         seen.add(link.url);
         links.push(link);
@@ -43,7 +60,7 @@ export class EntityLinksService {
     return links;
   }
 
-  private async resolveOne(raw: string, suffix: string): Promise<EntityLinkRecord | null> {
+  private async resolveOne(raw: string, suffix: string): Promise<Resolved> {
     let url: URL;
     try {
       url = new URL(raw);
@@ -63,6 +80,12 @@ export class EntityLinksService {
         label: space.displayName ?? space.domain,
         kind: 'space',
       };
+    }
+    const event = EVENT_PATH.exec(url.pathname);
+    const eventId = event ? parseEntityId('evt', event[1]) : null;
+    if (eventId) {
+      const eventUrl = `${this.directory.publicUrl(space)}/event/${formatEntityId('evt', eventId)}`;
+      return { event: { eventId, spaceId: space.id, url: eventUrl } };
     }
     const match = POST_PATH.exec(url.pathname);
     const postId = match ? parseEntityId('post', match[1]) : null;

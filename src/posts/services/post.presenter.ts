@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
+import { LinkPreviewsService, LinkPreviewView } from '../../link-previews';
 import { attachmentTokensOf, MediaLookupService } from '../../media';
 import { SpaceDirectoryService, SpaceView, TopicView } from '../../spaces';
 import { AuthorDirectoryService, AuthorRecord } from '../../users';
@@ -23,6 +24,7 @@ export class PostPresenter {
     private readonly entityLinks: EntityLinksService,
     private readonly posts: PostsRepository,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /** Cards of a page; `viewerDid` (member projection) adds `viewer` to every card. */
@@ -60,14 +62,22 @@ export class PostPresenter {
   /**
    * The full post as read by this viewer (null: the anonymous projection, no `viewer`). `known`
    * spares the lookups the caller can answer (a post created a moment ago: not upvoted, and the
-   * author record its insert read).
+   * author record its insert read). Link cards carry what `link-previews` knows of their URLs,
+   * read in one batch, the same for every viewer; a write's answer (`known.unresolvedLinks`) shows
+   * them unresolved, as its resolution is queued after it
+   * (docs/decisions/0156-link-cards-read-in-one-batch.md).
    */
   async full(
     post: Post,
     space: SpaceView,
     topic: TopicView,
     viewerDid: string | null,
-    known: { upvoted?: boolean; author?: AuthorRecord; authorAvatarId?: string | null } = {},
+    known: {
+      upvoted?: boolean;
+      author?: AuthorRecord;
+      authorAvatarId?: string | null;
+      unresolvedLinks?: true;
+    } = {},
   ): Promise<FullPost> {
     const [author, upvoted] = await Promise.all([
       known.author ?? this.authors.authorsOf([post.authorDid]).then((authors) => authors.get(post.authorDid)),
@@ -80,19 +90,15 @@ export class PostPresenter {
       viewerDid === null ? null : (known.upvoted ?? upvoted!.has(post.id)),
     );
     const { body, folded } = applyFold(post.body);
-    const links = bareUrlsOf(body).map((url, sortOrder): LinkCardRecord => ({
-      url,
-      title: null,
-      description: null,
-      siteName: null,
-      sortOrder,
-    }));
+    const urls = bareUrlsOf(body);
     // Inline media of the returned body only: a token below the fold is not shown (api-spec.md).
     const inline = attachmentTokensOf(body).map((mediaId) => parseEntityId('media', mediaId)!);
-    const [entityLinks, media] = await Promise.all([
+    const [entityLinks, media, previews] = await Promise.all([
       this.entityLinks.resolve(body),
       this.media.objects([...post.attachmentIds, ...inline, known.authorAvatarId]),
+      urls.length > 0 && !known.unresolvedLinks ? this.previews.previewsOf(urls) : null,
     ]);
+    const links = urls.map((url, sortOrder) => linkCardOf(url, sortOrder, previews?.get(url)));
     // A known author's avatar came with the post's media (same query).
     const avatar = known.authorAvatarId ? media.get(known.authorAvatarId) : undefined;
     if (card.author && avatar && avatar.urlExpiresAt === undefined)
@@ -161,4 +167,17 @@ export class PostPresenter {
       posts.map((post) => post.id),
     );
   }
+}
+
+/** A link card (api-spec.md "Full post"): null metadata until resolved; image and favicon only when cached. */
+function linkCardOf(url: string, sortOrder: number, preview: LinkPreviewView | undefined): LinkCardRecord {
+  return {
+    url,
+    title: preview?.title ?? null,
+    description: preview?.description ?? null,
+    siteName: preview?.siteName ?? null,
+    sortOrder,
+    ...(preview?.imageUrl ? { imageUrl: preview.imageUrl } : {}),
+    ...(preview?.faviconUrl ? { faviconUrl: preview.faviconUrl } : {}),
+  };
 }

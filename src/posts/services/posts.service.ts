@@ -7,12 +7,13 @@ import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, openKeysetPage } from '../../common/pagination/keyset';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
+import { LinkPreviewsService } from '../../link-previews';
 import { attachmentTokensOf, MediaLookupService } from '../../media';
 import { SpaceReadView, SpaceWriter, SpaceDirectoryService, TopicView } from '../../spaces';
 import { AuthorRecord, authorRecordOf } from '../../users';
 import { cardTextColumns } from '../domain/post-card-text';
 import { ChainNotStored, isPublicPlace } from '../domain/post-document';
-import { slugOf } from '../domain/post-text';
+import { applyFold, bareUrlsOf, slugOf } from '../domain/post-text';
 import { DeletedPostResponse, FullPost, PostListing, PostResponse } from '../dto/post-records.dto';
 import {
   CreatePostRequest,
@@ -59,6 +60,7 @@ export class PostsService {
     private readonly events: DomainEvents,
     private readonly counts: PostCountsService,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /**
@@ -184,11 +186,23 @@ export class PostsService {
         await this.publish(post);
       }
     }
+    this.resolveLinksOf(post.body);
     return this.presenter.full(post, writer.space, topic, writer.did, {
       upvoted: false,
       author: author.author,
       authorAvatarId: author.avatarId,
+      unresolvedLinks: true,
     });
+  }
+
+  /**
+   * After a post's write committed: its bare URLs (those its readers see) are queued for their
+   * previews; no statement (docs/decisions/0157-link-resolution-queued-after-the-write.md). The
+   * answer shows them unresolved.
+   */
+  private resolveLinksOf(body: string): void {
+    const urls = bareUrlsOf(applyFold(body).body);
+    if (urls.length > 0) this.previews.resolveSoon(urls);
   }
 
   /**
@@ -270,7 +284,8 @@ export class PostsService {
       if (chained) await this.chain.enqueue(manager, [post.id], formatChanged);
     });
     if (chained) await this.publish(post);
-    return this.presenter.full(post, writer.space, topic, writer.did);
+    this.resolveLinksOf(post.body);
+    return this.presenter.full(post, writer.space, topic, writer.did, { unresolvedLinks: true });
   }
 
   /** DELETE /v1/spaces/{space}/posts/{postId}: soft delete; the post is 404 from then on. */

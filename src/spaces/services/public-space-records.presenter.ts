@@ -1,4 +1,4 @@
-import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { ResolvedLinkPage, toProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { wordedSummary } from '../../common/summaries/worded-summary';
 import {
@@ -18,8 +18,15 @@ const iso = (date: Date) => date.toISOString();
 export const memberCountSummary = (space: Pick<Space, 'memberCount'>): string =>
   wordedSummary(space.memberCount, 'members');
 
-/** The discovery card (api-spec.md "Space discovery item"): no protocol block, nothing exact. */
-export function toSpaceCard(space: Space, avatarUrl: string | null): SpaceCard {
+/**
+ * The discovery card (api-spec.md "Space discovery item"): no protocol block, nothing exact;
+ * `pages` what is resolved of its links' pages, by URL.
+ */
+export function toSpaceCard(
+  space: Space,
+  avatarUrl: string | null,
+  pages: ReadonlyMap<string, ResolvedLinkPage>,
+): SpaceCard {
   return {
     id: formatEntityId('space', space.id),
     did: space.did,
@@ -27,7 +34,7 @@ export function toSpaceCard(space: Space, avatarUrl: string | null): SpaceCard {
     displayName: space.displayName,
     description: space.description,
     avatarUrl,
-    links: space.links.map(toProfileLinkDto),
+    links: space.links.map((link) => toProfileLinkDto(link, pages.get(link.url))),
     memberCountSummary: memberCountSummary(space),
     verifiedDomain: space.verifiedDomain,
     ...(space.category ? { category: space.category } : {}),

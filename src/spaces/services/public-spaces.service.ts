@@ -9,6 +9,7 @@ import { OriginIdentities } from '../../protocol';
 import { SpaceListingQuery } from '../dto/site-requests.dto';
 import { PublicSpace, SpaceCard, SpaceProtocolBlock } from '../dto/public-space-records.dto';
 import { Space } from '../entities/space.entity';
+import { LinkPreviewsService, LinkPreviewView } from '../../link-previews';
 import { MediaLookupService } from '../../media';
 import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { memberCountSummary, toSpaceCard } from './public-space-records.presenter';
@@ -40,6 +41,7 @@ export class PublicSpacesService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /**
@@ -58,10 +60,13 @@ export class PublicSpacesService {
     const seek = openKeysetPage(keyset);
     const rows = await this.spaces.directoryPage(this.directoryFilters(query), seek);
     const page = closeKeysetPage(seek, rows, keyset);
-    const avatars = await this.media.imageUrls(page.rows.map((space) => space.avatarMediaId));
+    const [avatars, pages] = await Promise.all([
+      this.media.imageUrls(page.rows.map((space) => space.avatarMediaId)),
+      this.linkPagesOf(page.rows),
+    ]);
     return {
       items: page.rows.map((space) =>
-        toSpaceCard(space, space.avatarMediaId ? (avatars.get(space.avatarMediaId) ?? null) : null),
+        toSpaceCard(space, space.avatarMediaId ? (avatars.get(space.avatarMediaId) ?? null) : null, pages),
       ),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
@@ -72,10 +77,11 @@ export class PublicSpacesService {
   async get(reference: string): Promise<PublicSpace> {
     const space = await this.directory.findPublicByReference(reference);
     if (!space) throw notFound();
-    const [summaries, protocol, images] = await Promise.all([
+    const [summaries, protocol, images, pages] = await Promise.all([
       this.counters.summaries(space),
       this.protocolBlock(space),
       this.media.imageUrls([space.avatarMediaId, space.headerMediaId]),
+      this.linkPagesOf([space]),
     ]);
     const questions =
       space.joinMode === 'application' && space.applicationQuestions.length > 0
@@ -89,7 +95,7 @@ export class PublicSpacesService {
       description: space.description,
       avatarUrl: (space.avatarMediaId && images.get(space.avatarMediaId)) || null,
       headerUrl: (space.headerMediaId && images.get(space.headerMediaId)) || null,
-      links: space.links.map(toProfileLinkDto),
+      links: space.links.map((link) => toProfileLinkDto(link, pages.get(link.url))),
       joinMode: space.joinMode,
       siteMode: space.siteMode,
       subscribeEnabled: space.subscribeEnabled,
@@ -101,6 +107,15 @@ export class PublicSpacesService {
       ...(protocol ? { protocol } : {}),
       createdAt: space.createdAt.toISOString(),
     };
+  }
+
+  /**
+   * What is resolved of the pages of these spaces' site links (docs/decisions/0156-link-cards-read-in-one-batch.md):
+   * one batch, no statement without links.
+   */
+  private async linkPagesOf(spaces: Space[]): Promise<ReadonlyMap<string, LinkPreviewView>> {
+    const urls = [...new Set(spaces.flatMap((space) => space.links.map((link) => link.url)))];
+    return urls.length > 0 ? this.previews.previewsOf(urls) : new Map();
   }
 
   /** The listing's filters, normalized (DirectoryFilters, repositories/space-rows.ts). */

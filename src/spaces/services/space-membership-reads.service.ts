@@ -121,7 +121,7 @@ export class SpaceMembershipReadsService {
       displayName: space.displayName,
       description: space.description,
       avatarUrl,
-      links: space.links.map(toProfileLinkDto),
+      links: space.links.map((link) => toProfileLinkDto(link)),
       memberCountSummary: memberCountSummary(space),
     };
   }

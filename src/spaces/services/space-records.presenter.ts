@@ -22,7 +22,7 @@ export function toSpaceRecord(space: Space, role: string | null): SpaceRecord {
     avatarId: mediaId(space.avatarMediaId),
     bannerId: mediaId(space.headerMediaId),
     backgroundId: mediaId(space.backgroundMediaId),
-    links: space.links.map(toProfileLinkDto),
+    links: space.links.map((link) => toProfileLinkDto(link)),
     isPublic: space.isPublic,
     joinMode: space.joinMode,
     siteMode: space.siteMode,

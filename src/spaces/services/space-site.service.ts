@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { invalidRequest, notFound } from '../../common/errors/api-error';
+import { LinkPreviewsService } from '../../link-previews';
 import { MediaLookupService } from '../../media';
 import { DomainFetcherService } from './domain-fetcher.service';
 import { DomainCheckOutcome, DomainVerificationRecord } from '../dto/public-space-records.dto';
@@ -30,6 +31,7 @@ export class SpaceSiteService {
     private readonly fetcher: DomainFetcherService,
     private readonly dataSource: DataSource,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /** Changes the members sent (null clears category and header); naming none is 400. */
@@ -63,6 +65,10 @@ export class SpaceSiteService {
       if (changes.links) await this.profileChain.enqueue(manager, context.space.id);
     });
     if (changes.links) await this.profileChain.settle(context.space.id);
+    // After the commit: the links' pages are queued for resolution, with no statement
+    // (docs/decisions/0157-link-resolution-queued-after-the-write.md).
+    if (changes.links && changes.links.length > 0)
+      this.previews.resolveSoon(changes.links.map((link) => link.url));
     const space = await this.spaces.findById(context.space.id);
     if (!space) throw notFound();
     return toSpaceRecord(space, roleOf(context));

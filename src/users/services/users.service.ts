@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { LinkPreviewsService, LinkPreviewView } from '../../link-previews';
 import { MediaLookupService } from '../../media';
 import { QueryFailedError } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
@@ -24,6 +25,9 @@ import { UsersRepository } from '../users.repository';
 
 const UNIQUE_VIOLATION = '23505';
 
+/** No resolved link page: a write's answer shows its links as written. */
+const NO_PREVIEWS: ReadonlyMap<string, LinkPreviewView> = new Map();
+
 /** The directory's order: earliest account first, id breaking ties (`UsersRepository.publicPage`). */
 const PUBLIC_USERS_ORDER: KeysetColumn[] = [
   { expression: 'created_at', direction: 'ASC' },
@@ -40,6 +44,7 @@ export class UsersService {
     private readonly userSpaces: UserSpacesService,
     private readonly cursors: CursorCodec,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   async createAccount(
@@ -62,7 +67,7 @@ export class UsersService {
       profileHeadCid: null,
     });
     await this.saveUnique(user);
-    return this.toPublicProfile(user);
+    return this.toPublicProfile(user, NO_PREVIEWS);
   }
 
   async updateProfile(
@@ -93,7 +98,11 @@ export class UsersService {
     // Stored first: a refused change (handle taken) must not reach the public chain.
     await this.saveUnique(user);
     await this.syncProfileChain(user);
-    return this.toOwnProfile(user, true);
+    // After the write: the links' pages are queued for resolution (no statement); the answer
+    // shows what was written (docs/decisions/0157-link-resolution-queued-after-the-write.md).
+    if (request.links !== undefined && user.links.length > 0)
+      this.previews.resolveSoon(user.links.map((link) => link.url));
+    return this.toOwnProfile(user, true, NO_PREVIEWS);
   }
 
   async getOwnProfile(principal: RequestPrincipal): Promise<OwnProfileResponse> {
@@ -123,13 +132,14 @@ export class UsersService {
     };
     const seek = openKeysetPage(keyset);
     const page = closeKeysetPage(seek, await this.users.publicPage(seek), keyset);
-    const [pinned, avatars] = await Promise.all([
+    const [pinned, avatars, previews] = await Promise.all([
       this.userSpaces.pinnedCards(page.rows),
       this.media.imageUrls(page.rows.map((user) => user.avatarId)),
+      this.previewsOf(page.rows),
     ]);
     return {
       items: page.rows.map((user) => ({
-        ...this.profileFields(user, avatars),
+        ...this.profileFields(user, avatars, previews),
         pinnedSpaces: pinned.get(user.id) ?? [],
       })),
       nextCursor: page.nextCursor,
@@ -230,16 +240,31 @@ export class UsersService {
     }
   }
 
-  private async toPublicProfile(user: User): Promise<PublicProfileResponse> {
-    const [protocol, avatars] = await Promise.all([
+  /** `previews`: the links' resolved pages, read in one batch; a write's answer passes none. */
+  private async toPublicProfile(
+    user: User,
+    previews?: ReadonlyMap<string, LinkPreviewView>,
+  ): Promise<PublicProfileResponse> {
+    const [protocol, avatars, resolved] = await Promise.all([
       this.protocolBlock(user),
       this.media.imageUrls([user.avatarId]),
+      previews ?? this.previewsOf([user]),
     ]);
-    return { ...this.profileFields(user, avatars), ...(protocol ? { protocol } : {}) };
+    return { ...this.profileFields(user, avatars, resolved), ...(protocol ? { protocol } : {}) };
+  }
+
+  /** What is resolved of the links of these users' profiles: one batch, nothing without links. */
+  private async previewsOf(users: User[]): Promise<ReadonlyMap<string, LinkPreviewView>> {
+    const urls = [...new Set(users.flatMap((user) => user.links.map((link) => link.url)))];
+    return urls.length > 0 ? this.previews.previewsOf(urls) : NO_PREVIEWS;
   }
 
   /** The public profile without the protocol block (which only the single fetch carries). */
-  private profileFields(user: User, avatars: Map<string, string>): PublicProfileResponse {
+  private profileFields(
+    user: User,
+    avatars: Map<string, string>,
+    previews: ReadonlyMap<string, LinkPreviewView>,
+  ): PublicProfileResponse {
     return {
       id: formatEntityId('identity', user.id),
       did: user.did,
@@ -247,14 +272,18 @@ export class UsersService {
       displayName: user.displayName,
       avatarUrl: (user.avatarId && avatars.get(user.avatarId)) || null,
       bio: user.bio,
-      links: user.links.map(toProfileLinkDto),
+      links: user.links.map((link) => toProfileLinkDto(link, previews.get(link.url))),
       verifiedDomain: user.verifiedDomain,
     };
   }
 
-  private async toOwnProfile(user: User, includeEmail: boolean): Promise<OwnProfileResponse> {
+  private async toOwnProfile(
+    user: User,
+    includeEmail: boolean,
+    previews?: ReadonlyMap<string, LinkPreviewView>,
+  ): Promise<OwnProfileResponse> {
     return {
-      ...(await this.toPublicProfile(user)),
+      ...(await this.toPublicProfile(user, previews)),
       isPublic: user.isPublic,
       ...(includeEmail ? { email: user.email } : {}),
       createdAt: user.createdAt.toISOString(),

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { EventsRepository } from './repositories/events.repository';
+import { PublicEventsService } from './services/public-events.service';
+
+/**
+ * The part of the events module other modules import (`PublicEventsService`): it imports no feature
+ * module, so posts can name events in entity links while `EventsModule` imports the store, which
+ * imports posts (docs/decisions/0142-a-records-module-breaks-a-module-cycle.md). It also provides
+ * `EventsModule` the events repository.
+ */
+@Module({
+  providers: [EventsRepository, PublicEventsService],
+  exports: [EventsRepository, PublicEventsService],
+})
+export class EventRecordsModule {}
