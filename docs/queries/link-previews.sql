@@ -46,6 +46,31 @@ WHERE
 ORDER BY
   fetched_at DESC;
 
+-- LinkPreviewsRepository.unreferenced (src/link-previews/link-previews.repository.ts)
+SELECT
+  kept.media_id
+FROM
+  unnest($1::UUID[], $2::VARCHAR[]) AS kept (media_id, source)
+WHERE
+  NOT EXISTS (
+    SELECT
+      1
+    FROM
+      link_previews
+    WHERE
+      image_source_url = kept.source
+      AND image_media_id = kept.media_id
+  )
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      link_previews
+    WHERE
+      favicon_source_url = kept.source
+      AND favicon_media_id = kept.media_id
+  );
+
 -- LinkPreviewsRepository.upsert (src/link-previews/link-previews.repository.ts)
 INSERT INTO
   link_previews (

@@ -142,6 +142,16 @@ WHERE
   AND uploaded_at IS NULL
   AND created_at < $1;
 
+-- MediaRepository.deleteImported (src/media/media.repository.ts)
+DELETE FROM media
+WHERE
+  id = ANY ($1::UUID[])
+  AND space_id IS NULL
+  AND uploader_did LIKE 'plat:%'
+RETURNING
+  id,
+  storage_key;
+
 -- MediaRepository.failUnprocessed (src/media/media.repository.ts)
 UPDATE media
 SET

@@ -17,6 +17,15 @@ export const LINK_PREVIEWS_STATEMENTS = defineStatements('LinkPreviewsRepository
   keptImages:
     'SELECT image_source_url AS source, image_media_id AS media_id, fetched_at FROM link_previews WHERE image_source_url = ANY($1) AND image_media_id IS NOT NULL AND fetched_at > $2 ' +
     'UNION ALL SELECT favicon_source_url AS source, favicon_media_id AS media_id, fetched_at FROM link_previews WHERE favicon_source_url = ANY($1) AND favicon_media_id IS NOT NULL AND fetched_at > $2 ORDER BY fetched_at DESC',
+  /**
+   * Which of these media ($1 uuid[]), each kept from the image URL beside it ($2), no record refers
+   * to any more (as image or favicon). A media is only ever shared under its source URL, so the
+   * source indexes find every record that could refer to it.
+   */
+  unreferenced:
+    'SELECT kept.media_id FROM unnest($1::uuid[], $2::varchar[]) AS kept(media_id, source) ' +
+    'WHERE NOT EXISTS (SELECT 1 FROM link_previews WHERE image_source_url = kept.source AND image_media_id = kept.media_id) ' +
+    'AND NOT EXISTS (SELECT 1 FROM link_previews WHERE favicon_source_url = kept.source AND favicon_media_id = kept.media_id)',
   /** The result of one resolution: a new record, or the one of that URL replaced (attempts counted). */
   upsert:
     'INSERT INTO link_previews (url, canonical_url, title, description, site_name, image_media_id, favicon_media_id, image_source_url, favicon_source_url, outcome, reason, fetched_at, expires_at, attempts) VALUES ($1, $2, $3, $4, $5, $6, $7, $12, $13, $8, $9, $10, $11, 1) ' +
@@ -108,5 +117,18 @@ export class LinkPreviewsRepository {
     );
     for (const row of rows) if (!kept.has(row.source)) kept.set(row.source, row.media_id);
     return kept;
+  }
+
+  /** Which of these media (each with the image URL it was kept from) no record refers to any more. */
+  async unreferenced(
+    kept: readonly { mediaId: string; source: string }[],
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<string[]> {
+    if (kept.length === 0) return [];
+    const rows = await runner.query<{ media_id: string }[]>(LINK_PREVIEWS_STATEMENTS.unreferenced, [
+      kept.map((k) => k.mediaId),
+      kept.map((k) => k.source),
+    ]);
+    return rows.map((row) => row.media_id);
   }
 }

@@ -56,6 +56,12 @@ export const MEDIA_STATEMENTS = defineStatements('MediaRepository', {
   /** Media minted before $1 and never uploaded (`idx_media_pending`). */
   deleteNeverUploaded:
     "DELETE FROM media WHERE state = 'pending' AND uploaded_at IS NULL AND created_at < $1",
+  /**
+   * Imported images ($1 uuid[]) no longer used by the module that imported them: only rows with no
+   * space whose uploader is a service (`plat:`), never a member's upload. Their storage keys answered.
+   */
+  deleteImported:
+    "DELETE FROM media WHERE id = ANY($1::uuid[]) AND space_id IS NULL AND uploader_did LIKE 'plat:%' RETURNING id, storage_key",
   /** Media uploaded before $1 whose processing never finished fail (at $2). */
   failUnprocessed:
     "UPDATE media SET state = 'failed', failure_reason = 'processing did not finish in time', updated_at = $2 " +
@@ -249,6 +255,17 @@ export class MediaRepository {
       [before],
     );
     return affected ?? 0;
+  }
+
+  /** Deletes these imported images (no space, a service's); their ids and storage keys. */
+  async deleteImported(ids: readonly string[]): Promise<{ id: string; storageKey: string | null }[]> {
+    if (ids.length === 0) return [];
+    // TypeORM answers a DELETE ... RETURNING as [rows, affected].
+    const [rows] = await this.dataSource.query<[{ id: string; storage_key: string | null }[], number]>(
+      MEDIA_STATEMENTS.deleteImported,
+      [ids],
+    );
+    return rows.map((row) => ({ id: row.id, storageKey: row.storage_key }));
   }
 
   /** Fails the media uploaded before `before` whose processing never finished; they are answered. */

@@ -10,6 +10,7 @@ import { Metrics } from '../../infrastructure/metrics/metrics';
 import { MediaImportRefused, MediaImportsService } from '../../media';
 import type { LinkPreviewOutcome } from '../domain/link-preview-outcome';
 import { decodeHtml, pageMetadata } from '../domain/page-metadata';
+import type { LinkPreview } from '../entities/link-preview.entity';
 import { LinkPreviewsRepository, ResolvedLinkPreview } from '../link-previews.repository';
 
 /** Bytes of a page read at most: its head is in the first ones (the rest is cut, not refused). */
@@ -70,18 +71,42 @@ export class LinkPreviewResolutionService {
     const started = process.hrtime.bigint();
     let outcome: LinkPreviewOutcome = 'failed';
     try {
-      const resolved = await this.fetched(url);
+      const resolved = await this.fetched(url, record);
       outcome = resolved.outcome;
-      await this.repository.upsert(resolved);
+      await this.recorded(resolved, record);
     } catch (error) {
       if (!(error instanceof TransientFailure)) throw error;
       if (!last) {
         this.count('retried', started);
         throw error;
       }
-      await this.repository.upsert(this.failure(url, 'failed', error.message));
+      await this.recorded(this.failure(url, 'failed', error.message), record);
     }
     this.count(outcome, started);
+  }
+
+  /**
+   * Records a resolution, then releases the media the previous record kept that no record refers
+   * to any more (its image or favicon changed or is gone): a refresh never leaves orphaned media
+   * (docs/decisions/0152-link-preview-metadata.md).
+   */
+  private async recorded(resolved: ResolvedLinkPreview, previous: LinkPreview | undefined): Promise<void> {
+    await this.repository.upsert(resolved);
+    if (!previous) return;
+    const kept = new Set([resolved.imageMediaId, resolved.faviconMediaId]);
+    const dropped = [
+      { mediaId: previous.imageMediaId, source: previous.imageSourceUrl },
+      { mediaId: previous.faviconMediaId, source: previous.faviconSourceUrl },
+    ].filter(
+      (old): old is { mediaId: string; source: string } =>
+        old.mediaId !== null && old.source !== null && !kept.has(old.mediaId),
+    );
+    if (dropped.length === 0) return;
+    try {
+      await this.images.releaseImported(await this.repository.unreferenced(dropped));
+    } catch (error) {
+      this.logger.warn(`media no longer used by ${resolved.url} not released: ${String(error)}`);
+    }
   }
 
   private count(outcome: string, started: bigint): void {
@@ -90,7 +115,7 @@ export class LinkPreviewResolutionService {
   }
 
   /** What the page gives, or a refusal / failure record; TransientFailure for what may pass. */
-  private async fetched(url: string): Promise<ResolvedLinkPreview> {
+  private async fetched(url: string, previous: LinkPreview | undefined): Promise<ResolvedLinkPreview> {
     const host = new URL(url).hostname.toLowerCase();
     if (this.config.linkPreviewDenyHosts.some((denied) => host === denied || host.endsWith(`.${denied}`))) {
       return this.failure(url, 'refused', `${host} is on LINK_PREVIEW_DENY_HOSTS`);
@@ -123,14 +148,31 @@ export class LinkPreviewResolutionService {
     const ttlMs = this.config.LINK_PREVIEW_TTL_SECONDS * 1000;
     const imageSourceUrl = storable(metadata.imageUrl);
     const faviconSourceUrl = storable(metadata.faviconUrl);
-    // A site's favicon or default image, kept for another of its pages within a TTL, is reused.
+    // The record's own image and favicon, their source URLs unchanged, are kept (a refresh imports
+    // nothing again); so is a site's favicon or default image kept for another of its pages within a
+    // TTL. Either only while the media still exists.
     const kept = await this.repository.keptImages(
       [imageSourceUrl, faviconSourceUrl].filter((source): source is string => source !== null),
       new Date(now.getTime() - ttlMs),
     );
+    if (previous?.imageMediaId && previous.imageSourceUrl === imageSourceUrl && imageSourceUrl !== null) {
+      kept.set(imageSourceUrl, previous.imageMediaId);
+    }
+    if (
+      previous?.faviconMediaId &&
+      previous.faviconSourceUrl === faviconSourceUrl &&
+      faviconSourceUrl !== null
+    ) {
+      kept.set(faviconSourceUrl, previous.faviconMediaId);
+    }
+    const existing = kept.size > 0 ? await this.images.existing([...kept.values()]) : new Set<string>();
+    const reused = (source: string | null): string | null => {
+      const id = source === null ? undefined : kept.get(source);
+      return id !== undefined && existing.has(id) ? id : null;
+    };
     const [imageMediaId, faviconMediaId] = await Promise.all([
-      (imageSourceUrl && kept.get(imageSourceUrl)) ?? this.image(metadata.imageUrl, 'preview'),
-      (faviconSourceUrl && kept.get(faviconSourceUrl)) ?? this.image(metadata.faviconUrl, 'favicon'),
+      reused(imageSourceUrl) ?? this.image(metadata.imageUrl, 'preview'),
+      reused(faviconSourceUrl) ?? this.image(metadata.faviconUrl, 'favicon'),
     ]);
     return {
       url,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { Clock } from '../../common/clock/clock';
 import { newUuid } from '../../common/ids/entity-id';
@@ -17,7 +17,10 @@ export interface ImportedImage {
   bytes: Buffer;
   /** The name it is served under (`/cdn/<id>/<name>`); its extension is replaced by the sniffed type's. */
   filename: string;
-  /** Who the media is recorded as uploaded by (a service name, e.g. `plat:link-previews`). */
+  /**
+   * Who the media is recorded as uploaded by: a service name starting `plat:` (e.g.
+   * `plat:link-previews`), which `releaseImported` requires.
+   */
   ownerDid: string;
   /** At most this many bytes (and never more than MEDIA_MAX_IMAGE_BYTES). */
   maxBytes: number;
@@ -38,6 +41,8 @@ const EXTENSIONS: Record<string, string> = {
  */
 @Injectable()
 export class MediaImportsService {
+  private readonly logger = new Logger(MediaImportsService.name);
+
   constructor(
     private readonly repository: MediaRepository,
     private readonly storage: MediaStorage,
@@ -47,6 +52,7 @@ export class MediaImportsService {
 
   /** Stores the image and answers its media uuid; MediaImportRefused for bytes it does not keep. */
   async importImage(image: ImportedImage): Promise<string> {
+    if (!image.ownerDid.startsWith('plat:')) throw new Error(`not a service name: ${image.ownerDid}`);
     const limit = Math.min(image.maxBytes, this.config.MEDIA_MAX_IMAGE_BYTES);
     if (image.bytes.length === 0) throw new MediaImportRefused('empty');
     if (image.bytes.length > limit)
@@ -97,5 +103,35 @@ export class MediaImportsService {
       }),
     );
     return id;
+  }
+
+  /** Which of these imported images still exist, ready (one statement; none for no ids). */
+  async existing(ids: readonly string[]): Promise<Set<string>> {
+    const rows = await this.repository.readyByIds([...new Set(ids)]);
+    return new Set(rows.map((media) => media.id));
+  }
+
+  /**
+   * Deletes imported images the importing module no longer uses (it checked nobody refers to them
+   * any more): their rows (one statement; only media with no space uploaded by a `plat:` service,
+   * never a member's upload), then their stored bytes, original and image variants. No space
+   * figure or quota moves: imported images count against neither. A file left behind by a storage
+   * failure is logged, never thrown.
+   */
+  async releaseImported(ids: readonly string[]): Promise<void> {
+    const released = await this.repository.deleteImported([...new Set(ids)]);
+    for (const media of released) {
+      try {
+        if (media.storageKey) await this.storage.delete(media.storageKey);
+        for (const key of await this.storage.list(
+          `${media.id}/variants`,
+          this.config.MEDIA_VARIANTS_PER_MEDIA,
+        )) {
+          await this.storage.delete(key);
+        }
+      } catch (error) {
+        this.logger.warn(`bytes of released media ${media.id} not all deleted: ${String(error)}`);
+      }
+    }
   }
 }

@@ -1,10 +1,12 @@
 import sharp from 'sharp';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../../src/common/clock/clock';
 import { Metrics } from '../../../src/infrastructure/metrics/metrics';
 import { LinkPreviewsService, LinkPreviewView, normalizeLinkUrl } from '../../../src/link-previews';
 import { LinkPreview } from '../../../src/link-previews/entities/link-preview.entity';
 import { LinkPreviewsRepository } from '../../../src/link-previews/link-previews.repository';
+import { MediaStorage } from '../../../src/media/services/storage/media-storage';
 import { bootApp, TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';
 import { eventually } from '../../support/eventually';
@@ -274,6 +276,82 @@ describe('link preview resolution (e2e)', () => {
       );
       expect(refreshed).toMatchObject({ title: 'Version 2', attempts: 2 });
       expect(web.hits.get('/shared')).toBe(2);
+    } finally {
+      clock.offsetMs = 0;
+    }
+  });
+
+  it('keeps the media of an unchanged image on refresh, and releases the one a changed image replaces', async () => {
+    const other = await sharp({ create: { width: 30, height: 30, channels: 3, background: '#36c' } })
+      .png()
+      .toBuffer();
+    let image = '/img/first.png';
+    let title = 'One';
+    web.routes.set('/img/first.png', (_q, s) => s.writeHead(200, { 'content-type': 'image/png' }).end(png));
+    web.routes.set('/img/second.png', (_q, s) =>
+      s.writeHead(200, { 'content-type': 'image/png' }).end(other),
+    );
+    web.routes.set('/changing', (_q, s) =>
+      s
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end(`<title>${title}</title><meta property="og:image" content="${image}">`),
+    );
+    const db = t.app.get(DataSource);
+    const mediaCount = async (): Promise<number> =>
+      (await db.query<{ n: number }[]>('SELECT count(*)::int AS n FROM media'))[0].n;
+    const mediaRow = async (id: string) =>
+      (await db.query<{ storage_key: string }[]>('SELECT storage_key FROM media WHERE id = $1', [id]))[0];
+    const url = web.url('/changing');
+    const first = await resolved(url);
+    const firstUrl = (await view(url)).imageUrl;
+    expect(firstUrl).toMatch(/\/cdn\/media_[0-9a-f]{32}\/preview\.png$/);
+    const firstKey = (await mediaRow(first.imageMediaId!)).storage_key;
+    // A variant rendered from it is stored beside it.
+    expect((await request(t.http).get(`${new URL(firstUrl!).pathname}?w=10`)).status).toBe(200);
+    const media = await mediaCount();
+
+    const refresh = async (expected: string): Promise<LinkPreview> => {
+      clock.offsetMs += 8 * 24 * 3600 * 1000;
+      previews.resolveSoon([url]);
+      return (await eventually(
+        () => record(url),
+        (row) => row?.title === expected,
+      ))!;
+    };
+    try {
+      // The same image: the same media, nothing imported again.
+      title = 'Two';
+      const same = await refresh('Two');
+      expect(same.imageMediaId).toBe(first.imageMediaId);
+      expect((await view(url)).imageUrl).toBe(firstUrl);
+      expect(await mediaCount()).toBe(media);
+      expect(web.hits.get('/img/first.png')).toBe(1);
+
+      // Another image: a new media; the old one's row and stored bytes are gone.
+      image = '/img/second.png';
+      title = 'Three';
+      const changed = await refresh('Three');
+      expect(changed.imageMediaId).not.toBe(first.imageMediaId);
+      const secondUrl = (await view(url)).imageUrl;
+      expect(secondUrl).toMatch(/\/cdn\/media_[0-9a-f]{32}\/preview\.png$/);
+      expect(secondUrl).not.toBe(firstUrl);
+      expect(await mediaRow(first.imageMediaId!)).toBeUndefined();
+      expect(await mediaCount()).toBe(media);
+      const storage = t.app.get(MediaStorage);
+      expect(await storage.exists(firstKey)).toBe(false);
+      expect(await storage.list(`${first.imageMediaId}/variants`, 10)).toEqual([]);
+      expect((await request(t.http).get(new URL(firstUrl!).pathname)).status).toBe(404);
+
+      // The page loses its image: the card has none, and no media is left behind.
+      image = '';
+      title = 'Four';
+      web.routes.set('/changing', (_q, s) =>
+        s.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${title}</title>`),
+      );
+      const lost = await refresh('Four');
+      expect(lost.imageMediaId).toBeNull();
+      expect(await mediaRow(changed.imageMediaId!)).toBeUndefined();
+      expect(await mediaCount()).toBe(media - 1);
     } finally {
       clock.offsetMs = 0;
     }
