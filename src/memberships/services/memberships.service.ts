@@ -1,3 +1,4 @@
+import type { ResolvedLinkPage } from '../../common/dto/profile-link.dto';
 import { Injectable } from '@nestjs/common';
 import { MediaLookupService } from '../../media';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
@@ -52,15 +53,16 @@ export class MembershipsService {
       this.spaces.listActive(principal.did, roles, query),
       this.spaces.countActive(principal.did, roles),
     ]);
-    const [groupCounts, avatars] = await Promise.all([
+    const [groupCounts, avatars, pages] = await Promise.all([
       this.memberships.groupCounts(
         principal.did,
         page.rows.map((row) => row.space.id),
       ),
       this.media.imageUrls(page.rows.map((row) => row.space.avatarMediaId)),
+      this.spaces.linkPagesOf(page.rows.map((row) => row.space)),
     ]);
     return {
-      items: page.rows.map((row) => this.spaceItem(row, groupCounts.get(row.space.id) ?? 0, avatars)),
+      items: page.rows.map((row) => this.spaceItem(row, groupCounts.get(row.space.id) ?? 0, avatars, pages)),
       nextCursor: page.nextCursor,
       previousCursor: page.previousCursor,
       totalCount,
@@ -71,11 +73,12 @@ export class MembershipsService {
   async get(principal: RequestPrincipal, reference: string): Promise<SpaceMembershipItem> {
     const membership = await this.spaces.activeIn(principal.did, reference);
     if (!membership) throw notFound();
-    const [groupCounts, avatars] = await Promise.all([
+    const [groupCounts, avatars, pages] = await Promise.all([
       this.memberships.groupCounts(principal.did, [membership.space.id]),
       this.media.imageUrls([membership.space.avatarMediaId]),
+      this.spaces.linkPagesOf([membership.space]),
     ]);
-    return this.spaceItem(membership, groupCounts.get(membership.space.id) ?? 0, avatars);
+    return this.spaceItem(membership, groupCounts.get(membership.space.id) ?? 0, avatars, pages);
   }
 
   /**
@@ -176,10 +179,11 @@ export class MembershipsService {
     membership: ActiveMembership,
     groupCount: number,
     avatars: Map<string, string>,
+    pages: ReadonlyMap<string, ResolvedLinkPage>,
   ): SpaceMembershipItem {
     const avatarId = membership.space.avatarMediaId;
     return {
-      space: this.spaces.spaceBlock(membership.space, (avatarId && avatars.get(avatarId)) || null),
+      space: this.spaces.spaceBlock(membership.space, (avatarId && avatars.get(avatarId)) || null, pages),
       role: membership.role,
       groupCount,
       joinedAt: membership.joinedAt.toISOString(),

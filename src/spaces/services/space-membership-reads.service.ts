@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ProfileLinkDto } from '../../common/dto/profile-link.dto';
+import { ProfileLinkDto, ResolvedLinkPage } from '../../common/dto/profile-link.dto';
+import { LinkPreviewsService } from '../../link-previews';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, KeysetPage, openKeysetPage } from '../../common/pagination/keyset';
@@ -52,6 +53,7 @@ export class SpaceMembershipReadsService {
     private readonly directory: SpaceDirectoryService,
     private readonly access: SpaceAccessService,
     private readonly cursors: CursorCodec,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /** The person's active memberships of live spaces, `joinedAt` ascending then space id. */
@@ -112,8 +114,24 @@ export class SpaceMembershipReadsService {
     return this.memberships.rolesIn(did, spaceIds);
   }
 
-  /** The `space` block of a membership item: public identity and a worded member count. */
-  spaceBlock(space: Space, avatarUrl: string | null): MembershipSpaceBlock {
+  /**
+   * What is resolved of the pages of these spaces' links, for their `space` blocks: one batch for
+   * all of them, no statement without links (docs/decisions/0156-link-cards-read-in-one-batch.md).
+   */
+  async linkPagesOf(spaces: readonly Space[]): Promise<ReadonlyMap<string, ResolvedLinkPage>> {
+    const urls = [...new Set(spaces.flatMap((space) => space.links.map((link) => link.url)))];
+    return urls.length > 0 ? this.previews.previewsOf(urls) : new Map();
+  }
+
+  /**
+   * The `space` block of a membership item: public identity, its links (with `pages`, from
+   * `linkPagesOf`) and a worded member count.
+   */
+  spaceBlock(
+    space: Space,
+    avatarUrl: string | null,
+    pages: ReadonlyMap<string, ResolvedLinkPage> = new Map(),
+  ): MembershipSpaceBlock {
     return {
       id: formatEntityId('space', space.id),
       did: space.did,
@@ -121,7 +139,7 @@ export class SpaceMembershipReadsService {
       displayName: space.displayName,
       description: space.description,
       avatarUrl,
-      links: space.links.map((link) => toProfileLinkDto(link)),
+      links: space.links.map((link) => toProfileLinkDto(link, pages.get(link.url))),
       memberCountSummary: memberCountSummary(space),
     };
   }

@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock/clock';
 import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { newUuid } from '../../common/ids/entity-id';
 import { MediaLookupService } from '../../media';
+import { LinkPreviewsService } from '../../link-previews';
 import { OriginIdentities } from '../../protocol';
 import {
   ClaimDomainRequest,
@@ -47,6 +48,7 @@ export class SpacesService {
     private readonly clock: Clock,
     private readonly events: DomainEvents,
     private readonly media: MediaLookupService,
+    private readonly previews: LinkPreviewsService,
   ) {}
 
   /**
@@ -105,9 +107,15 @@ export class SpacesService {
     return toSpaceRecord(space, 'owner');
   }
 
+  /**
+   * GET /spaces/{space}: the record, its links with what is resolved of their pages in one batch,
+   * no statement without links (docs/decisions/0156-link-cards-read-in-one-batch.md).
+   */
   async get(principal: RequestPrincipal, pathId: string): Promise<SpaceRecord> {
     const context = await this.access.resolve(pathId, principal.did);
-    return toSpaceRecord(context.space, roleOf(context));
+    const urls = [...new Set(context.space.links.map((link) => link.url))];
+    const pages = urls.length > 0 ? await this.previews.previewsOf(urls) : undefined;
+    return toSpaceRecord(context.space, roleOf(context), pages);
   }
 
   /** Omitted members stay; null clears. */
