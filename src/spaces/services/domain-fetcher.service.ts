@@ -1,6 +1,4 @@
-import { Injectable, Optional } from '@nestjs/common';
-import * as http from 'node:http';
-import * as https from 'node:https';
+import { Injectable } from '@nestjs/common';
 import { isIP } from 'node:net';
 import { OutboundFetcher } from '../../infrastructure/outbound/outbound-fetcher';
 
@@ -35,12 +33,8 @@ export abstract class DomainFetcherService {
  */
 @Injectable()
 export class HttpsDomainFetcherService extends DomainFetcherService {
-  private readonly outbound: OutboundFetcher;
-
-  constructor(@Optional() outbound?: OutboundFetcher) {
+  constructor(private readonly outbound: OutboundFetcher) {
     super();
-    this.outbound =
-      outbound ?? new OutboundFetcher({ allowedPrivateHosts: [], publicBaseUrl: 'http://localhost' });
   }
 
   async get(domain: string, path: string): Promise<FetchedDocument> {
@@ -61,53 +55,3 @@ export class HttpsDomainFetcherService extends DomainFetcherService {
     return { status: answer.status, body: answer.body.toString('utf8'), truncated: answer.truncated };
   }
 }
-
-/** A document request of a test's stand-in fetcher (a local server in place of a domain). */
-export interface DocumentRequest extends https.RequestOptions {
-  timeoutMs: number;
-  maxBytes: number;
-}
-
-export function requestDocument(
-  transport: typeof http | typeof https,
-  { timeoutMs, maxBytes, ...options }: DocumentRequest,
-): Promise<FetchedDocument> {
-  return new Promise((resolve, reject) => {
-    const request = transport.request({
-      ...options,
-      method: 'GET',
-      headers: { accept: 'text/plain', 'user-agent': 'plat-domain-verification', ...options.headers },
-    });
-    const deadline = setTimeout(() => request.destroy(new Error('timed out')), timeoutMs);
-    const finish = (outcome: () => void) => {
-      clearTimeout(deadline);
-      outcome();
-    };
-    request.on('error', (error) => finish(() => reject(error)));
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      const done = (truncated: boolean) =>
-        finish(() =>
-          resolve({
-            status: response.statusCode ?? 0,
-            body: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'),
-            truncated,
-          }),
-        );
-      response.on('data', (chunk: Buffer) => {
-        chunks.push(chunk);
-        size += chunk.length;
-        if (size > maxBytes) {
-          done(true);
-          request.destroy();
-        }
-      });
-      response.on('end', () => done(false));
-      response.on('error', (error) => finish(() => reject(error)));
-    });
-    request.end();
-  });
-}
-
-export { isPublicAddress, publicAddressLookup } from '../../infrastructure/outbound/address-guard';

@@ -1,10 +1,6 @@
 import * as http from 'node:http';
 import { AddressInfo, Socket } from 'node:net';
-import {
-  DomainFetcherService,
-  FetchedDocument,
-  requestDocument,
-} from '../../../src/spaces/services/domain-fetcher.service';
+import { DomainFetcherService, FetchedDocument } from '../../../src/spaces/services/domain-fetcher.service';
 import {
   addMember,
   bootSpaces,
@@ -52,6 +48,54 @@ class LocalWeb {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server.close(resolve));
   }
+}
+
+/** A document request of a test's stand-in fetcher (a local server in place of a domain). */
+interface DocumentRequest extends http.RequestOptions {
+  timeoutMs: number;
+  maxBytes: number;
+}
+
+function requestDocument(
+  transport: typeof http,
+  { timeoutMs, maxBytes, ...options }: DocumentRequest,
+): Promise<FetchedDocument> {
+  return new Promise((resolve, reject) => {
+    const request = transport.request({
+      ...options,
+      method: 'GET',
+      headers: { accept: 'text/plain', 'user-agent': 'plat-domain-verification', ...options.headers },
+    });
+    const deadline = setTimeout(() => request.destroy(new Error('timed out')), timeoutMs);
+    const finish = (outcome: () => void) => {
+      clearTimeout(deadline);
+      outcome();
+    };
+    request.on('error', (error) => finish(() => reject(error)));
+    request.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      const done = (truncated: boolean) =>
+        finish(() =>
+          resolve({
+            status: response.statusCode ?? 0,
+            body: Buffer.concat(chunks).subarray(0, maxBytes).toString('utf8'),
+            truncated,
+          }),
+        );
+      response.on('data', (chunk: Buffer) => {
+        chunks.push(chunk);
+        size += chunk.length;
+        if (size > maxBytes) {
+          done(true);
+          request.destroy();
+        }
+      });
+      response.on('end', () => done(false));
+      response.on('error', (error) => finish(() => reject(error)));
+    });
+    request.end();
+  });
 }
 
 class LocalFetcher extends DomainFetcherService {

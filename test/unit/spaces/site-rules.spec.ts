@@ -1,10 +1,8 @@
 import { PROFILE_SCHEMA } from '../../../src/protocol/publishing/domain/content-publisher';
 import type { SpaceView } from '../../../src/spaces/domain/space-views';
-import {
-  HttpsDomainFetcherService,
-  isPublicAddress,
-  publicAddressLookup,
-} from '../../../src/spaces/services/domain-fetcher.service';
+import { isPublicAddress, publicAddressLookup } from '../../../src/infrastructure/outbound/address-guard';
+import { OutboundFetcher } from '../../../src/infrastructure/outbound/outbound-fetcher';
+import { HttpsDomainFetcherService } from '../../../src/spaces/services/domain-fetcher.service';
 import { topicAccessProblem } from '../../../src/spaces/dto/site-requests.dto';
 import { Space } from '../../../src/spaces/entities/space.entity';
 import { SpaceCountersService } from '../../../src/spaces/services/space-counters.service';
@@ -154,18 +152,25 @@ describe('domain fetcher address guard', () => {
   it.each(['127.0.0.1', '8.8.8.8', '[::1]', '::1', '64:ff9b::7f00:1'])(
     'refuses the IP literal %s as a domain, before any connection',
     async (literal) => {
-      await expect(new HttpsDomainFetcherService().get(literal, '/.well-known/plat-did')).rejects.toThrow(
+      await expect(domainFetcher().get(literal, '/.well-known/plat-did')).rejects.toThrow(
         /is an IP address, not a domain/,
       );
     },
   );
 
   it('never connects to a domain that resolves to a loopback address', async () => {
-    await expect(new HttpsDomainFetcherService().get('localhost', '/.well-known/plat-did')).rejects.toThrow(
+    await expect(domainFetcher().get('localhost', '/.well-known/plat-did')).rejects.toThrow(
       /public addresses/,
     );
   });
 });
+
+/** Domain verification's fetcher over the service's guarded fetcher, no private host let through. */
+function domainFetcher(): HttpsDomainFetcherService {
+  return new HttpsDomainFetcherService(
+    new OutboundFetcher({ allowedPrivateHosts: [], publicBaseUrl: 'http://localhost' }),
+  );
+}
 
 describe('space profile projection and worded counts', () => {
   const space = (fields: Partial<Space>): Space =>
