@@ -104,24 +104,6 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
     `AND s.deleted_at IS NULL WHERE ${ACTIVE_OF_PERSON_WHERE} AND m.space_id = ANY($2)`,
 });
 
-/**
- * The membership rule as a condition of another module's query (SpaceMembershipReadsService
- * `activeMembershipCondition`): true when `didExpression` is an active member of the live space
- * `spaceIdExpression`, holding one of the roles bound to `rolesParameter` when given.
- */
-export function activeMembershipCondition(
-  spaceIdExpression: string,
-  didExpression: string,
-  rolesParameter?: string,
-): string {
-  const roles = rolesParameter ? ` AND "sm"."role" IN (:...${rolesParameter})` : '';
-  return (
-    `EXISTS (SELECT 1 FROM "space_memberships" "sm" INNER JOIN "spaces" "sp" ON "sp"."id" = "sm"."space_id"` +
-    ` AND "sp"."deleted_at" IS NULL WHERE "sm"."space_id" = ${spaceIdExpression}` +
-    ` AND "sm"."member_did" = ${didExpression} AND "sm"."status" = 'active'${roles})`
-  );
-}
-
 /** A person's active membership of a live space, as SpaceMembershipReadsService lists them. */
 export interface ActiveMembershipRow {
   space: Space;

@@ -5,10 +5,7 @@ import { formatEntityId } from '../../common/ids/entity-id';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, KeysetPage, openKeysetPage } from '../../common/pagination/keyset';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
-import {
-  activeMembershipCondition,
-  SpaceMembershipsRepository,
-} from '../repositories/space-memberships.repository';
+import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
 import { Space } from '../entities/space.entity';
 import { toProfileLinkDto } from '../../common/dto/profile-link.dto';
 import { memberCountSummary } from './public-space-records.presenter';
@@ -93,19 +90,6 @@ export class SpaceMembershipReadsService {
    */
   async adminSpace(pathId: string, did: string): Promise<Space> {
     return (await this.access.resolveAdmin(pathId, did)).space;
-  }
-
-  /**
-   * A SQL condition true when `didExpression` is an active member of the live space
-   * `spaceIdExpression` (and, with `rolesParameter`, holds one of the roles bound to that
-   * parameter name). For queries of other modules that must follow the membership rule in one query.
-   */
-  activeMembershipCondition(
-    spaceIdExpression: string,
-    didExpression: string,
-    rolesParameter?: string,
-  ): string {
-    return activeMembershipCondition(spaceIdExpression, didExpression, rolesParameter);
   }
 
   /** The roles of the person's active memberships, by space uuid, among `spaceIds` (live spaces only). */
