@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import { applyFold, bareUrlsOf, displayTitleOf, excerptOf } from '../../src/posts/domain/post-text';
-import { normalizeLinkUrl } from '../../src/link-previews/domain/normalize-link-url';
+import { RecentLinkPreviews } from '../../src/link-previews/domain/recent-link-previews';
 import { LINK_PREVIEWS_STATEMENTS } from '../../src/link-previews/link-previews.repository';
 import { POST_CARDS_STATEMENTS } from '../../src/posts/repositories/post-cards.repository';
 import { POST_COUNTS_STATEMENTS } from '../../src/posts/repositories/post-counts.repository';
@@ -277,6 +277,9 @@ export const postsListing: TwinHandler = async (context) => {
   });
 };
 
+/** The app's memory of resolved previews, kept as long (LINK_PREVIEW_CACHE_SECONDS, default 60). */
+const recentPreviews = new RecentLinkPreviews(Number(process.env.LINK_PREVIEW_CACHE_SECONDS ?? 60) * 1000);
+
 /** GET /v1/spaces/{space}/posts/{postId}, anonymous: the eligible full post with the call to action. */
 export const singlePost: TwinHandler = async (context) => {
   const { space, viewer } = await readView(context, pathPart(context.url, 3));
@@ -300,26 +303,46 @@ export const singlePost: TwinHandler = async (context) => {
   const authors = await authorsOf(context.pool, [post.author_did]);
   const { body, folded } = applyFold(post.body);
   const urls = bareUrlsOf(body);
-  // LinkPreviewsService.previewsOf: the records of the normalized URLs in one statement (the
-  // seeded previews have no image, so no media lookup); none without links.
-  const keys = urls.map((url) => normalizeLinkUrl(url));
-  const known = keys.some((key) => key !== null)
-    ? await context.pool.query<PreviewRow>(LINK_PREVIEWS_STATEMENTS.byUrls, [
-        [...new Set(keys.filter((key) => key !== null))],
-      ])
-    : { rows: [] };
-  const previews = new Map(known.rows.map((row) => [row.url, row]));
+  // LinkPreviewsService.previewsOf: what this process read lately from memory (RecentLinkPreviews,
+  // kept as long as the app's LINK_PREVIEW_CACHE_SECONDS), the other records of the normalized URLs
+  // in one statement (the seeded previews have no image, so no media lookup); none without links.
+  const now = Date.now();
+  const keys = urls.map((url) => recentPreviews.keyOf(url));
+  const views = new Map<
+    string,
+    { title: string | null; description: string | null; siteName: string | null }
+  >();
+  const missing = new Set<string>();
+  for (const key of keys) {
+    if (key === null) continue;
+    const kept = recentPreviews.get(key, now);
+    if (kept) views.set(key, kept);
+    else missing.add(key);
+  }
+  if (missing.size > 0) {
+    const { rows } = await context.pool.query<PreviewRow>(LINK_PREVIEWS_STATEMENTS.byUrls, [[...missing]]);
+    for (const row of rows) {
+      if (row.image_media_id || row.favicon_media_id)
+        throw new TwinRefusal(500, 'the twin shows no preview images');
+      if (row.expires_at.getTime() <= now) throw new TwinRefusal(500, 'the twin queues no resolution');
+      const view = {
+        title: row.title,
+        description: row.description,
+        siteName: row.site_name,
+        imageUrl: null,
+        faviconUrl: null,
+      };
+      views.set(row.url, view);
+      recentPreviews.keep(row.url, view, row.expires_at.getTime(), now);
+    }
+  }
   const links = urls.map((url, sortOrder) => {
-    const preview = previews.get(keys[sortOrder] ?? '');
-    if (preview && (preview.image_media_id || preview.favicon_media_id))
-      throw new TwinRefusal(500, 'the twin shows no preview images');
-    if (preview && preview.expires_at.getTime() <= Date.now())
-      throw new TwinRefusal(500, 'the twin queues no resolution');
+    const preview = views.get(keys[sortOrder] ?? '');
     return {
       url,
       title: preview?.title ?? null,
       description: preview?.description ?? null,
-      siteName: preview?.site_name ?? null,
+      siteName: preview?.siteName ?? null,
       sortOrder,
     };
   });

@@ -692,6 +692,16 @@ export class AppConfig {
   @Min(1)
   LINK_PREVIEW_NEGATIVE_TTL_SECONDS = 3600;
 
+  /**
+   * How long a process serves a resolved preview it read without reading it again (seconds; 0: never).
+   * Another replica's new resolution shows within it (docs/decisions/0158-recent-link-previews-in-memory.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(3600)
+  LINK_PREVIEW_CACHE_SECONDS = 60;
+
   /** Deadline of one page's or image's fetch, redirects included (milliseconds). */
   @Type(() => Number)
   @IsInt()

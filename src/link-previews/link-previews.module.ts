@@ -4,6 +4,8 @@ import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { MetricsModule } from '../infrastructure/metrics/metrics.module';
 import { OutboundModule } from '../infrastructure/outbound/outbound.module';
 import { MediaRecordsModule } from '../media';
+import { AppConfig } from '../config/app-config';
+import { RecentLinkPreviews } from './domain/recent-link-previews';
 import { LinkPreviewsSubscriber } from './events/link-previews.subscriber';
 import { LinkPreviewResolutionService } from './services/link-preview-resolution.service';
 import { LinkPreview } from './entities/link-preview.entity';
@@ -29,6 +31,11 @@ import { LinkPreviewsService } from './services/link-previews.service';
     LinkPreviewsRepository,
     LinkPreviewResolutionService,
     LinkPreviewsSubscriber,
+    {
+      provide: RecentLinkPreviews,
+      useFactory: (config: AppConfig) => new RecentLinkPreviews(config.LINK_PREVIEW_CACHE_SECONDS * 1000),
+      inject: [AppConfig],
+    },
   ],
   exports: [LinkPreviewsService],
 })

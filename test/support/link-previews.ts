@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { normalizeLinkUrl } from '../../src/link-previews';
+import { RecentLinkPreviews } from '../../src/link-previews/domain/recent-link-previews';
 import { LinkPreviewsRepository } from '../../src/link-previews/link-previews.repository';
 
 /** What a resolution found of one page; omitted fields are null. */
@@ -14,7 +15,8 @@ export interface ResolvedPage {
 
 /**
  * Records a URL as resolved, as the link-previews resolution job would, through the booted app's
- * repository: the read side's tests show cards without fetching anything.
+ * repository (and drops what the app's memory kept of it, as a resolution does): the read side's
+ * tests show cards without fetching anything.
  */
 export async function recordResolved(app: INestApplication, url: string, page: ResolvedPage): Promise<void> {
   const key = normalizeLinkUrl(url);
@@ -35,4 +37,5 @@ export async function recordResolved(app: INestApplication, url: string, page: R
     fetchedAt: now,
     expiresAt: new Date(now.getTime() + 24 * 3600_000),
   });
+  app.get(RecentLinkPreviews).forget(key);
 }

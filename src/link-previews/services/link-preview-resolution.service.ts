@@ -10,6 +10,7 @@ import { Metrics } from '../../infrastructure/metrics/metrics';
 import { MediaImportRefused, MediaImportsService } from '../../media';
 import type { LinkPreviewOutcome } from '../domain/link-preview-outcome';
 import { decodeHtml, pageMetadata } from '../domain/page-metadata';
+import { RecentLinkPreviews } from '../domain/recent-link-previews';
 import type { LinkPreview } from '../entities/link-preview.entity';
 import { LinkPreviewsRepository, ResolvedLinkPreview } from '../link-previews.repository';
 
@@ -48,6 +49,7 @@ export class LinkPreviewResolutionService {
     private readonly images: MediaImportsService,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly recent: RecentLinkPreviews,
     metrics: Metrics,
   ) {
     this.fetches = metrics.counter(
@@ -92,6 +94,7 @@ export class LinkPreviewResolutionService {
    */
   private async recorded(resolved: ResolvedLinkPreview, previous: LinkPreview | undefined): Promise<void> {
     await this.repository.upsert(resolved);
+    this.recent.forget(resolved.url);
     if (!previous) return;
     const kept = new Set([resolved.imageMediaId, resolved.faviconMediaId]);
     const dropped = [

@@ -6,6 +6,7 @@ import { JobQueue } from '../../infrastructure/jobs/job-queue';
 import { MediaLookupService } from '../../media';
 import { EMPTY_LINK_PREVIEW, LinkPreviewView } from '../domain/link-preview-view';
 import { normalizeLinkUrl } from '../domain/normalize-link-url';
+import { RecentLinkPreviews } from '../domain/recent-link-previews';
 import { RESOLVE_LINK_PREVIEW, ResolveLinkPreviewJob } from '../events/link-previews.subscriber';
 import { LinkPreviewsRepository } from '../link-previews.repository';
 
@@ -30,20 +31,24 @@ export class LinkPreviewsService {
     private readonly jobs: JobQueue,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly recent: RecentLinkPreviews,
   ) {}
 
   /**
    * Views of many URLs in ONE statement (plus one batched media lookup when a record has images),
-   * keyed by the URL exactly as given. Never fetches. URLs missing or past their TTL are queued
-   * for resolution after the read (fire and forget, no statement on the read's path).
+   * keyed by the URL exactly as given; none when this process read them all lately
+   * (RecentLinkPreviews). Never fetches. URLs missing or past their TTL are queued for resolution
+   * after the read (fire and forget, no statement on the read's path).
    */
   async previewsOf(urls: readonly string[]): Promise<Map<string, LinkPreviewView>> {
     const views = new Map<string, LinkPreviewView>();
     const keys = new Map<string, string>();
+    const now = this.clock.now().getTime();
     for (const url of urls) {
-      views.set(url, EMPTY_LINK_PREVIEW);
-      const key = normalizeLinkUrl(url);
-      if (key !== null) keys.set(url, key);
+      const key = this.recent.keyOf(url);
+      const kept = key === null ? undefined : this.recent.get(key, now);
+      views.set(url, kept ?? EMPTY_LINK_PREVIEW);
+      if (key !== null && kept === undefined) keys.set(url, key);
     }
     if (keys.size === 0) return views;
     const records = new Map(
@@ -51,19 +56,20 @@ export class LinkPreviewsService {
     );
     const mediaIds = [...records.values()].flatMap((r) => [r.imageMediaId, r.faviconMediaId]);
     const images = mediaIds.some((id) => id !== null) ? await this.media.imageUrls(mediaIds) : new Map();
-    const now = this.clock.now().getTime();
     const stale: string[] = [];
     for (const [url, key] of keys) {
       const record = records.get(key);
       if (!record || record.expiresAt.getTime() <= now) stale.push(url);
       if (!record) continue;
-      views.set(url, {
+      const view: LinkPreviewView = {
         title: record.title,
         description: record.description,
         siteName: record.siteName,
         imageUrl: (record.imageMediaId && images.get(record.imageMediaId)) ?? null,
         faviconUrl: (record.faviconMediaId && images.get(record.faviconMediaId)) ?? null,
-      });
+      };
+      views.set(url, view);
+      this.recent.keep(key, view, record.expiresAt.getTime(), now);
     }
     if (stale.length > 0) this.resolveSoon(stale.filter((url) => this.firstAskSince(keys.get(url)!, now)));
     return views;

@@ -113,6 +113,28 @@ describe('link cards of a full post (api-spec.md "Full post")', () => {
     ]);
   });
 
+  it("a hot post's resolved cards come from this process's memory; a new resolution shows at once", async () => {
+    const urls = Array.from({ length: 10 }, (_, i) => `https://hot.example/${i}`);
+    for (const url of urls) await recordResolved(t.app, url, { title: `first ${url}` });
+    const linked = await newPost(member, space.id, { topic, body: urls.join(' ') });
+    const plain = await newPost(member, space.id, { topic, body: 'nothing linked' });
+    await read(null, linked.id);
+    await read(null, plain.id);
+    // Every URL resolved and read lately: no lookup, the same statements as the post without links
+    // (docs/decisions/0158-recent-link-previews-in-memory.md).
+    const again = await statementsDuring(() => read(null, linked.id));
+    expect(naming(again, 'link_previews')).toEqual([]);
+    expect(again.length).toBe((await statementsDuring(() => read(null, plain.id))).length);
+    expect((await read(member, linked.id)).links!.map((card) => card.title)).toEqual(
+      urls.map((url) => `first ${url}`),
+    );
+    // A resolution recorded by this process drops what it kept of that URL.
+    await recordResolved(t.app, urls[3], { title: 'second' });
+    const cards = (await read(null, linked.id)).links!;
+    expect(cards[3].title).toBe('second');
+    expect(cards[4].title).toBe(`first ${urls[4]}`);
+  });
+
   it("writes queue their posts' and comments' bare URLs after commit, with the same statements as without", async () => {
     const previews = t.app.get(LinkPreviewsService);
     const queued = jest.spyOn(previews, 'resolveSoon');
