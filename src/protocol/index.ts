@@ -11,6 +11,12 @@ export {
 } from './publishing/domain/content-publisher';
 export { OriginIdentities } from './publishing/domain/origin-identities';
 export { PublishingModule } from './publishing/publishing.module';
+export { IdentityDeactivated, IdentityRestored } from './relay/events/identity.events';
 export { IdentityStateService } from './relay/services/identity-state.service';
 export { RelayIngestService } from './relay/services/relay-ingest.service';
 export { RelayModule } from './relay/relay.module';
+/**
+ * `deactivated_identities` (`did`): the identities whose chain's head is a `delete`
+ * (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+ */
+export const PUBLISHED_VIEWS = ['deactivated_identities'] as const;

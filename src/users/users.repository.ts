@@ -17,6 +17,16 @@ const COLUMNS = `id, did, handle, display_name, bio, avatar_id, links, is_public
 const byKey = (key: 'id' | 'did' | 'handle') => `SELECT ${COLUMNS} FROM users WHERE ${key} = $1 LIMIT 1`;
 
 /**
+ * The account's identity is not deactivated: its chain's head is no `delete` (protocol's published
+ * view; docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+ */
+const ACTIVE_IDENTITY = 'NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = users.did)';
+
+/** A public profile by one key: public, identity not deactivated. */
+const publicByKey = (key: 'id' | 'did' | 'handle') =>
+  `SELECT ${COLUMNS} FROM users WHERE ${key} = $1 AND is_public AND ${ACTIVE_IDENTITY} LIMIT 1`;
+
+/**
  * A user's public live spaces where they are an active member, with their pin if any ($1 the
  * user's id, $2 their DID), over the spaces module's published views: its tables stay its own.
  */
@@ -72,17 +82,28 @@ export const USERS_STATEMENTS = defineStatements('UsersRepository', {
   userById: byKey('id'),
   userByDid: byKey('did'),
   userByHandle: byKey('handle'),
-  /** The author fields of the accounts among these DIDs ($1): every listing page asks this once. */
-  authorsByDid: 'SELECT did, handle, display_name, avatar_id FROM users WHERE did = ANY($1)',
-  /** Which of these DIDs ($1) have a public profile. */
-  publicDids: 'SELECT did FROM users WHERE did = ANY($1) AND is_public',
+  /** A public profile (not deactivated) by id, DID or handle ($1): what GET /v1/users/{user} shows. */
+  publicProfile: {
+    byId: publicByKey('id'),
+    byDid: publicByKey('did'),
+    byHandle: publicByKey('handle'),
+  },
+  /**
+   * The author fields of the accounts among these DIDs ($1), and the deactivated ones among them
+   * flagged (with or without an account): every listing page asks this once.
+   */
+  authorsByDid:
+    `SELECT did, handle, display_name, avatar_id, false AS deactivated FROM users WHERE did = ANY($1) AND ${ACTIVE_IDENTITY} ` +
+    'UNION ALL SELECT d.did, NULL, NULL, NULL, true FROM deactivated_identities d WHERE d.did = ANY($1)',
+  /** Which of these DIDs ($1) have a public profile (not deactivated). */
+  publicDids: `SELECT did FROM users WHERE did = ANY($1) AND is_public AND ${ACTIVE_IDENTITY}`,
   /** Display names of the accounts among these DIDs ($1) that have one. */
   displayNames: 'SELECT did, display_name FROM users WHERE did = ANY($1) AND display_name IS NOT NULL',
   /** GET /v1/users: public accounts, earliest first, id breaking ties ($1 $2 the cursor; last, the limit). */
   publicPage: {
-    first: `SELECT ${COLUMNS} FROM users WHERE is_public ORDER BY created_at ASC, id ASC LIMIT $1`,
-    after: `SELECT ${COLUMNS} FROM users WHERE is_public AND (created_at, id) > ($1, $2) ORDER BY created_at ASC, id ASC LIMIT $3`,
-    before: `SELECT ${COLUMNS} FROM users WHERE is_public AND (created_at, id) < ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
+    first: `SELECT ${COLUMNS} FROM users WHERE is_public AND ${ACTIVE_IDENTITY} ORDER BY created_at ASC, id ASC LIMIT $1`,
+    after: `SELECT ${COLUMNS} FROM users WHERE is_public AND ${ACTIVE_IDENTITY} AND (created_at, id) > ($1, $2) ORDER BY created_at ASC, id ASC LIMIT $3`,
+    before: `SELECT ${COLUMNS} FROM users WHERE is_public AND ${ACTIVE_IDENTITY} AND (created_at, id) < ($1, $2) ORDER BY created_at DESC, id DESC LIMIT $3`,
   },
   /** The pinned spaces of several users ($1) still shown, each list in its user's order. */
   pinnedCards: `SELECT "pin"."user_id", "space"."did", "space"."domain", "space"."display_name", "space"."avatar_media_id"
@@ -168,12 +189,13 @@ export function userFromRow(row: UserRow): User {
   return user;
 }
 
-/** The author fields of an account. */
+/** The author fields of an account; a deactivated identity's row has only its DID. */
 export interface AuthorRow {
   did: string;
   handle: string | null;
   display_name: string | null;
   avatar_id: string | null;
+  deactivated: boolean;
 }
 
 /** One space of a user as the public reads select it. */
@@ -208,6 +230,12 @@ const ACCOUNT_BY: Record<AccountKey, string> = {
   handle: USERS_STATEMENTS.userByHandle,
 };
 
+const PUBLIC_PROFILE_BY: Record<AccountKey, string> = {
+  id: USERS_STATEMENTS.publicProfile.byId,
+  did: USERS_STATEMENTS.publicProfile.byDid,
+  handle: USERS_STATEMENTS.publicProfile.byHandle,
+};
+
 /** Every statement on `users` and `user_space_pins`. */
 @Injectable()
 export class UsersRepository {
@@ -216,6 +244,12 @@ export class UsersRepository {
   /** The account whose `key` is `value`, or null. */
   async account(key: AccountKey, value: string): Promise<User | null> {
     const rows = await this.dataSource.query<UserRow[]>(ACCOUNT_BY[key], [value]);
+    return rows.length === 0 ? null : userFromRow(rows[0]);
+  }
+
+  /** The public profile whose `key` is `value` (identity not deactivated), or null. */
+  async publicProfile(key: AccountKey, value: string): Promise<User | null> {
+    const rows = await this.dataSource.query<UserRow[]>(PUBLIC_PROFILE_BY[key], [value]);
     return rows.length === 0 ? null : userFromRow(rows[0]);
   }
 
@@ -242,7 +276,7 @@ export class UsersRepository {
     return user?.handle ?? null;
   }
 
-  /** Author fields of the accounts among `dids` (distinct), in one statement. */
+  /** Author fields of the accounts among `dids` (distinct), deactivated ones flagged, in one statement. */
   authorRows(dids: readonly string[]): Promise<AuthorRow[]> {
     return this.dataSource.query<AuthorRow[]>(USERS_STATEMENTS.authorsByDid, [dids]);
   }

@@ -305,6 +305,30 @@ export class PlatIdentity implements ProofIdentity {
     return signed;
   }
 
+  /**
+   * Deletes the identity (a controller-signed `delete`): only a `restore` may follow. A service
+   * that ingests it deactivates the account (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+   */
+  delete(options: { clock?: Clock } = {}): { jws: string; cid: string } {
+    return this.seal('delete', options.clock);
+  }
+
+  /** Restores a deleted identity (a controller-signed `restore`), its keys and services as before. */
+  restore(options: { clock?: Clock } = {}): { jws: string; cid: string } {
+    return this.seal('restore', options.clock);
+  }
+
+  private seal(type: 'delete' | 'restore', clock: Clock = systemClock): { jws: string; cid: string } {
+    const createdAt = nextCreatedAt(this.current.lastCreatedAt, clock);
+    const signed = signIdentityOperation(
+      { version: 1, type, previousOperationCID: this.current.headCid, createdAt },
+      this.signerFor('controller'),
+      { did: this.did },
+    );
+    this.append(signed.jws, clock);
+    return signed;
+  }
+
   /** Appends an op (signed here or elsewhere, e.g. a key-proof adoption) that extends the head. */
   append(jws: string, clock: Clock = systemClock): void {
     this.current = applyIdentityOperation(this.current, jws, { now: clock() }).state;

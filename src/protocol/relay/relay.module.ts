@@ -30,6 +30,7 @@ import { RelayApiService } from './services/relay-api.service';
 import { RevocationService } from './services/revocation.service';
 import { PaginationModule } from '../../common/pagination/pagination.module';
 import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.module';
+import { DomainEventsModule } from '../../infrastructure/events/domain-events.module';
 
 /**
  * The embedded relay (design.md §1) and the services other modules build on: identity state (cached,
@@ -39,7 +40,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
  * ContentChainSyncService keeps other modules' content chains in line with their content.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule],
+  imports: [TypeOrmModule.forFeature(RELAY_ENTITIES), PaginationModule, RateLimitModule, DomainEventsModule],
   controllers: [
     RelayWellKnownController,
     RelayOperationsController,

@@ -63,10 +63,15 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
    */
   hasApplied: `SELECT 1 FROM "space_applicants" WHERE "space_id" = $1 AND "applicant_did" = $2
           AND ($3::varchar IS NULL OR "status" = $3) LIMIT 1`,
-  /** A space's (`$1`) active members, earliest joined first (keyset: joined_at, member_did). */
+  /**
+   * A space's (`$1`) active members, earliest joined first (keyset: joined_at, member_did); a
+   * deactivated identity is not listed, its membership kept (protocol's published view:
+   * docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+   */
   membersPage: keysetVariants(
     `SELECT ${MEMBERSHIP_COLUMNS} FROM space_memberships`,
-    "space_id = $1 AND status = 'active'",
+    "space_id = $1 AND status = 'active' " +
+      'AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = space_memberships.member_did)',
     1,
     ['joined_at', 'member_did'],
     'ASC',

@@ -18,13 +18,17 @@ export class AuthorDirectoryService {
   /**
    * An author record for every one of these DIDs (duplicates read once): an account gives its
    * handle, display name and avatar, private profiles included (an author is named where they
-   * wrote); a DID without an account gets `{ did }`.
+   * wrote); a DID without an account gets `{ did }`. A deactivated identity gets no record at all
+   * (docs/decisions/0190-deactivation-follows-the-identity-chain.md): a post shows its author as
+   * null, a comment as `{ did }`, a notification names nobody.
    */
   async authorsOf(dids: readonly string[]): Promise<Map<string, AuthorRecord>> {
     const unique = [...new Set(dids)];
     const authors = new Map<string, AuthorRecord>(unique.map((did) => [did, { did }]));
     if (unique.length === 0) return authors;
-    const accounts = await this.users.authorRows(unique);
+    const rows = await this.users.authorRows(unique);
+    const accounts = rows.filter((row) => !row.deactivated);
+    for (const row of rows) if (row.deactivated) authors.delete(row.did);
     // Avatars in one more query, only when someone on the page has one.
     const avatars = await this.media.imageUrls(accounts.map((account) => account.avatar_id));
     for (const account of accounts) {
@@ -40,7 +44,10 @@ export class AuthorDirectoryService {
     return authors;
   }
 
-  /** Which of these DIDs belong to people with a public profile (release credits show only those). */
+  /**
+   * Which of these DIDs belong to people with a public profile (release credits show only those),
+   * deactivated identities not among them.
+   */
   async withPublicProfile(dids: readonly string[]): Promise<Set<string>> {
     const unique = [...new Set(dids)];
     if (unique.length === 0) return new Set();

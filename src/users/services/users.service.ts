@@ -153,8 +153,8 @@ export class UsersService {
   }
 
   private async requirePublic(reference: string): Promise<User> {
-    const user = await this.findByReference(reference);
-    if (!user || !user.isPublic) throw notFound();
+    const user = await this.findPublicByReference(reference);
+    if (!user) throw notFound();
     return user;
   }
 
@@ -169,12 +169,16 @@ export class UsersService {
     return this.users.handleOf(did);
   }
 
-  private async findByReference(reference: string): Promise<User | null> {
-    if (reference.startsWith('did:plat:')) return this.users.account('did', reference);
+  /**
+   * The public profile a reference names; a deactivated identity's is none (the constant 404:
+   * docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+   */
+  private async findPublicByReference(reference: string): Promise<User | null> {
+    if (reference.startsWith('did:plat:')) return this.users.publicProfile('did', reference);
     const id = parseEntityId('identity', reference);
-    if (id) return this.users.account('id', id);
+    if (id) return this.users.publicProfile('id', id);
     if (!/^[A-Za-z0-9-]{3,30}$/.test(reference)) return null;
-    return this.users.account('handle', reference.toLowerCase());
+    return this.users.publicProfile('handle', reference.toLowerCase());
   }
 
   private async requireAccount(did: string): Promise<User> {

@@ -2,6 +2,9 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 import type { IdentityState, MultikeyPublicKey } from '../../core';
 
 /** The folded head of one identity chain (the chain itself is its ops in relay_operations). */
+// Only the deleted ones: the published view `deactivated_identities` reads them
+// (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+@Index('idx_relay_identity_chains_deleted', ['did'], { where: '"is_deleted"' })
 @Entity({ name: 'relay_identity_chains' })
 export class RelayIdentityChain {
   @PrimaryColumn({ type: 'varchar', length: 64, collation: 'C' })

@@ -33,6 +33,8 @@ import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
 import { RelayPendingRepository } from '../repositories/relay-pending.repository';
 import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
+import { DomainEvents } from '../../../infrastructure/events/domain-events.service';
+import { IdentityDeactivated, IdentityRestored } from '../events/identity.events';
 import { IdentityCacheBusService } from './identity-cache-bus.service';
 import { projectDocument } from '../domain/relay-document-projection';
 
@@ -143,6 +145,7 @@ export class RelayIngestService {
     private readonly chains: RelayChainsRepository,
     private readonly pending: RelayPendingRepository,
     private readonly revocations: RelayRevocationsRepository,
+    private readonly events: DomainEvents,
   ) {}
 
   /**
@@ -492,6 +495,9 @@ export class RelayIngestService {
       updatedAt: now,
     };
     await this.chains.updateIdentityChain(did, changes, manager);
+    // Delivered after this operation's commit (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+    if (applied.operation.type === 'delete') await this.events.emit(manager, new IdentityDeactivated(did));
+    if (applied.operation.type === 'restore') await this.events.emit(manager, new IdentityRestored(did));
     return newOutcome(applied.cid, 'identity-op', did);
   }
 
