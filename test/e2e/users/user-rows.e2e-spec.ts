@@ -33,11 +33,13 @@ describe('user rows on fixed SQL', () => {
     const expected = await t.dataSource.getRepository(User).findOne({ where: { did: person.did! } });
     expect(expected).not.toBeNull();
     // Through the service's own lookup by every reference kind (private: the routes call it).
-    const users = t.app.get(UsersService) as unknown as { findByReference(reference: string): Promise<User> };
+    const users = t.app.get(UsersService) as unknown as {
+      findPublicByReference(reference: string): Promise<User>;
+    };
     for (const reference of [person.did!, `identity_${expected!.id.replace(/-/g, '')}`, 'rows-person']) {
-      expect(await users.findByReference(reference)).toEqual(expected);
+      expect(await users.findPublicByReference(reference)).toEqual(expected);
     }
-    expect(await users.findByReference('nobody-here')).toBeNull();
+    expect(await users.findPublicByReference('nobody-here')).toBeNull();
     // The directory's pages map raw rows the same way.
     const page = await t.app.get(UsersRepository).publicPage({ values: null, backward: false, take: 1000 });
     expect(page).toEqual(
