@@ -94,6 +94,14 @@ FROM
 WHERE
   space_id = $1
   AND status = 'active'
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = space_memberships.member_did
+  )
 ORDER BY
   joined_at ASC,
   member_did ASC
@@ -117,6 +125,14 @@ FROM
 WHERE
   space_id = $1
   AND status = 'active'
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = space_memberships.member_did
+  )
   AND (joined_at, member_did) > ($2, $3)
 ORDER BY
   joined_at ASC,
@@ -141,6 +157,14 @@ FROM
 WHERE
   space_id = $1
   AND status = 'active'
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = space_memberships.member_did
+  )
   AND (joined_at, member_did) < ($2, $3)
 ORDER BY
   joined_at DESC,

@@ -69,16 +69,132 @@ WHERE
 LIMIT
   1;
 
+-- UsersRepository.publicProfile.byId (src/users/users.repository.ts)
+SELECT
+  id,
+  did,
+  handle,
+  display_name,
+  bio,
+  avatar_id,
+  links,
+  is_public,
+  email,
+  verified_domain,
+  profile_content_id,
+  profile_head_cid,
+  created_at,
+  updated_at
+FROM
+  users
+WHERE
+  id = $1
+  AND is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
+LIMIT
+  1;
+
+-- UsersRepository.publicProfile.byDid (src/users/users.repository.ts)
+SELECT
+  id,
+  did,
+  handle,
+  display_name,
+  bio,
+  avatar_id,
+  links,
+  is_public,
+  email,
+  verified_domain,
+  profile_content_id,
+  profile_head_cid,
+  created_at,
+  updated_at
+FROM
+  users
+WHERE
+  did = $1
+  AND is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
+LIMIT
+  1;
+
+-- UsersRepository.publicProfile.byHandle (src/users/users.repository.ts)
+SELECT
+  id,
+  did,
+  handle,
+  display_name,
+  bio,
+  avatar_id,
+  links,
+  is_public,
+  email,
+  verified_domain,
+  profile_content_id,
+  profile_head_cid,
+  created_at,
+  updated_at
+FROM
+  users
+WHERE
+  handle = $1
+  AND is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
+LIMIT
+  1;
+
 -- UsersRepository.authorsByDid (src/users/users.repository.ts)
 SELECT
   did,
   handle,
   display_name,
-  avatar_id
+  avatar_id,
+  FALSE AS deactivated
 FROM
   users
 WHERE
-  did = ANY ($1);
+  did = ANY ($1)
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
+UNION ALL
+SELECT
+  d.did,
+  NULL,
+  NULL,
+  NULL,
+  TRUE
+FROM
+  deactivated_identities d
+WHERE
+  d.did = ANY ($1);
 
 -- UsersRepository.publicDids (src/users/users.repository.ts)
 SELECT
@@ -87,7 +203,15 @@ FROM
   users
 WHERE
   did = ANY ($1)
-  AND is_public;
+  AND is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  );
 
 -- UsersRepository.displayNames (src/users/users.repository.ts)
 SELECT
@@ -119,6 +243,14 @@ FROM
   users
 WHERE
   is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
 ORDER BY
   created_at ASC,
   id ASC
@@ -145,6 +277,14 @@ FROM
   users
 WHERE
   is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
   AND (created_at, id) > ($1, $2)
 ORDER BY
   created_at ASC,
@@ -172,6 +312,14 @@ FROM
   users
 WHERE
   is_public
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  )
   AND (created_at, id) < ($1, $2)
 ORDER BY
   created_at DESC,
