@@ -19,7 +19,10 @@ export class CreatedComment {
   @ApiPropertyOptional({ description: 'the root comment this one replies to; absent on a root' })
   parentCommentId?: string;
 
-  @ApiProperty({ type: AuthorRecord, description: 'the Author shape, kept on a deleted comment' })
+  @ApiProperty({
+    type: AuthorRecord,
+    description: 'the Author shape, kept on a deleted comment; only `did` while the author is deactivated',
+  })
   author: AuthorRecord;
 
   @ApiProperty({

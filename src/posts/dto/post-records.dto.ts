@@ -43,7 +43,7 @@ export class PostCard {
   @ApiProperty({
     type: AuthorRecord,
     nullable: true,
-    description: 'never null today; nullable per api-spec.md',
+    description: 'null while the author’s identity is deactivated (its chain’s head a delete)',
   })
   author: AuthorRecord | null;
 

@@ -1,6 +1,7 @@
 import { Response } from 'supertest';
 import { DomainEvents } from '../../../src/infrastructure/events/domain-events.service';
 import { IdentityDeactivated, IdentityRestored } from '../../../src/protocol';
+import { IdentityCacheBusService } from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import { Actor, publish } from '../../support/actors';
 import { addToGroup, admit, makePublic, newGroup, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
@@ -155,23 +156,37 @@ describe('deactivation follows the identity chain (e2e)', () => {
     }
   });
 
-  it('takes effect at once on another replica of the service', async () => {
-    const bob = await person(t);
-    expectStatus(await bob.signUp('deact-bob', 'Bob'), 201);
-    expectStatus(await bob.patch('/profile', { isPublic: true }), 200);
-    const replica = await bootSpaces({ databaseUrl: t.databaseUrl });
+  it('takes effect at once on every replica: reads, and proofs through the identity cache bus', async () => {
+    // Two replicas sharing one database and Redis: the delete is ingested by one of them.
+    const env = { REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379' };
+    const [first, second] = [
+      await bootSpaces({ env, databaseUrl: t.databaseUrl }),
+      await bootSpaces({ env, databaseUrl: t.databaseUrl }),
+    ];
     try {
-      const onReplica = () => replica.anonymous.get('/v1/users/deact-bob');
-      expectStatus(await onReplica(), 200);
-      await publish(t, [bob.identity.delete({ clock }).jws]);
-      expectNotFound(await onReplica());
+      for (const replica of [first, second])
+        expect(await replica.app.get(IdentityCacheBusService).ready()).toBe(true);
+      const bob = await Actor.create(first, { clock });
+      expectStatus(await bob.signUp('deact-bob', 'Bob'), 201);
+      expectStatus(await bob.patch('/profile', { isPublic: true }), 200);
+      const bobOnSecond = await Actor.create(second, { identity: bob.identity, clock });
+      const profile = () => second.anonymous.get('/v1/users/deact-bob');
+      expectStatus(await profile(), 200);
+      // Warms the second replica's identity cache.
+      expectStatus(await bobOnSecond.get('/v1/profile'), 200);
+
+      await publish(first, [bob.identity.delete({ clock }).jws]);
+      expectNotFound(await profile());
+      expect((await second.anonymous.get('/v1/users')).text).not.toContain(bob.did);
+      expect((await bobOnSecond.get('/v1/profile')).status).toBe(401);
       // Only that identity: another account stays as it was.
-      expectStatus(await replica.anonymous.get('/v1/users/deact-alice'), 200);
-      expect((await replica.anonymous.get('/v1/users')).text).not.toContain(bob.did);
-      await publish(t, [bob.identity.restore({ clock }).jws]);
-      expectStatus(await onReplica(), 200);
+      expectStatus(await second.anonymous.get('/v1/users/deact-alice'), 200);
+
+      await publish(first, [bob.identity.restore({ clock }).jws]);
+      expectStatus(await profile(), 200);
+      expectStatus(await bobOnSecond.get('/v1/profile'), 200);
     } finally {
-      await replica.close();
+      await Promise.all([first.close(), second.close()]);
     }
   });
 });
