@@ -1,4 +1,5 @@
 import { AuthorDirectoryService } from '../../../src/users';
+import { Actor, publish } from '../../support/actors';
 import { bootSpaces, expectStatus, newDid, SpacesTestApp } from '../spaces/support';
 
 /**
@@ -72,5 +73,39 @@ describe('authors of many DIDs', () => {
     );
     expect(statements).toHaveLength(1);
     expect([...result]).toEqual([open.did]);
+  });
+
+  it('gives a deactivated identity no record, with an account or without, in the same one statement', async () => {
+    const clock = () => t.clock.now();
+    const [withAccount, withoutAccount, kept] = await Promise.all([
+      Actor.create(t, { clock }),
+      Actor.create(t, { clock }),
+      Actor.create(t, { clock }),
+    ]);
+    expectStatus(await withAccount.signUp('gone-author', 'Gone'), 201);
+    expectStatus(await withAccount.patch('/profile', { isPublic: true }), 200);
+    expectStatus(await kept.signUp('kept-author', 'Kept'), 201);
+    await publish(t, [
+      withAccount.identity.delete({ clock }).jws,
+      withoutAccount.identity.delete({ clock }).jws,
+    ]);
+
+    const authors = t.app.get(AuthorDirectoryService);
+    const dids = [withAccount.did, withoutAccount.did, kept.did];
+    const { result, statements } = await usersStatements(() => authors.authorsOf(dids));
+    expect(statements).toHaveLength(1);
+    expect([...result.keys()]).toEqual([kept.did]);
+    expect(result.get(kept.did)).toEqual({ did: kept.did, displayName: 'Kept', username: 'kept-author' });
+    expect([...(await authors.withPublicProfile(dids))]).toEqual([]);
+
+    await publish(t, [withAccount.identity.restore({ clock }).jws]);
+    const restored = await authors.authorsOf(dids);
+    expect(restored.get(withAccount.did)).toEqual({
+      did: withAccount.did,
+      displayName: 'Gone',
+      username: 'gone-author',
+    });
+    expect(restored.has(withoutAccount.did)).toBe(false);
+    expect([...(await authors.withPublicProfile(dids))]).toEqual([withAccount.did]);
   });
 });

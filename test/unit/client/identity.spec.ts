@@ -118,6 +118,21 @@ describe('identities', () => {
       expect(() => identity.addKey(['auth'], { key: clash })).toThrow(/another key/);
     });
 
+    it('deletes and restores with controller-signed operations; a deleted identity takes only a restore', () => {
+      const identity = PlatIdentity.create({ clock: movingClock });
+      const keys = identity.state.authKeys;
+      const deletion = identity.delete({ clock: movingClock });
+      expect(identity.headCid).toBe(deletion.cid);
+      expect(identity.state.isDeleted).toBe(true);
+      expect(() => identity.addKey(['assert'], { clock: movingClock })).toThrow(/deleted/);
+      expect(() => identity.delete({ clock: movingClock })).toThrow(/deleted/);
+      identity.restore({ clock: movingClock });
+      expect(identity.state.isDeleted).toBe(false);
+      expect(identity.state.authKeys).toEqual(keys);
+      expect(() => identity.restore({ clock: movingClock })).toThrow(/restore must directly follow a delete/);
+      expect(verifyIdentityChain(identity.log, { expectedDid: identity.did }).state).toEqual(identity.state);
+    });
+
     it('adopts a longer log that extends its own, and refuses one that does not', () => {
       const identity = PlatIdentity.create({ clock: movingClock });
       const copy = PlatIdentity.fromKeyFile(identity.toKeyFile());
