@@ -72,6 +72,7 @@ import { RateLimitModule } from '../../infrastructure/rate-limit/rate-limit.modu
     ContentChainSyncService,
   ],
   exports: [
+    IdentityCacheBusService,
     IdentityStateService,
     RevocationService,
     RelayIngestService,
