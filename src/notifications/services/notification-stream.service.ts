@@ -67,7 +67,7 @@ type ResetReason = 'unknown-position' | 'too-old' | 'too-many';
 @Injectable()
 export class NotificationStreamService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(NotificationStreamService.name);
-  private readonly byDid = new Map<string, { streams: Set<Stream>; unsubscribe?: () => void }>();
+  private readonly byDid = new Map<string, { streams: Set<Stream>; subscribed: Promise<() => void> }>();
   private heartbeat?: Repeating;
 
   constructor(
@@ -120,6 +120,9 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
     lastEventId: string | undefined,
   ): Promise<void> {
     const holder = this.standing.holderOf(request, principal);
+    // Where a catch-up (after a lost subscription) starts: past the newest notification now.
+    const latest = await this.notifications.latest(principal.did);
+    const position = latest ? { at: latest.last_activity_at, id: latest.id } : { at: new Date(0), id: NIL_UUID };
     const slot = randomUUID();
     const cap = this.config.STREAM_MAX_PER_IDENTITY;
     if (!(await this.slots.take(principal.did, slot, cap, this.leaseMs()))) {
@@ -139,8 +142,6 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
     request.socket.setNoDelay(true);
     request.socket.setKeepAlive(true);
 
-    // Catch-up starts a little before now: writers' clocks differ; `sent` drops what repeats.
-    const position = { at: new Date(this.clock.now().getTime() - 5000), id: NIL_UUID };
     let opened!: () => void;
     const stream: Stream = {
       did: principal.did,
@@ -164,19 +165,19 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
     if (this.shutdown.draining) this.drainOne(stream);
   }
 
+  /** Adds the stream to its person's; resolves once their channel's subscription is live. */
   private async register(stream: Stream): Promise<void> {
-    let entry = this.byDid.get(stream.did);
+    const did = stream.did;
+    let entry = this.byDid.get(did);
     if (!entry) {
-      entry = { streams: new Set() };
-      this.byDid.set(stream.did, entry);
+      entry = {
+        streams: new Set(),
+        subscribed: this.pubsub.subscribe(did, (id) => this.delivered(did, id)),
+      };
+      this.byDid.set(did, entry);
     }
     entry.streams.add(stream);
-    if (entry.unsubscribe || entry.streams.size > 1) return;
-    const did = stream.did;
-    const unsubscribe = await this.pubsub.subscribe(did, (id) => this.delivered(did, id));
-    const current = this.byDid.get(did);
-    if (current === entry && entry.streams.size > 0) entry.unsubscribe = unsubscribe;
-    else unsubscribe();
+    await entry.subscribed;
   }
 
   private async forget(stream: Stream): Promise<void> {
@@ -184,7 +185,7 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
     const entry = this.byDid.get(stream.did);
     if (entry?.streams.delete(stream) && entry.streams.size === 0) {
       this.byDid.delete(stream.did);
-      entry.unsubscribe?.();
+      void entry.subscribed.then((unsubscribe) => unsubscribe());
     }
     await this.slots.release(stream.did, stream.slot);
   }
