@@ -41,7 +41,10 @@ export class StreamController {
   @Get()
   @RateLimitClass('read')
   @Gated(['read:profile'])
-  @ApiOperation({ summary: 'A live stream of the caller’s notifications (Server-Sent Events)', description: EVENTS })
+  @ApiOperation({
+    summary: 'A live stream of the caller’s notifications (Server-Sent Events)',
+    description: EVENTS,
+  })
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'the `id` of the last event received' })
   @ApiProduces('text/event-stream')
   @ApiOkResponse({
@@ -50,7 +53,8 @@ export class StreamController {
       'text/event-stream': {
         schema: {
           type: 'string',
-          description: 'event data: `notification` events carry a NotificationRecord, `reset` events a StreamResetData',
+          description:
+            'event data: `notification` events carry a NotificationRecord, `reset` events a StreamResetData',
           oneOf: [{ $ref: getSchemaPath(NotificationRecord) }, { $ref: getSchemaPath(StreamResetData) }],
         },
       },

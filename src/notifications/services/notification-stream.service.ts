@@ -14,7 +14,11 @@ import { PostReadabilityService } from '../../posts';
 import { ProofHolder, ProofStandingService } from '../../protocol';
 import { namedPosts } from '../domain/notification-titles';
 import { NotificationRecord } from '../dto/notification-records.dto';
-import { NotificationsRepository, VisibleNotification, WrittenNotification } from '../notifications.repository';
+import {
+  NotificationsRepository,
+  VisibleNotification,
+  WrittenNotification,
+} from '../notifications.repository';
 import { NotificationPresenter } from './notification.presenter';
 
 /** The cursor listing of stream event ids (a cursor of another listing does not resume). */
@@ -122,7 +126,9 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
     const holder = this.standing.holderOf(request, principal);
     // Where a catch-up (after a lost subscription) starts: past the newest notification now.
     const latest = await this.notifications.latest(principal.did);
-    const position = latest ? { at: latest.last_activity_at, id: latest.id } : { at: new Date(0), id: NIL_UUID };
+    const position = latest
+      ? { at: latest.last_activity_at, id: latest.id }
+      : { at: new Date(0), id: NIL_UUID };
     const slot = randomUUID();
     const cap = this.config.STREAM_MAX_PER_IDENTITY;
     if (!(await this.slots.take(principal.did, slot, cap, this.leaseMs()))) {

@@ -38,7 +38,8 @@ withRedis('notification stream across replicas (e2e)', () => {
     expectStatus(response, 201);
     const key = `notify.post.created:${parseEntityId('post', response.body.id as string)}`;
     await eventually(
-      async () => (await a.dataSource.query('SELECT done_at FROM notification_fanouts WHERE key = $1', [key]))[0],
+      async () =>
+        (await a.dataSource.query('SELECT done_at FROM notification_fanouts WHERE key = $1', [key]))[0],
       (row) => !!row?.done_at,
     );
     return response.body.id as string;
@@ -53,7 +54,10 @@ withRedis('notification stream across replicas (e2e)', () => {
     b = await bootStreamApp({ env, databaseUrl: a.databaseUrl });
     const redis = new URL(process.env.REDIS_URL!);
     relay = await TcpRelay.start({ host: redis.hostname, port: Number(redis.port || 6379) });
-    c = await bootStreamApp({ env: { ...env, REDIS_URL: relay.route(process.env.REDIS_URL!) }, databaseUrl: a.databaseUrl });
+    c = await bootStreamApp({
+      env: { ...env, REDIS_URL: relay.route(process.env.REDIS_URL!) },
+      databaseUrl: a.databaseUrl,
+    });
     [owner, member] = await Promise.all([a.person(), a.person()]);
     expectStatus(await owner.signUp('olive', 'Olive Owner'), 201);
     expectStatus(await member.signUp('mia', 'Mia Member'), 201);
