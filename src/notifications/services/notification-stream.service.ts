@@ -161,8 +161,11 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
       closed: false,
     };
     stream.queue = stream.queue.then(() => this.resume(stream, lastEventId));
-    request.on('close', () => void this.forget(stream));
+    // The response's close: its end, or the connection lost (the client left) at any time.
+    response.on('close', () => void this.forget(stream));
     await this.register(stream);
+    // A client that left while the stream was being set up: nothing will close it later.
+    if (request.socket.destroyed) await this.forget(stream);
     if (stream.closed) return;
     response.flushHeaders();
     // A first comment: the client (and a proxy) sees the stream is live before any event.
