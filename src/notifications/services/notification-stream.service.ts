@@ -123,6 +123,12 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
     response: Response,
     lastEventId: string | undefined,
   ): Promise<void> {
+    if (request.method === 'HEAD') {
+      // Express answers HEAD with the GET route: the headers of a stream, and no stream.
+      response.status(200).setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+      response.end();
+      return;
+    }
     const holder = this.standing.holderOf(request, principal);
     // Where a catch-up (after a lost subscription) starts: past the newest notification now.
     const latest = await this.notifications.latest(principal.did);

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { drain } from '../../../src/infrastructure/health/drain';
+import { Metrics } from '../../../src/infrastructure/metrics/metrics';
 import { Actor, publish } from '../../support/actors';
 import { eventually } from '../../support/eventually';
 import { expectStatus } from '../spaces/support';
@@ -243,6 +244,19 @@ describe('notification stream (e2e)', () => {
       const [reset] = await forged.waitFor(1, 'reset');
       expect(JSON.parse(reset.data)).toEqual({ reason: 'unknown-position' });
     });
+  });
+
+  it('counts open streams in plat_stream_connections, and answers HEAD without holding one', async () => {
+    const head = await member.send('HEAD', '/v1/stream');
+    expect(head.status).toBe(200);
+    expect(head.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    const gauge = async () =>
+      (await t.app.get(Metrics).exposition()).body.match(/^plat_stream_connections (\d+)$/m)?.[1];
+    expect(await gauge()).toBe('0');
+    const stream = await connect(member);
+    expect(await gauge()).toBe('1');
+    stream.close();
+    expect(await eventually(gauge, (value) => value === '0')).toBe('0');
   });
 
   it('writes a heartbeat comment at every tick of the heartbeat timer', async () => {
