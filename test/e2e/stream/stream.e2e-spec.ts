@@ -115,6 +115,24 @@ describe('notification stream (e2e)', () => {
     expect(data).toEqual(await listed(member, data.id));
   });
 
+  it('sends an aggregated notification again, as updated, with a later position', async () => {
+    const postId = await newPost(member, 'Two voices');
+    const stream = await connect(member);
+    await comment(owner, postId, 'first');
+    await comment(other, postId, 'second');
+    const [first, second] = await stream.waitFor(2);
+    const [before, after] = [JSON.parse(first.data), JSON.parse(second.data)];
+    expect(after.id).toBe(before.id);
+    expect(before.aggregation).toBeNull();
+    expect(after.aggregation).toMatchObject({ type: 'identity', totalCount: 2 });
+    expect(second.id).not.toBe(first.id);
+    expect(after).toEqual(await listed(member, after.id));
+    // Resuming from the first position sends the updated one only.
+    const resumed = await connect(member, { lastEventId: first.id });
+    const [again] = await resumed.waitFor(1);
+    expect(JSON.parse(again.data)).toEqual(after);
+  });
+
   it('outlives the request timeouts and sends nothing of another person’s notifications', async () => {
     const mine = await newPost(member, 'Mine');
     const theirs = await newPost(other, 'Theirs');
