@@ -1,3 +1,4 @@
+import Redis from 'ioredis';
 import { parseEntityId } from '../../../src/common/ids/entity-id';
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
@@ -95,6 +96,30 @@ withRedis('notification stream across replicas (e2e)', () => {
     const third = await connect(c, member);
     expect(third.status).toBe(429);
     expect(JSON.parse(third.body)).toMatchObject({ code: 'E_RATE_LIMITED', scope: 'stream' });
+  });
+
+  it('does not count the leases of a replica that died once they lapse', async () => {
+    const redis = new Redis(process.env.REDIS_URL!);
+    try {
+      const key = `${a.config.STREAM_REDIS_PREFIX}slots:${member.did}`;
+      // The streams of the tests before have released their slots.
+      expect(
+        await eventually(
+          () => redis.zcard(key),
+          (held) => held === 0,
+        ),
+      ).toBe(0);
+      // Two streams of a replica that died without closing them: leases that are still current...
+      await redis.zadd(key, Date.now() + 60_000, 'dead-1', Date.now() + 60_000, 'dead-2');
+      const refused = await connect(a, member);
+      expect(refused.status).toBe(429);
+      // ...and the same leases once lapsed (no heartbeat renewed them).
+      await redis.zadd(key, Date.now() - 1, 'dead-1', Date.now() - 1, 'dead-2');
+      expect((await connect(a, member)).status).toBe(200);
+      expect(await redis.zscore(key, 'dead-1')).toBeNull();
+    } finally {
+      redis.disconnect();
+    }
   });
 
   it('keeps streams open through a Redis cut and sends what was written meanwhile once it is back', async () => {
