@@ -166,7 +166,7 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
       queue: new Promise<void>((resolve) => (opened = resolve)),
       closed: false,
     };
-    stream.queue = stream.queue.then(() => this.resume(stream, lastEventId));
+    this.enqueue(stream, () => this.resume(stream, lastEventId));
     // The response's close: its end, or the connection lost (the client left) at any time.
     response.on('close', () => void this.forget(stream));
     await this.register(stream);
