@@ -20,7 +20,7 @@ import { mkdirSync } from 'node:fs';
  *    sending the comment to the event arriving on B, `STREAM_BENCH_SAMPLES` (default 200) times.
  *
  * Both replicas are the built service (dist/src/main.js) on one fresh database and one Redis.
- * Run: `npm run build && DATABASE_URL=<admin url> node dist/bench/stream.js`.
+ * Run: `DATABASE_URL=<admin url> npm run bench:stream`.
  */
 
 const IDLE = Number(process.env.STREAM_BENCH_IDLE ?? 5000);
