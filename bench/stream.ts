@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
@@ -6,7 +6,6 @@ import { PlatIdentity, signRequestProof } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
 import { startService, stopProcess, type Target } from './processes';
 import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
-import { mkdirSync } from 'node:fs';
 
 /**
  * The live stream's costs (issue 33 item 6; docs/decisions/0170-a-live-stream-of-notifications.md),
