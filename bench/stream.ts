@@ -14,6 +14,8 @@ import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
  * 1. RSS per idle stream: replica A holds `STREAM_BENCH_IDLE` (default 5,000) open streams of
  *    `STREAM_BENCH_PEOPLE` people; its resident set (/proc/<pid>/status VmRSS) before and after,
  *    settled, divided by the count.
+ *    Beside it, `STREAM_BENCH_READS` (300) sequential anonymous `GET /v1/spaces` on A before the
+ *    streams and while it holds them: p50 and p99 (a latency, not the runner's req/s ratio).
  * 2. Write → event latency across two replicas: a person's stream is held by replica B; another
  *    member comments on the person's post through replica A, one comment at a time; the time from
  *    sending the comment to the event arriving on B, `STREAM_BENCH_SAMPLES` (default 200) times.
@@ -25,6 +27,7 @@ import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
 const IDLE = Number(process.env.STREAM_BENCH_IDLE ?? 5000);
 const PEOPLE = Number(process.env.STREAM_BENCH_PEOPLE ?? 500);
 const SAMPLES = Number(process.env.STREAM_BENCH_SAMPLES ?? 200);
+const READS = Number(process.env.STREAM_BENCH_READS ?? 300);
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
@@ -66,11 +69,18 @@ async function main(): Promise<void> {
 
     const idle = await idleStreams(a, people);
     const latency = await writeToEventLatency(a, b);
-    const line = (label: string, value: string) => console.log(`${label.padEnd(44)} ${value}`);
+    const line = (label: string, value: string) => console.log(`${label.padEnd(48)} ${value}`);
     console.log('');
     line('idle streams held by one replica', String(idle.count));
     line('replica RSS before / after (MiB)', `${mib(idle.before)} / ${mib(idle.after)}`);
     line('RSS per idle stream (KiB)', ((idle.after - idle.before) / idle.count / 1024).toFixed(1));
+    line('opens refused with 503 and retried', String(idle.refused));
+    const { readsBefore, readsWith } = idle;
+    line(
+      'GET /v1/spaces p50 / p99 without streams (ms)',
+      `${pct(readsBefore, 0.5)} / ${pct(readsBefore, 0.99)}`,
+    );
+    line('GET /v1/spaces p50 / p99 with them (ms)', `${pct(readsWith, 0.5)} / ${pct(readsWith, 0.99)}`);
     const { samples, answered } = latency;
     line('write → event across replicas, samples', String(samples.length));
     line('p50 / p99 / max (ms)', `${pct(samples, 0.5)} / ${pct(samples, 0.99)} / ${pct(samples, 1)}`);
@@ -84,21 +94,51 @@ async function main(): Promise<void> {
 
 /** Opens IDLE streams on `target` (round robin over the people) and measures its RSS. */
 async function idleStreams(target: Target, people: PlatIdentity[]) {
+  await readLatencies(target); // warm-up: the first reads of a fresh process are slower
   await settle();
   const before = rssOf(target);
+  const readsBefore = await readLatencies(target);
   status(`opening ${IDLE} idle streams on ${target.name}`);
   const streams: Array<() => void> = [];
   for (let i = 0; i < IDLE; i += 100) {
     const batch = [];
     for (let j = i; j < Math.min(IDLE, i + 100); j++) {
-      batch.push(openStream(target, people[j % people.length], () => undefined));
+      batch.push(openRetrying(target, people[j % people.length]));
     }
     streams.push(...(await Promise.all(batch)).map((stream) => stream.close));
   }
   await settle();
   const after = rssOf(target);
+  const readsWith = await readLatencies(target);
   for (const close of streams) close();
-  return { count: streams.length, before, after };
+  return { count: streams.length, before, after, readsBefore, readsWith, refused };
+}
+
+/** Stream opens refused (503: Redis did not answer within REDIS_TIMEOUT_MS under the burst). */
+let refused = 0;
+
+/** As a client would: a refused open is tried again after a moment. */
+async function openRetrying(target: Target, person: PlatIdentity): Promise<{ close: () => void }> {
+  for (;;) {
+    try {
+      return await openStream(target, person, () => undefined);
+    } catch (error) {
+      if (!String(error).includes('answered 503')) throw error;
+      refused++;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+}
+
+/** READS sequential anonymous `GET /v1/spaces` on `target`: ms each. */
+async function readLatencies(target: Target): Promise<number[]> {
+  const samples: number[] = [];
+  for (let i = 0; i < READS; i++) {
+    const started = performance.now();
+    await call(target, 'GET', '/v1/spaces', null, undefined);
+    samples.push(performance.now() - started);
+  }
+  return samples;
 }
 
 /** Comments through A on a post of a person whose stream is on B; ms from send to event. */
@@ -201,7 +241,7 @@ async function call(
       jti: true,
     }).authorization;
   }
-  const text = JSON.stringify(body);
+  const text = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const request = httpRequest(
       { host: '127.0.0.1', port: target.port, path, method, headers, agent },
