@@ -304,7 +304,14 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
   private async beat(): Promise<void> {
     const streams = this.all();
     if (streams.length === 0) return;
+    const now = this.clock.now().getTime();
     for (const stream of streams) {
+      // A credential's expiry is no event on any bus: the heartbeat finds it.
+      const expiresAt = stream.holder.credential?.expiresAt;
+      if (expiresAt !== undefined && expiresAt * 1000 <= now) {
+        this.close(stream);
+        continue;
+      }
       this.write(stream, ': heartbeat\n\n');
       void this.slots.renew(stream.did, stream.slot, this.leaseMs());
     }

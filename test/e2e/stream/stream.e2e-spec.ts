@@ -355,6 +355,26 @@ describe('notification stream (e2e)', () => {
       expect((await connect(app, { credential })).status).toBe(403);
     });
 
+    it('closes at the first heartbeat past the credential’s expiry', async () => {
+      const app = await t.person();
+      const credential = member.grant(app, ['read:profile'], [], { expiresInSeconds: 600 });
+      const stream = await connect(app, { credential });
+      expect(stream.status).toBe(200);
+      t.clock.fire(HEARTBEAT_MS);
+      await eventually(
+        () => stream.comments.length,
+        (n) => n === 2,
+      );
+      expect(stream.ended).toBe(false);
+      t.clock.offsetMs += 601_000;
+      try {
+        t.clock.fire(HEARTBEAT_MS);
+        expect(await stream.waitForEnd(5000)).toBe(true);
+      } finally {
+        t.clock.offsetMs -= 601_000;
+      }
+    });
+
     it('closes within 5 s once the signing key is removed, and keeps a stream of another key', async () => {
       const frank = await t.person();
       const oldKey = frank.identity.authKey;
