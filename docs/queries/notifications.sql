@@ -91,7 +91,10 @@ SET
     ) THEN 0
     ELSE 1
   END,
-  last_activity_at = GREATEST(n.last_activity_at, EXCLUDED.last_activity_at);
+  last_activity_at = GREATEST(n.last_activity_at, EXCLUDED.last_activity_at)
+RETURNING
+  n.id,
+  n.recipient_did;
 
 -- NotificationsRepository.visiblePage.first (src/notifications/notifications.repository.ts)
 SELECT
@@ -328,6 +331,81 @@ ORDER BY
   n.id ASC
 LIMIT
   $3;
+
+-- NotificationsRepository.visibleSince (src/notifications/notifications.repository.ts)
+SELECT
+  n.id,
+  n.recipient_did,
+  n.type,
+  n.space_id,
+  n.audience,
+  n.group_key,
+  n.scope,
+  n.aggregation_type,
+  n.people,
+  n.item_count,
+  n.post_id,
+  n.read_state,
+  n.first_activity_at,
+  n.last_activity_at,
+  n.last_read_at,
+  n.created_at,
+  s.did AS space_did,
+  s.display_name AS space_display_name
+FROM
+  notifications n
+  JOIN live_spaces s ON s.id = n.space_id
+  LEFT JOIN space_member_standings m ON m.space_id = n.space_id
+  AND m.member_did = n.recipient_did
+WHERE
+  n.recipient_did = $1
+  AND (
+    (
+      m.status = 'active'
+      AND (
+        n.audience <> 'admins'
+        OR m.role IN ('owner', 'admin')
+      )
+    )
+    OR (
+      n.audience = 'applicant'
+      AND (
+        m.status IS NULL
+        OR m.status <> 'banned'
+      )
+    )
+  )
+  AND (
+    n.post_id IS NULL
+    OR EXISTS (
+      SELECT
+        1
+      FROM
+        live_posts lp
+        JOIN live_space_topics lt ON lt.id = lp.topic_id
+      WHERE
+        lp.id = n.post_id
+        AND (
+          lt.access_kind <> 'groups'
+          OR m.role IN ('owner', 'admin')
+          OR EXISTS (
+            SELECT
+              1
+            FROM
+              group_members gm
+            WHERE
+              gm.member_did = n.recipient_did
+              AND lt.access_group_ids @> to_jsonb(gm.group_id::text)
+          )
+        )
+    )
+  )
+  AND (n.last_activity_at, n.id) > ($2::timestamptz, $3::uuid)
+ORDER BY
+  n.last_activity_at ASC,
+  n.id ASC
+LIMIT
+  $4;
 
 -- NotificationsRepository.visibleCount (src/notifications/notifications.repository.ts)
 SELECT

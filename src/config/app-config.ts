@@ -369,6 +369,52 @@ export class AppConfig {
   JOB_OUTBOX_SWEEP_MS = 5000;
 
   /**
+   * `GET /v1/stream` (docs/decisions/0170-a-live-stream-of-notifications.md): a heartbeat comment
+   * this often, so proxies and clients see a live connection.
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  STREAM_HEARTBEAT_MS = 25000;
+
+  /** Open streams one person may hold at once, counted across replicas when Redis is there. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  STREAM_MAX_PER_IDENTITY = 5;
+
+  /**
+   * How far `Last-Event-ID` resumes: at most this many notifications, none older than the age
+   * below; past either the stream sends a `reset` event
+   * (docs/decisions/0171-stream-resume-from-the-notifications-table.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  STREAM_RESUME_MAX_EVENTS = 100;
+
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  STREAM_RESUME_MAX_AGE_MS = 86_400_000;
+
+  /** Prefix of the stream's Redis keys and channels; replicas serving one audience share it. */
+  @Matches(/^[A-Za-z0-9:_.-]{1,64}$/, {
+    message: 'STREAM_REDIS_PREFIX must be 1 to 64 of [A-Za-z0-9:_.-]',
+  })
+  STREAM_REDIS_PREFIX = 'plat:stream:';
+
+  /** The `retry:` hint (ms) a stream closed by a drain gives its client before it reconnects. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(600000)
+  STREAM_RETRY_MS = 1000;
+
+  /**
    * How long after a hand-off an outbox job that has not run yet is handed on again (a no-op while
    * the queue still holds it; it brings back a job a Redis restart lost or that exhausted its retries).
    */

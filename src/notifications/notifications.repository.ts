@@ -86,13 +86,21 @@ export const NOTIFICATIONS_STATEMENTS = defineStatements('NotificationsRepositor
          item_count = n.item_count + CASE WHEN EXISTS (
              SELECT 1 FROM jsonb_array_elements(n.people) AS p(value)
               WHERE COALESCE(p.value->>'id', p.value->>'did') = ${ITEM_KEY}) THEN 0 ELSE 1 END,
-         last_activity_at = GREATEST(n.last_activity_at, EXCLUDED.last_activity_at)`,
+         last_activity_at = GREATEST(n.last_activity_at, EXCLUDED.last_activity_at)
+       RETURNING n.id, n.recipient_did`,
   visiblePage: {
     first: VISIBLE_PAGE('DESC', false),
     after: VISIBLE_PAGE('DESC', true),
     /** A `before` cursor: read backward, the page reversed after. */
     before: VISIBLE_PAGE('ASC', true),
   },
+  /**
+   * The visible notifications of $1 whose activity is past ($2, $3) (last activity, id), oldest
+   * first, $4 at most: what a stream resumed with `Last-Event-ID` missed
+   * (docs/decisions/0171-stream-resume-from-the-notifications-table.md).
+   */
+  visibleSince: `${VISIBLE_COLUMNS} ${VISIBLE_FROM} AND (n.last_activity_at, n.id) > ($2::timestamptz, $3::uuid)
+        ORDER BY n.last_activity_at ASC, n.id ASC LIMIT $4`,
   /** How many notifications of $1 are visible, of the space with DID $2 only (NULL: all). */
   visibleCount: `SELECT count(*)::int AS n ${VISIBLE_FROM} AND ($2::varchar IS NULL OR s.did = $2)`,
   /** One visible notification of $1 by id ($2). */
@@ -142,6 +150,12 @@ export interface NotificationDraft {
   /** The post the notification is about (content kinds), else null. */
   postId: string | null;
   at: Date;
+}
+
+/** A row a write inserted or updated (an aggregation), and whose it is. */
+export interface WrittenNotification {
+  id: string;
+  recipientDid: string;
 }
 
 /** A visible notification with the space it is about. */
@@ -218,9 +232,9 @@ export class NotificationsRepository {
     recipients: string[],
     draft: NotificationDraft,
     runner: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    if (recipients.length === 0) return;
-    await runner.query(NOTIFICATIONS_STATEMENTS.write, [
+  ): Promise<WrittenNotification[]> {
+    if (recipients.length === 0) return [];
+    const rows = await runner.query<{ id: string; recipient_did: string }[]>(NOTIFICATIONS_STATEMENTS.write, [
       recipients.map(() => newUuid()),
       recipients,
       draft.kind,
@@ -233,6 +247,21 @@ export class NotificationsRepository {
       draft.aggregationType,
       draft.postId,
     ]);
+    return rows.map((row) => ({ id: row.id, recipientDid: row.recipient_did }));
+  }
+
+  async visibleSince(
+    did: string,
+    after: { at: Date; id: string },
+    limit: number,
+  ): Promise<VisibleNotification[]> {
+    const rows = await this.dataSource.query<VisibleRow[]>(NOTIFICATIONS_STATEMENTS.visibleSince, [
+      did,
+      after.at,
+      after.id,
+      limit,
+    ]);
+    return rows.map(visibleOfRow);
   }
 
   async visiblePage(

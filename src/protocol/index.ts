@@ -1,6 +1,11 @@
 export { AuthModule } from './auth/auth.module';
 export { grantCoversSpace } from './auth/domain/credential-grant';
 export { IdentityDirectory } from './auth/domain/identity-directory';
+export {
+  ProofStandingService,
+  type ProofHolder,
+  type StandingListener,
+} from './auth/services/proof-standing.service';
 export { ChainGenesis, type SignedGenesis } from './publishing/domain/chain-genesis';
 export { ChainOutboxService } from './publishing/services/chain-outbox.service';
 export { type ChainOwner, type ChainState, type StoredHead } from './publishing/domain/chain-owner';

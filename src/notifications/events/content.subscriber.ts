@@ -12,9 +12,9 @@ import {
 } from '../../posts';
 import { nameOf, withTitle } from '../domain/notification-titles';
 import { NotificationAudience, StoredPerson } from '../entities/notification.entity';
-import { NotificationsRepository } from '../notifications.repository';
 import { PeopleNamesService } from '../services/people-names.service';
 import { PostAnnouncementsSubscriber } from './post-announcements.subscriber';
+import { NotificationWritesService } from '../services/notification-writes.service';
 
 /** One content activity told to a few named people (the author of a post or comment). */
 interface Telling {
@@ -43,7 +43,7 @@ export class ContentSubscriber implements OnModuleInit {
   constructor(
     private readonly events: DomainEvents,
     private readonly audience: PostReadabilityService,
-    private readonly notifications: NotificationsRepository,
+    private readonly writes: NotificationWritesService,
     private readonly names: PeopleNamesService,
     private readonly announcements: PostAnnouncementsSubscriber,
     private readonly clock: Clock,
@@ -151,7 +151,7 @@ export class ContentSubscriber implements OnModuleInit {
     if (recipients.length === 0) return;
     const actor: StoredPerson = (await this.names.of([telling.actorDid]))(telling.actorDid);
     const now = this.clock.now();
-    await this.notifications.write(recipients, {
+    await this.writes.write(recipients, {
       kind: telling.kind,
       spaceId: telling.post.spaceId,
       audience: telling.audience,

@@ -7,6 +7,7 @@ import { nameOf } from '../domain/notification-titles';
 import { NotificationsRepository } from '../notifications.repository';
 import { FANOUT_BATCH, NotificationFanoutsService } from '../services/notification-fanouts.service';
 import { PeopleNamesService } from '../services/people-names.service';
+import { NotificationWritesService } from '../services/notification-writes.service';
 
 export const ANNOUNCE_JOIN = 'notifications.announce-join';
 
@@ -32,6 +33,7 @@ export class JoinAnnouncementsSubscriber implements OnModuleInit {
     private readonly outbox: JobOutbox,
     private readonly fanouts: NotificationFanoutsService,
     private readonly notifications: NotificationsRepository,
+    private readonly writes: NotificationWritesService,
     private readonly names: PeopleNamesService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -63,7 +65,7 @@ export class JoinAnnouncementsSubscriber implements OnModuleInit {
         FANOUT_BATCH,
         manager,
       );
-      await this.notifications.write(
+      await this.writes.write(
         batch,
         {
           kind: 'notify.member.joined',

@@ -6,9 +6,9 @@ import { AppConfig } from '../../config/app-config';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { PostReadabilityService } from '../../posts';
 import { nameOf, withTitle } from '../domain/notification-titles';
-import { NotificationsRepository } from '../notifications.repository';
 import { FANOUT_BATCH, NotificationFanoutsService } from '../services/notification-fanouts.service';
 import { PeopleNamesService } from '../services/people-names.service';
+import { NotificationWritesService } from '../services/notification-writes.service';
 
 export const ANNOUNCE_POST = 'notifications.announce-post';
 
@@ -33,7 +33,7 @@ export class PostAnnouncementsSubscriber implements OnModuleInit {
     private readonly outbox: JobOutbox,
     private readonly fanouts: NotificationFanoutsService,
     private readonly audience: PostReadabilityService,
-    private readonly notifications: NotificationsRepository,
+    private readonly writes: NotificationWritesService,
     private readonly names: PeopleNamesService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
@@ -67,7 +67,7 @@ export class PostAnnouncementsSubscriber implements OnModuleInit {
       if (batch.length === 0) return batch;
       const author = (await this.names.of([post.authorDid]))(post.authorDid);
       const id = formatEntityId('post', post.id);
-      await this.notifications.write(
+      await this.writes.write(
         batch,
         {
           kind: 'notify.post.created',

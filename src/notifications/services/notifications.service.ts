@@ -19,6 +19,7 @@ import {
 import { NotificationsRepository, VisibleNotification } from '../notifications.repository';
 import { NotificationPresenter } from './notification.presenter';
 import { PeopleNamesService } from './people-names.service';
+import { NotificationWritesService } from './notification-writes.service';
 
 /**
  * The caller's notifications (visible while the recipient still sees what they are about:
@@ -28,6 +29,7 @@ import { PeopleNamesService } from './people-names.service';
 export class NotificationsService {
   constructor(
     private readonly notifications: NotificationsRepository,
+    private readonly writes: NotificationWritesService,
     private readonly presenter: NotificationPresenter,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
@@ -46,7 +48,7 @@ export class NotificationsService {
     if (recipients.length === 0) return;
     const personOf = await this.names.of([plan.person, plan.actor]);
     const now = this.clock.now();
-    await this.notifications.write(recipients, {
+    await this.writes.write(recipients, {
       kind: event.kind,
       spaceId: event.spaceId,
       audience: plan.audience,

@@ -10,6 +10,7 @@ import { IdentityDirectory, RevocationLookup } from './domain/identity-directory
 import { ReplayEntry } from './entities/replay-entry.entity';
 import { CredentialVerificationService } from './services/credential-verification.service';
 import { ProofAuthenticationService } from './services/proof-authentication.service';
+import { ProofStandingService } from './services/proof-standing.service';
 import { ReplayReleaseService } from './services/replay-release.service';
 import { ReplayService } from './services/replay.service';
 
@@ -29,6 +30,7 @@ import { ReplayService } from './services/replay.service';
     { provide: ERROR_RESPONSE_HOOKS, useClass: ReplayReleaseService },
     // PostgreSQL also beside Redis: a Redis restart would forget spent pairs.
     ReplayService,
+    ProofStandingService,
   ],
   exports: [
     RequestAuthenticator,
@@ -36,6 +38,7 @@ import { ReplayService } from './services/replay.service';
     IdentityDirectory,
     RevocationLookup,
     ERROR_RESPONSE_HOOKS,
+    ProofStandingService,
   ],
 })
 export class AuthModule {}

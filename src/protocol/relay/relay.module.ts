@@ -73,6 +73,7 @@ import { DomainEventsModule } from '../../infrastructure/events/domain-events.mo
     ContentChainSyncService,
   ],
   exports: [
+    IdentityCacheBusService,
     IdentityStateService,
     RevocationService,
     RelayIngestService,

@@ -794,7 +794,10 @@ function newOutcome(cid: string, kind: RelayOperationKind, chainId: string): Out
   return {
     result: { cid, status: 'new', kind, chainId },
     dependency: false,
-    ...(kind === 'identity-op' ? { changedIdentity: chainId } : {}),
+    // A revocation is told on the identity bus by its issuer too, so connections standing on the
+    // revoked credential close on every replica
+    // (docs/decisions/0172-streams-close-on-revocation-and-key-removal.md).
+    ...(kind === 'identity-op' || kind === 'revocation' ? { changedIdentity: chainId } : {}),
   };
 }
 
