@@ -375,6 +375,23 @@ describe('notification stream (e2e)', () => {
       }
     });
 
+    it("closes within 5 s once the person's identity is deleted, theirs and an app's on their credential", async () => {
+      const gone = await t.person();
+      const app = await t.person();
+      const own = await connect(gone);
+      const granted = await connect(app, { credential: gone.grant(app, ['read:profile']) });
+      const bystander = await connect(member);
+      expect([own.status, granted.status, bystander.status]).toEqual([200, 200, 200]);
+      const started = Date.now();
+      // Deactivation (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+      await publish(t, [gone.identity.delete({ clock: () => t.clock.now() }).jws]);
+      expect(await own.waitForEnd(5000)).toBe(true);
+      expect(await granted.waitForEnd(5000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(bystander.ended).toBe(false);
+      expect((await connect(gone)).status).toBe(401);
+    });
+
     it('closes within 5 s once the signing key is removed, and keeps a stream of another key', async () => {
       const frank = await t.person();
       const oldKey = frank.identity.authKey;

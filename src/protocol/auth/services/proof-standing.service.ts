@@ -26,8 +26,8 @@ export interface StandingListener {
 /**
  * Whether a request that verified once still would, for connections that outlive their request
  * (the live stream, docs/decisions/0172-streams-close-on-revocation-and-key-removal.md): the
- * signing key is still among the signer's current keys, the credential neither revoked nor
- * expired. `watch` hears every identity change and revocation ingested on any replica (the
+ * signer not deleted and its signing key still among its current keys, the credential neither
+ * revoked nor expired and its issuer not deleted. `watch` hears every identity change and revocation ingested on any replica (the
  * identity cache bus, which also carries revocations by their issuer).
  */
 @Injectable()
@@ -59,7 +59,8 @@ export class ProofStandingService {
   /** Whether the holder still stands; a store that cannot answer throws (the caller decides). */
   async stands(holder: ProofHolder): Promise<boolean> {
     const state = await this.identities.current(holder.signerDid);
-    if (!state) return false;
+    // A deleted identity is deactivated (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
+    if (!state || state.isDeleted) return false;
     try {
       resolveCurrentKey(state, holder.kid);
     } catch {
@@ -68,6 +69,10 @@ export class ProofStandingService {
     const { credential } = holder;
     if (!credential) return true;
     if (credential.expiresAt * 1000 <= this.clock.now().getTime()) return false;
+    if (credential.issuer !== holder.signerDid) {
+      const issuer = await this.identities.current(credential.issuer);
+      if (!issuer || issuer.isDeleted) return false;
+    }
     return !(await this.revocations.isRevoked(credential.cid, credential.issuer));
   }
 
