@@ -5,6 +5,4 @@
  */
 export { EventRecordsModule } from './event-records.module';
 export { EventReference, PublicEventsService } from './services/public-events.service';
-export { EventOccurrenceRecord } from './dto/event-records.dto';
-export type { SpaceBlockSource } from './domain/occurrences';
 export const PUBLISHED_VIEWS = ['searchable_events'] as const;

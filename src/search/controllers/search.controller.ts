@@ -4,7 +4,6 @@ import { CommentItem } from '../../comments';
 import { Gated } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import type { RequestPrincipal } from '../../common/auth/request-authenticator';
-import { EventOccurrenceRecord } from '../../events';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 import { PostCard } from '../../posts';
 import { PublicPageItem } from '../../spaces';
@@ -14,7 +13,7 @@ import { SearchService } from '../services/search.service';
 
 /** Search across the caller's spaces, gated like the feed (docs/decisions/0182-search-access-is-the-listings.md). */
 @ApiTags('search')
-@ApiExtraModels(PostCard, CommentItem, PublicPageItem, EventOccurrenceRecord)
+@ApiExtraModels(PostCard, CommentItem, PublicPageItem)
 @Controller('v1/search')
 export class SearchController {
   constructor(private readonly search: SearchService) {}

@@ -1,7 +1,6 @@
 import { ApiProperty, getSchemaPath } from '@nestjs/swagger';
 import { CommentItem } from '../../comments';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
-import { EventOccurrenceRecord } from '../../events';
 import { PostCard } from '../../posts';
 import { PublicPageItem } from '../../spaces';
 import type { HitType } from '../domain/search-backend';
@@ -36,10 +35,11 @@ export class SearchResult {
       { $ref: getSchemaPath(PostCard) },
       { $ref: getSchemaPath(CommentItem) },
       { $ref: getSchemaPath(PublicPageItem) },
-      { $ref: getSchemaPath(EventOccurrenceRecord) },
+      // The events module's schema (its routes register it; its dto is not importable here).
+      { $ref: getSchemaPath('EventOccurrenceRecord') },
     ],
   })
-  item: PostCard | CommentItem | PublicPageItem | EventOccurrenceRecord;
+  item: PostCard | CommentItem | PublicPageItem | object;
 
   @ApiProperty({ type: SearchHighlight })
   highlight: SearchHighlight;

@@ -1,11 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import type { EventOccurrenceRecord, SpaceBlockSource } from '../../events';
+import type { SpaceView } from '../../spaces';
 
-/** The occurrence cards of many events (uuid) by id, under the space blocks given by space id. */
+/**
+ * The occurrence cards (the events module's `EventOccurrenceRecord`: its dto cannot be imported
+ * here without a cycle through the store and posts) of many events (uuid) by id, under the spaces
+ * given by id.
+ */
 export type EventCards = (
   eventIds: readonly string[],
-  spaces: ReadonlyMap<string, SpaceBlockSource>,
-) => Promise<Map<string, EventOccurrenceRecord>>;
+  spaces: ReadonlyMap<string, SpaceView>,
+) => Promise<Map<string, object>>;
 
 /**
  * Where a module search cannot import registers how its found items look: the events module
@@ -22,9 +26,8 @@ export class SearchItemsService {
   }
 
   /** The registered cards of `eventIds`; none while no module registered them. */
-  events(eventIds: readonly string[], spaces: ReadonlyMap<string, SpaceBlockSource>) {
-    if (eventIds.length === 0 || this.eventCards === null)
-      return Promise.resolve(new Map<string, EventOccurrenceRecord>());
+  events(eventIds: readonly string[], spaces: ReadonlyMap<string, SpaceView>) {
+    if (eventIds.length === 0 || this.eventCards === null) return Promise.resolve(new Map<string, object>());
     return this.eventCards(eventIds, spaces);
   }
 }
