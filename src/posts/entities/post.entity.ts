@@ -90,6 +90,13 @@ export class Post {
    * The row's full-text vector, set by a trigger in the writing statement from what its readers see
    * (docs/decisions/0180-search-indexes-on-the-owners-tables.md); never read or written here.
    */
-  @Column({ name: 'search_vector', type: 'tsvector', nullable: true, select: false, insert: false, update: false })
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
   searchVector?: string | null;
 }
