@@ -14,6 +14,8 @@ export class Search1796620000003 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query('CREATE EXTENSION IF NOT EXISTS "unaccent"');
+    // btree_gin: one GIN index on (topic, vector), so a search within topics reads only their matches.
+    await queryRunner.query('CREATE EXTENSION IF NOT EXISTS "btree_gin"');
     await queryRunner.query('CREATE TEXT SEARCH CONFIGURATION "plat_search" (COPY = pg_catalog.simple)');
     await queryRunner.query(
       'ALTER TEXT SEARCH CONFIGURATION "plat_search" ALTER MAPPING FOR hword, hword_part, word WITH "unaccent", simple',
@@ -43,7 +45,12 @@ export class Search1796620000003 implements MigrationInterface {
     // Each owner's table keeps its vector in a column a trigger sets in the writing statement (no
     // statement added to any write; ranking reads the stored vector instead of parsing every hit).
     const kinds: [table: string, vector: string, columns: string][] = [
-      ['posts', 'plat_post_search_vector(NEW."title", NEW."body")', '"title", "body"'],
+      // A deleted post's vector is null: it matches nothing from the statement that deletes it.
+      [
+        'posts',
+        'CASE WHEN NEW."deleted_at" IS NULL THEN plat_post_search_vector(NEW."title", NEW."body") END',
+        '"title", "body", "deleted_at"',
+      ],
       ['comments', 'plat_comment_search_vector(NEW."body")', '"body"'],
       ['space_pages', 'plat_titled_search_vector(NEW."title", NEW."body")', '"title", "body"'],
       [
@@ -65,7 +72,7 @@ export class Search1796620000003 implements MigrationInterface {
     // fastupdate off: a write's terms are in the index when it commits, and no search pays for a
     // pending list (as idx_relay_documents_display_name_trgm).
     await queryRunner.query(
-      'CREATE INDEX "idx_posts_search" ON "posts" USING gin ("search_vector") WITH (fastupdate = off) WHERE "deleted_at" IS NULL',
+      'CREATE INDEX "idx_posts_search" ON "posts" USING gin ("topic_id", "search_vector") WITH (fastupdate = off)',
     );
     await queryRunner.query(
       'CREATE INDEX "idx_comments_search" ON "comments" USING gin ("search_vector") WITH (fastupdate = off) WHERE "deleted_at" IS NULL',
@@ -77,7 +84,7 @@ export class Search1796620000003 implements MigrationInterface {
       'CREATE INDEX "idx_events_search" ON "events" USING gin ("search_vector") WITH (fastupdate = off) WHERE "visibility" = \'public\'',
     );
     await queryRunner.query(
-      `CREATE VIEW "searchable_posts" AS SELECT "id", "space_id", "topic_id", "published_at" AS "recency", "search_vector" AS "vector", "plat_post_search_document"("title", "body") AS "document" FROM "posts" WHERE "deleted_at" IS NULL`,
+      `CREATE VIEW "searchable_posts" AS SELECT "id", "space_id", "topic_id", "published_at" AS "recency", "search_vector" AS "vector", "plat_post_search_document"("title", "body") AS "document" FROM "posts"`,
     );
     await queryRunner.query(
       `CREATE VIEW "searchable_comments" AS SELECT "id", "space_id", "post_id", "published_at" AS "recency", "search_vector" AS "vector", coalesce("body", '') AS "document" FROM "comments" WHERE "deleted_at" IS NULL`,
@@ -114,5 +121,6 @@ export class Search1796620000003 implements MigrationInterface {
     await queryRunner.query('DROP FUNCTION "plat_post_search_vector"(text, text)');
     await queryRunner.query('DROP FUNCTION "plat_post_search_document"(text, text)');
     await queryRunner.query('DROP TEXT SEARCH CONFIGURATION "plat_search"');
+    await queryRunner.query('DROP EXTENSION IF EXISTS "btree_gin"');
   }
 }

@@ -31,10 +31,10 @@ FROM
               p.recency
           ) / 2592000 AS score
         FROM
-          searchable_posts p
+          unnest($4::UUID[]) AS pt (id)
+          JOIN searchable_posts p ON p.topic_id = pt.id
         WHERE
           cardinality($4::UUID[]) > 0
-          AND p.topic_id = ANY ($4::UUID[])
           AND p.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
         UNION ALL
         SELECT
@@ -176,10 +176,10 @@ FROM
               p.recency
           ) / 2592000 AS score
         FROM
-          searchable_posts p
+          unnest($4::UUID[]) AS pt (id)
+          JOIN searchable_posts p ON p.topic_id = pt.id
         WHERE
           cardinality($4::UUID[]) > 0
-          AND p.topic_id = ANY ($4::UUID[])
           AND p.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
         UNION ALL
         SELECT
@@ -323,10 +323,10 @@ FROM
               p.recency
           ) / 2592000 AS score
         FROM
-          searchable_posts p
+          unnest($4::UUID[]) AS pt (id)
+          JOIN searchable_posts p ON p.topic_id = pt.id
         WHERE
           cardinality($4::UUID[]) > 0
-          AND p.topic_id = ANY ($4::UUID[])
           AND p.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
         UNION ALL
         SELECT

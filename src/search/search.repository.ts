@@ -27,8 +27,9 @@ const score = (alias: string) =>
  * owners publish (`searchable_*`, `live_posts`), each with its GIN index.
  */
 const HITS =
-  `SELECT 'post' AS type, p.id, ${score('p')} AS score FROM searchable_posts p ` +
-  `WHERE cardinality($4::uuid[]) > 0 AND p.topic_id = ANY($4::uuid[]) AND p.vector @@ ${QUERY} ` +
+  // Posts topic by topic: the (topic, vector) GIN index reads each topic's matches only.
+  `SELECT 'post' AS type, p.id, ${score('p')} AS score FROM unnest($4::uuid[]) AS pt(id) ` +
+  `JOIN searchable_posts p ON p.topic_id = pt.id WHERE cardinality($4::uuid[]) > 0 AND p.vector @@ ${QUERY} ` +
   `UNION ALL SELECT 'comment', c.id, ${score('c')} FROM searchable_comments c ` +
   'JOIN live_posts lp ON lp.id = c.post_id ' +
   `WHERE cardinality($5::uuid[]) > 0 AND lp.topic_id = ANY($5::uuid[]) AND c.vector @@ ${QUERY} ` +
