@@ -7,6 +7,7 @@ import { mediaScenarios } from './suites/media';
 import { notificationScenarios } from './suites/notifications';
 import { peopleScenarios } from './suites/people';
 import { postsScenarios } from './suites/posts';
+import { searchScenarios } from './suites/search';
 import { spacesScenarios } from './suites/spaces';
 import { storeScenarios } from './suites/store';
 import { writeScenarios } from './suites/writes';
@@ -20,6 +21,7 @@ import { writeScenarios } from './suites/writes';
 export const scenarios: Scenario[] = [
   ...floorScenarios,
   ...postsScenarios,
+  ...searchScenarios,
   ...spacesScenarios,
   ...peopleScenarios,
   ...mediaScenarios,

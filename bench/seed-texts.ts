@@ -25,6 +25,25 @@ const WORDS = (
   'schedule volunteer project budget report summary design music book travel science'
 ).split(' ');
 
+/**
+ * Rarer words for search (bench/suites/search.ts): variant v names `RARE_WORDS[v]` and
+ * `RARE_WORDS[(5v + 1) % 128]` above its fold, so each appears in two variants of 128 (about 1.6%
+ * of posts), where every word of WORDS is in most posts.
+ */
+export const RARE_WORDS = (
+  'lantern orchard pottery kayak meadow bakery compost telescope violin quilt harvest lighthouse ' +
+  'canoe pasta glacier beekeeping mosaic sourdough tandem ferry vineyard origami chess puppet ' +
+  'marathon hammock falcon bonfire carnival embroidery fossil greenhouse hiking jazz kiln lagoon ' +
+  'mural noodle opera pancake quarry rowing sailboat tapestry ukulele velvet waffle yoga zucchini ' +
+  'acorn banjo cello dumpling espresso fiddle gondola harmonica igloo juggling kite lavender ' +
+  'mandolin nectar oboe paddle quince radish saffron tulip umbrella vintage walnut xylophone yarn ' +
+  'zither almond bicycle cinnamon dahlia elderberry flute granola hazelnut iris jasmine kombucha ' +
+  'lemonade mango nutmeg olive peony quinoa rhubarb sunflower thyme unicycle vanilla wisteria ' +
+  'anchor blossom cobblestone driftwood evergreen firefly gazebo hedgehog ivy juniper kestrel ' +
+  'lichen maple nightingale otter pinecone quail reef sparrow tortoise upland valley willow ' +
+  'aurora basil clover dune ember fern grove'
+).split(' ');
+
 const pick = <T>(rng: Rng, values: readonly T[]): T => values[Math.floor(rng() * values.length)];
 
 function sentence(rng: Rng, words: number): string {
@@ -58,6 +77,7 @@ export function postTexts(): PostText[] {
     if (long && variant % 3 === 0) parts.push(`## ${sentence(rng, 3)}`);
     for (let p = 0; p < paragraphs; p++)
       parts.push(paragraph(rng, long ? 3 + Math.floor(rng() * 4) : 1 + Math.floor(rng() * 3), variant, rich));
+    parts[0] += ` About ${RARE_WORDS[variant % 128]} and ${RARE_WORDS[(variant * 5 + 1) % 128]}.`;
     // Some long posts hold part of their body below the fold (api-spec.md "Full post").
     if (long && variant % 4 === 1) parts.splice(1, 0, '<!--fold-->');
     const body = parts.join('\n\n');

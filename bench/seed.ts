@@ -172,6 +172,12 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
         texts.map((t) => t.displayTitle),
       ],
     );
+    // Each variant's search vector once, by the function the posts' trigger calls
+    // (db/migrations/1796620000003-Search.ts): a million posts then take theirs from here, the
+    // trigger off while they are inserted (a deleted one's null, as the trigger sets it), rather
+    // than each parsing its text again.
+    await client.query('ALTER TABLE seed_texts ADD search_vector tsvector');
+    await client.query('UPDATE seed_texts SET search_vector = plat_post_search_vector(title, body)');
     const U = plan.users;
     const lastSpace = FIRST_OTHER_SPACE + plan.spaces - 1;
 
@@ -239,25 +245,33 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
       [base, lastSpace, TOPICS.map((t) => t.name), TOPICS.map((t) => t.accessKind)],
     );
 
+    // A single post's insert leaves `search_vector` to the posts' trigger; the bulk ones bring it.
     const postColumns = `id, space_id, topic_id, author_did, title, body, slug, attachment_ids, upvote_count,
       comment_count, is_pinned, published_at, updated_at, deleted_at, excerpt, display_title, card_text_at`;
+    const bulkPostColumns = `${postColumns}, search_vector`;
     // Post n of a bench space: topic n % 5, 30 s older than post n - 1, text variant (7n) % K;
     // authors from the upper half of the users, never members of a bench space (those are users
     // (7n + 13k) % U + 1 of the lower half), so a comment or upvote tells nobody (bench/twin/notify.ts).
     const benchPosts = (space: number, count: number) =>
       client.query(
-        `INSERT INTO posts (${postColumns})
+        `INSERT INTO posts (${bulkPostColumns})
          SELECT md5('post-${space}-' || n)::uuid, md5('space-${space}')::uuid,
                 md5('topic-${space}-' || (n % ${TOPICS.length}))::uuid,
                 ${sqlDid(`'user-did-' || ($2 / 2 + (n * 31) % ($2 / 2) + 1)`)},
                 t.title, t.body, t.slug, '[]'::jsonb, 0, 0, false, at, at,
                 CASE WHEN n > 0 AND n % 100 >= ${100 - DELETED_PER_100} THEN at END,
-                t.excerpt, t.display_title, at
+                t.excerpt, t.display_title, at,
+                CASE WHEN n > 0 AND n % 100 >= ${100 - DELETED_PER_100} THEN NULL ELSE t.search_vector END
          FROM generate_series(0, $3 - 1) AS n
          JOIN seed_texts t ON t.variant = (n * 7) % ${TEXT_VARIANTS},
          LATERAL (SELECT $1::timestamptz - n * interval '30 seconds') AS p(at)`,
         [base, U, count],
       );
+    // The search index (db/migrations/1796620000003-Search.ts) takes a million posts through its
+    // pending list, merged in bulk, instead of one insert each; VACUUM below flushes it, and the
+    // app's setting comes back before the seed ends.
+    await client.query('ALTER INDEX idx_posts_search SET (fastupdate = on)');
+    await client.query('ALTER TABLE posts DISABLE TRIGGER trg_posts_search_vector');
     let started = Date.now();
     await benchPosts(BIG_SPACE, plan.bigSpacePosts);
     await benchPosts(SMALL_SPACE, plan.smallSpacePosts);
@@ -270,13 +284,14 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
     const CHUNK = 250_000;
     for (let from = 0; from < rest; from += CHUNK) {
       await client.query(
-        `INSERT INTO posts (${postColumns})
+        `INSERT INTO posts (${bulkPostColumns})
          SELECT md5('post-' || s || '-' || n)::uuid, md5('space-' || s)::uuid,
                 md5('topic-' || s || '-' || ((n / $3) % ${TOPICS.length}))::uuid,
                 ${sqlDid(`'user-did-' || ($2 / 2 + (n * 31) % ($2 / 2) + 1)`)},
                 t.title, t.body, t.slug, '[]'::jsonb, 0, 0, false, at, at,
                 CASE WHEN n % 100 >= ${100 - DELETED_PER_100} THEN at END,
-                t.excerpt, t.display_title, at
+                t.excerpt, t.display_title, at,
+                CASE WHEN n % 100 >= ${100 - DELETED_PER_100} THEN NULL ELSE t.search_vector END
          FROM generate_series($4::int, $5::int) AS n
          JOIN seed_texts t ON t.variant = (n * 7) % ${TEXT_VARIANTS},
          LATERAL (SELECT ${FIRST_OTHER_SPACE} + n % $3) AS sp(s),
@@ -288,6 +303,8 @@ async function seed(url: string, plan: SeedPlan, log: (message: string) => void)
       );
     }
     log(`seed: other posts (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    await client.query('ALTER TABLE posts ENABLE TRIGGER trg_posts_search_vector');
+    await client.query('ALTER INDEX idx_posts_search SET (fastupdate = off)');
 
     // The thread: root r at base + r s, reply j of root r r minutes + j s later; authors seeded users.
     await step(

@@ -195,6 +195,7 @@ const LISTINGS = [
   'public-store-products',
   'space-events',
   'upcoming-events',
+  'search',
 ];
 
 function openCursor(

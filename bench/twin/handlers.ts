@@ -4,6 +4,7 @@ import { spaceEvents, upcomingEvents } from './events';
 import { healthLive, healthReady } from './health';
 import { mediaCdnVariant } from './media';
 import { feed, postsListing, singlePost } from './posts';
+import { searchAcrossSpaces, spaceSearch } from './search';
 import { spaceFetch, spacesDirectory } from './spaces';
 import { storeProducts, storePurchasePage } from './store';
 import { ownProfile, usersDirectory } from './users';
@@ -29,4 +30,6 @@ export const twinHandlers: Record<string, TwinHandler> = {
   'comment create': commentCreate,
   'post upvote': postUpvote,
   'media cdn variant': mediaCdnVariant,
+  'space search': spaceSearch,
+  'search across spaces': searchAcrossSpaces,
 };

@@ -31,7 +31,7 @@ import {
  * of a row whose stored text is stale, as the app does).
  */
 
-interface CardRow {
+export interface CardRow {
   id: string;
   space_id: string;
   topic_id: string;
@@ -148,12 +148,12 @@ export function spacePostsPage(
   };
 }
 
-type AliasedCardRow = {
+export type AliasedCardRow = {
   [Column in keyof CardRow as Column extends 'stale_body' ? Column : `post_${Column}`]: CardRow[Column];
 };
 
 /** A listing row by the app's aliases as a card row (the app maps its rows one by one too: cardOfRow). */
-const cardRowOf = (row: AliasedCardRow): CardRow => ({
+export const cardRowOf = (row: AliasedCardRow): CardRow => ({
   id: row.post_id,
   space_id: row.post_space_id,
   topic_id: row.post_topic_id,
@@ -219,13 +219,13 @@ async function feedPage(context: TwinContext, topicIds: string[]): Promise<Page>
   };
 }
 
-function pageLimit(url: URL): number {
+export function pageLimit(url: URL): number {
   const raw = url.searchParams.get('limit');
   return raw === null ? 20 : Number(raw);
 }
 
 /** The space of the path (`/v1/spaces/{domain}/…`) as the caller reads it. */
-async function readView(
+export async function readView(
   context: TwinContext,
   domain: string,
 ): Promise<{ space: SpaceRow; viewer: string | null }> {
@@ -252,7 +252,7 @@ async function readView(
   return { space, viewer: null };
 }
 
-function pathPart(url: URL, index: number): string {
+export function pathPart(url: URL, index: number): string {
   return decodeURIComponent(url.pathname.split('/')[index] ?? '');
 }
 

@@ -562,6 +562,27 @@ ON CONFLICT DO NOTHING
 RETURNING
   comment_id;
 
+-- CommentsRepository.liveByIds (src/comments/comments.repository.ts)
+SELECT
+  id,
+  post_id,
+  space_id,
+  parent_comment_id,
+  author_did,
+  body,
+  attachment_ids,
+  upvote_count,
+  reply_count,
+  published_at,
+  activity_at,
+  updated_at,
+  deleted_at
+FROM
+  comments
+WHERE
+  id = ANY ($1::UUID[])
+  AND deleted_at IS NULL;
+
 -- CommentsRepository.upvotedBy (src/comments/comments.repository.ts)
 SELECT
   comment_id

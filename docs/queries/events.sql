@@ -156,6 +156,42 @@ WHERE
   "space_id" = $1
   AND "visibility" IN ('public', 'members');
 
+-- EventsRepository.publicEventsOf (src/events/repositories/events.repository.ts)
+SELECT
+  id,
+  space_id,
+  title,
+  description,
+  location,
+  type,
+  mode,
+  url,
+  is_all_day,
+  starts_at,
+  ends_at,
+  time_zone,
+  start_date,
+  end_date,
+  rrule,
+  cover_media_id,
+  requires_ticket,
+  ticket_product_ids,
+  visibility,
+  window_span_ms,
+  first_start,
+  last_end,
+  created_at,
+  updated_at
+FROM
+  events
+WHERE
+  id = ANY ($1::UUID[])
+  AND visibility = 'public'
+  AND (
+    last_end IS NULL
+    OR last_end > $2
+  );
+
 -- EventsRepository.publicTitlesOf (src/events/repositories/events.repository.ts)
 SELECT
   "e"."id",

@@ -692,6 +692,24 @@ ORDER BY
 LIMIT
   $4;
 
+-- SpacePagesRepository.enabledByIds (src/spaces/repositories/space-pages.repository.ts)
+SELECT
+  id,
+  space_id,
+  title,
+  slug,
+  body,
+  cover_media_id,
+  sort_order,
+  enabled,
+  created_at,
+  updated_at
+FROM
+  space_pages
+WHERE
+  id = ANY ($1::UUID[])
+  AND enabled;
+
 -- SpacePagesRepository.publicUsers (src/spaces/repositories/space-pages.repository.ts)
 SELECT
   "id"

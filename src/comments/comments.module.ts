@@ -6,11 +6,10 @@ import { PostsModule } from '../posts';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
 import { MediaRecordsModule } from '../media';
-import { CommentsRepository } from './comments.repository';
+import { CommentRecordsModule } from './comment-records.module';
 import { CommentUpvotesController } from './controllers/comment-upvotes.controller';
 import { CommentsController } from './controllers/comments.controller';
 import { PostCommentsController } from './controllers/post-comments.controller';
-import { CommentsPresenter } from './services/comments.presenter';
 import { CommentsService } from './services/comments.service';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
@@ -26,9 +25,10 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     UsersModule,
     MediaRecordsModule,
     LinkPreviewsModule,
+    CommentRecordsModule,
     TypeOrmModule.forFeature([Comment, CommentUpvote]),
   ],
   controllers: [PostCommentsController, CommentsController, CommentUpvotesController],
-  providers: [CommentsService, CommentsPresenter, CommentsRepository],
+  providers: [CommentsService],
 })
 export class CommentsModule {}

@@ -73,6 +73,8 @@ export const COMMENTS_STATEMENTS = defineStatements('CommentsRepository', {
     'INSERT INTO comment_upvotes (comment_id, voter_did, created_at) VALUES ($1, $2, $3) ' +
     'ON CONFLICT DO NOTHING RETURNING comment_id',
   /** Which of the comments ($2) the voter ($1) upvoted. */
+  /** The live comments among $1 (other modules' batch reads: CommentItemsService). */
+  liveByIds: `SELECT ${COMMENT_COLUMNS} FROM comments WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
   upvotedBy: 'SELECT comment_id FROM comment_upvotes WHERE voter_did = $1 AND comment_id = ANY($2)',
 });
 
@@ -138,6 +140,12 @@ export class CommentsRepository {
       ...(seek.values ?? []),
       seek.take,
     ]);
+    return rows.map(commentOfRow);
+  }
+
+  /** The live comments among `ids`, in no particular order. */
+  async liveByIds(ids: string[]): Promise<Comment[]> {
+    const rows = await this.dataSource.query<CommentRow[]>(COMMENTS_STATEMENTS.liveByIds, [ids]);
     return rows.map(commentOfRow);
   }
 

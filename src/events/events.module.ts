@@ -3,6 +3,7 @@ import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
+import { SearchModule } from '../search';
 import { SpacesModule } from '../spaces';
 import { StoreModule } from '../store';
 import { EventOccurrencesController } from './controllers/event-occurrences.controller';
@@ -37,6 +38,7 @@ import { OccurrencesService } from './services/occurrences.service';
     StoreModule,
     MediaRecordsModule,
     EventRecordsModule,
+    SearchModule,
     TypeOrmModule.forFeature([CalendarEvent, EventOccurrence, OccurrenceOverride, OccurrenceHorizon]),
   ],
   controllers: [

@@ -1,5 +1,5 @@
 export { bareUrlsOf } from './domain/post-text';
-export { SpaceCallToAction } from './dto/post-records.dto';
+export { PostCard, SpaceCallToAction } from './dto/post-records.dto';
 export { PostPinned, PostPublished, PostUpvoted } from './events/post.events';
 export { memberReadsPost } from './repositories/post-readers.repository';
 export { PostAccessService } from './services/post-access.service';
@@ -10,4 +10,4 @@ export {
   type ReaderQuery,
 } from './services/post-readability.service';
 export { PostsModule } from './posts.module';
-export const PUBLISHED_VIEWS = ['live_posts'] as const;
+export const PUBLISHED_VIEWS = ['live_posts', 'searchable_posts'] as const;

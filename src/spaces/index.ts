@@ -40,6 +40,8 @@ export { DomainFetcherService, FetchedDocument } from './services/domain-fetcher
 export { SpaceCountersService } from './services/space-counters.service';
 export { SpaceDirectoryService } from './services/space-directory.service';
 export { SpaceMembersService } from './services/space-members.service';
+export { SpacePagesService } from './services/space-pages.service';
+export { PublicPageItem } from './dto/public-space-records.dto';
 export { ActiveMembership, SpaceMembershipReadsService } from './services/space-membership-reads.service';
 export {
   APPLICATION_STATUSES,
@@ -59,4 +61,5 @@ export const PUBLISHED_VIEWS = [
   'active_space_members',
   'live_space_topics',
   'discoverable_spaces',
+  'searchable_pages',
 ] as const;

@@ -96,6 +96,7 @@ import { MediaRecordsModule } from '../media';
     SpaceGrantAccessService,
     SpaceCountersService,
     SpaceMembershipReadsService,
+    SpacePagesService,
   ],
 })
 export class SpacesModule {}

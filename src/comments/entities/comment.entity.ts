@@ -8,6 +8,9 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'comments' })
 @Index('idx_comments_roots', ['postId', 'activityAt', 'id'], { where: '"parent_comment_id" IS NULL' })
 @Index('idx_comments_replies', ['parentCommentId', 'publishedAt', 'id'])
+// The full-text index the search module reads through the view searchable_comments (created by its
+// migration: a GIN index TypeORM cannot declare; docs/decisions/0180-search-indexes-on-the-owners-tables.md).
+@Index('idx_comments_search', { synchronize: false })
 export class Comment {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -50,4 +53,18 @@ export class Comment {
 
   @Column({ name: 'deleted_at', type: 'timestamptz', precision: 3, nullable: true })
   deletedAt: Date | null;
+
+  /**
+   * The row's full-text vector, set by a trigger in the writing statement from what its readers see
+   * (docs/decisions/0180-search-indexes-on-the-owners-tables.md); never read or written here.
+   */
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  searchVector?: string | null;
 }

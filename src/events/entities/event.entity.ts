@@ -20,6 +20,9 @@ export type EventVisibility = 'public' | 'members' | 'draft';
 @Entity({ name: 'events' })
 @Index('idx_events_space', ['spaceId'])
 @Index('idx_events_window_span', ['windowSpanMs'])
+// The full-text index the search module reads through the view searchable_events (created by its
+// migration: a GIN index TypeORM cannot declare; docs/decisions/0180-search-indexes-on-the-owners-tables.md).
+@Index('idx_events_search', { synchronize: false })
 export class CalendarEvent {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -97,4 +100,18 @@ export class CalendarEvent {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt: Date;
+
+  /**
+   * The row's full-text vector, set by a trigger in the writing statement from what its readers see
+   * (docs/decisions/0180-search-indexes-on-the-owners-tables.md); never read or written here.
+   */
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  searchVector?: string | null;
 }

@@ -30,6 +30,8 @@ export const EVENTS_STATEMENTS = defineStatements('EventsRepository', {
   publicEventsReaching: `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE visibility = 'public' AND (last_end IS NULL OR last_end > $1)`,
   /** A space's ($1) `public` and `members` events, a recurring series once: its `eventCountSummary`. */
   countOfSpace: `SELECT count(*)::int AS "n" FROM "events" WHERE "space_id" = $1 AND "visibility" IN ('public', 'members')`,
+  /** The `public` events among $1 (uuids) that have not ended by $2: other modules' batch reads. */
+  publicEventsOf: `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE id = ANY($1::uuid[]) AND visibility = 'public' AND (last_end IS NULL OR last_end > $2)`,
   /**
    * The titles of the `public` events among the (event $1, space $2) pairs that have not ended by
    * $3 (a series without an end never has): what an entity link of a post names.
@@ -140,6 +142,12 @@ export class EventsRepository {
     const rows = reaching
       ? await runner.query<EventRow[]>(EVENTS_STATEMENTS.publicEventsReaching, [reaching])
       : await runner.query<EventRow[]>(EVENTS_STATEMENTS.publicEvents);
+    return rows.map(eventOfRow);
+  }
+
+  /** The public events among `ids` that have not ended by `now`; one statement. */
+  async publicEventsOf(ids: string[], now: Date): Promise<CalendarEvent[]> {
+    const rows = await this.dataSource.query<EventRow[]>(EVENTS_STATEMENTS.publicEventsOf, [ids, now]);
     return rows.map(eventOfRow);
   }
 

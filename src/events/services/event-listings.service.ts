@@ -1,9 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { Clock } from '../../common/clock/clock';
 import { notFound } from '../../common/errors/api-error';
 import { parseEntityId } from '../../common/ids/entity-id';
 import { bothDirections, CursorCodec, invalidCursorIn } from '../../common/pagination/cursor-codec';
 import { Page } from '../../common/pagination/page';
+import { SearchItemsService } from '../../search';
 import { SpaceDirectoryService } from '../../spaces';
 import { MediaLookupService } from '../../media';
 import { DAY_MS, EventWindow, LOOK_AHEAD_DAYS, resolveWindow, WALK_LIMIT } from '../domain/event-window';
@@ -29,7 +30,7 @@ interface Position {
  * a space's occurrences, the cross-space upcoming feed, one event.
  */
 @Injectable()
-export class EventListingsService {
+export class EventListingsService implements OnModuleInit {
   constructor(
     private readonly events: EventsRepository,
     private readonly occurrences: OccurrencesRepository,
@@ -39,7 +40,13 @@ export class EventListingsService {
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
     private readonly media: MediaLookupService,
+    private readonly search: SearchItemsService,
   ) {}
+
+  /** Search shows found events as their occurrence cards (docs/decisions/0182-search-access-is-the-listings.md). */
+  onModuleInit(): void {
+    this.search.registerEvents((eventIds, spaces) => this.occurrenceCardsOf(eventIds, spaces));
+  }
 
   /** A space's public occurrences in the window; a space without a public profile is the one 404. */
   async listSpace(reference: string, query: EventWindowQuery): Promise<Page<EventOccurrenceRecord>> {
@@ -99,6 +106,64 @@ export class EventListingsService {
       toSpaceBlock(space, avatarUrl),
       tickets,
       (coverId && covers.get(coverId)) || null,
+    );
+  }
+
+  /**
+   * The occurrence cards of many public events, by event id, for search's results:
+   * each event's soonest occurrence that has not ended within 366 days, as `getOne` falls back to
+   * (an event with none has no card), under the space block of `spaces` (the callers' spaces with a
+   * public profile, by id; an event of another space has no card). One statement for the events,
+   * one for their canceled and one for their own covers, then the tickets and images in batches.
+   */
+  async occurrenceCardsOf(
+    eventIds: readonly string[],
+    spaces: ReadonlyMap<string, SpaceBlockSource>,
+  ): Promise<Map<string, EventOccurrenceRecord>> {
+    const unique = [...new Set(eventIds)];
+    if (unique.length === 0) return new Map();
+    const now = this.clock.now();
+    const events = (await this.events.publicEventsOf(unique, now)).filter((event) =>
+      spaces.has(event.spaceId),
+    );
+    if (events.length === 0) return new Map();
+    const ids = events.map((event) => event.id);
+    const [canceled, own] = await Promise.all([
+      this.occurrences.canceledOf(ids),
+      this.occurrences.coversOf(ids),
+    ]);
+    const horizon = new Date(now.getTime() + LOOK_AHEAD_DAYS * DAY_MS);
+    const next = events.flatMap((event) => {
+      const skipped = canceled.get(event.id) ?? new Set<string>();
+      const occurrence = seriesOf(event)
+        .between(now, horizon, skipped.size + 1)
+        .find((candidate) => !skipped.has(candidate.recurrenceId));
+      return occurrence ? [{ event, occurrence }] : [];
+    });
+    const coverIdOf = ({ event, occurrence }: (typeof next)[number]) =>
+      own.get(`${event.id}/${occurrence.recurrenceId}`) ?? event.coverMediaId;
+    const blocks = [...new Set(next.map(({ event }) => event.spaceId))].map((id) => spaces.get(id)!);
+    const [tickets, covers, avatars] = await Promise.all([
+      this.tickets.forEvents(next.map(({ event }) => event)),
+      this.media.imageObjects(next.map(coverIdOf)),
+      this.media.imageUrls(blocks.map((space) => space.avatarMediaId)),
+    ]);
+    return new Map(
+      next.map((found) => {
+        const space = spaces.get(found.event.spaceId)!;
+        const avatarUrl = (space.avatarMediaId && avatars.get(space.avatarMediaId)) || null;
+        const coverId = coverIdOf(found);
+        return [
+          found.event.id,
+          toOccurrenceRecord(
+            found.event,
+            found.occurrence,
+            toSpaceBlock(space, avatarUrl),
+            tickets.get(found.event.id)!,
+            (coverId && covers.get(coverId)) || null,
+          ),
+        ];
+      }),
     );
   }
 

@@ -11,6 +11,9 @@ import { Column, DeleteDateColumn, Entity, ForeignKey, Index, PrimaryColumn } fr
 @Index('idx_posts_space_recent', ['spaceId', 'publishedAt', 'id'], { where: '"deleted_at" IS NULL' })
 @Index('idx_posts_topic_recent', ['topicId', 'publishedAt', 'id'], { where: '"deleted_at" IS NULL' })
 @Index('idx_posts_author', ['authorDid', 'publishedAt'])
+// The full-text index the search module reads through the view searchable_posts (created by its
+// migration: a GIN index TypeORM cannot declare; docs/decisions/0180-search-indexes-on-the-owners-tables.md).
+@Index('idx_posts_search', { synchronize: false })
 export class Post {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -82,4 +85,18 @@ export class Post {
 
   @Column({ name: 'document_cid', type: 'varchar', length: 128, nullable: true })
   documentCid: string | null;
+
+  /**
+   * The row's full-text vector, set by a trigger in the writing statement from what its readers see
+   * (docs/decisions/0180-search-indexes-on-the-owners-tables.md); never read or written here.
+   */
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  searchVector?: string | null;
 }

@@ -17,6 +17,9 @@ import { Space } from './space.entity';
 @Entity({ name: 'space_pages' })
 @Index('uq_space_pages_slug', ['spaceId', 'slug'], { unique: true })
 @Index('idx_space_pages_order', ['spaceId', 'sortOrder', 'id'])
+// The full-text index the search module reads through the view searchable_pages (created by its
+// migration: a GIN index TypeORM cannot declare; docs/decisions/0180-search-indexes-on-the-owners-tables.md).
+@Index('idx_space_pages_search', { synchronize: false })
 export class SpacePage {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
@@ -52,4 +55,18 @@ export class SpacePage {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz', precision: 3 })
   updatedAt: Date;
+
+  /**
+   * The row's full-text vector, set by a trigger in the writing statement from what its readers see
+   * (docs/decisions/0180-search-indexes-on-the-owners-tables.md); never read or written here.
+   */
+  @Column({
+    name: 'search_vector',
+    type: 'tsvector',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  searchVector?: string | null;
 }

@@ -32,6 +32,8 @@ export const SPACE_PAGES_STATEMENTS = defineStatements('SpacePagesRepository', {
     PAGE_ORDER,
     'ASC',
   ),
+  /** The enabled pages among `$1` (uuids), of any spaces (other modules' batch reads). */
+  enabledByIds: `SELECT ${SPACE_PAGE_COLUMNS} FROM space_pages WHERE id = ANY($1::uuid[]) AND enabled`,
   /**
    * The users among `$1` (uuids) with a public profile: read from the users module's published
    * view `public_users` (that module imports this one, so it cannot be injected here).
@@ -43,6 +45,12 @@ export const SPACE_PAGES_STATEMENTS = defineStatements('SpacePagesRepository', {
 @Injectable()
 export class SpacePagesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The enabled pages among `ids` (uuids), in no particular order. */
+  async enabledByIds(ids: string[]): Promise<SpacePage[]> {
+    const rows = await this.dataSource.query<SpacePageRow[]>(SPACE_PAGES_STATEMENTS.enabledByIds, [ids]);
+    return rows.map(spacePageFromRow);
+  }
 
   /** A page of the space by uuid, else null. */
   findInSpace(spaceId: string, pageUuid: string): Promise<SpacePage | null> {

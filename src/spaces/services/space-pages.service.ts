@@ -59,6 +59,18 @@ export class SpacePagesService {
     };
   }
 
+  /**
+   * The list items (as `GET /v1/spaces/{space}/pages` shows them) of the enabled pages among
+   * `pageIds` (uuid), by id, for other modules (search results); the caller shows only those of
+   * spaces with a public profile. One statement, none for none.
+   */
+  async publicItemsOf(pageIds: readonly string[]): Promise<Map<string, PublicPageItem>> {
+    const unique = [...new Set(pageIds)];
+    if (unique.length === 0) return new Map();
+    const pages = await this.pages.enabledByIds(unique);
+    return new Map(pages.map((page) => [page.id, toPublicPageItem(page)]));
+  }
+
   /** An enabled page by id or slug; disabled, unknown, malformed and other spaces' pages are 404. */
   async getPublic(reference: string, pageReference: string): Promise<PublicPage> {
     const space = await this.directory.findPublicByReference(reference);
