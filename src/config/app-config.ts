@@ -586,6 +586,21 @@ export class AppConfig {
   @Min(1)
   MEDIA_RENDER_CONCURRENCY = 2;
 
+  /**
+   * Searches running at once in this process: a costly query holds at most this many database
+   * connections (docs/decisions/0184-search-slots.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  SEARCH_CONCURRENCY = 2;
+
+  /** Searches that may wait for a slot; past them the answer is 503 with Retry-After. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  SEARCH_QUEUE = 16;
+
   /** Image transforms that may wait for a render slot; past them the answer is 503 with Retry-After. */
   @Type(() => Number)
   @IsInt()

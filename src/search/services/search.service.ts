@@ -1,7 +1,9 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
-import { invalidRequest } from '../../common/errors/api-error';
+import { WorkSlots } from '../../common/concurrency/work-slots';
+import { ApiError, invalidRequest } from '../../common/errors/api-error';
+import { AppConfig } from '../../config/app-config';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
 import { grantCoversSpace } from '../../protocol';
@@ -19,6 +21,16 @@ import { SearchListing } from '../dto/search-records.dto';
 import { SearchQuery } from '../dto/search-requests.dto';
 import { Readers, SearchPresenter } from './search.presenter';
 
+/** The 503 of full search slots (design.md §5), with `Retry-After`. */
+function searchesBusy(): ApiError {
+  return new ApiError(
+    HttpStatus.SERVICE_UNAVAILABLE,
+    'Too many searches are running; retry shortly',
+    {},
+    { 'Retry-After': '1' },
+  );
+}
+
 /** Best first: the backend's score (relevance blended with recency), then id. */
 const ORDER: KeysetColumn[] = [
   { expression: 'score', direction: 'DESC' },
@@ -35,6 +47,9 @@ const ORDER: KeysetColumn[] = [
  */
 @Injectable()
 export class SearchService {
+  /** At most SEARCH_CONCURRENCY searches at once, SEARCH_QUEUE waiting (docs/decisions/0184-search-slots.md). */
+  private readonly slots: WorkSlots;
+
   constructor(
     private readonly backend: SearchBackend,
     private readonly presenter: SearchPresenter,
@@ -43,7 +58,10 @@ export class SearchService {
     private readonly directory: SpaceDirectoryService,
     private readonly cursors: CursorCodec,
     private readonly clock: Clock,
-  ) {}
+    config: AppConfig,
+  ) {
+    this.slots = new WorkSlots(config.SEARCH_CONCURRENCY, config.SEARCH_QUEUE, searchesBusy);
+  }
 
   /**
    * GET /v1/spaces/{space}/search: as the space's posts listing reads the caller (the member view,
@@ -137,7 +155,7 @@ export class SearchService {
         scope.pageSpaceIds.length +
         scope.eventSpaceIds.length ===
       0;
-    const hits = empty ? [] : await this.backend.search(parsed, scope, seek);
+    const hits = empty ? [] : await this.slots.run(() => this.backend.search(parsed, scope, seek));
     const page = closeKeysetPage(seek, hits, keyset);
     return {
       items: await this.presenter.results(page.rows, readers),
