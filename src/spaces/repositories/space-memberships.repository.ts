@@ -71,7 +71,9 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
   membersPage: keysetVariants(
     `SELECT ${MEMBERSHIP_COLUMNS} FROM space_memberships`,
     "space_id = $1 AND status = 'active' " +
-      'AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = space_memberships.member_did)',
+      'AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = space_memberships.member_did) ' +
+      // Nor an account whose erasure is pending (users' published view: 0195-erasure-scheduled-by-the-users-module.md).
+      'AND NOT EXISTS (SELECT 1 FROM erasure_pending_accounts e WHERE e.did = space_memberships.member_did)',
     1,
     ['joined_at', 'member_did'],
     'ASC',
