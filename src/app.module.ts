@@ -25,6 +25,7 @@ import { EventsModule } from './events/events.module';
 import { StoreModule } from './store/store.module';
 import { MediaModule } from './media/media.module';
 import { LinkPreviewsModule } from './link-previews/link-previews.module';
+import { AccountErasureModule } from './account-erasure/account-erasure.module';
 
 @Module({})
 export class AppModule {
@@ -53,6 +54,7 @@ export class AppModule {
         CommentsModule,
         EventsModule,
         UsersModule,
+        AccountErasureModule,
         CredentialsModule,
         KeyProofModule,
         StoreModule,

@@ -11,6 +11,7 @@ import { CommentUpvotesController } from './controllers/comment-upvotes.controll
 import { CommentsController } from './controllers/comments.controller';
 import { PostCommentsController } from './controllers/post-comments.controller';
 import { CommentsPresenter } from './services/comments.presenter';
+import { CommentErasureService } from './services/comment-erasure.service';
 import { CommentsService } from './services/comments.service';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
@@ -29,6 +30,7 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     TypeOrmModule.forFeature([Comment, CommentUpvote]),
   ],
   controllers: [PostCommentsController, CommentsController, CommentUpvotesController],
-  providers: [CommentsService, CommentsPresenter, CommentsRepository],
+  providers: [CommentsService, CommentsPresenter, CommentsRepository, CommentErasureService],
+  exports: [CommentErasureService],
 })
 export class CommentsModule {}

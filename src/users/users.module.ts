@@ -36,7 +36,13 @@ import { UsersRepository } from './users.repository';
     SpacePinController,
     PublicUsersController,
   ],
-  providers: [UsersRepository, UsersService, UserSpacesService, AuthorDirectoryService, AccountErasureService],
+  providers: [
+    UsersRepository,
+    UsersService,
+    UserSpacesService,
+    AuthorDirectoryService,
+    AccountErasureService,
+  ],
   exports: [UsersService, AuthorDirectoryService, AccountErasureService],
 })
 export class UsersModule {}

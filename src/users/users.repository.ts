@@ -152,7 +152,8 @@ export const USERS_STATEMENTS = defineStatements('UsersRepository', {
   /** Schedules the erasure of the account of $1 at $2; its row, for the answer. */
   scheduleErasure: `UPDATE users SET erasure_due_at = $2 WHERE did = $1 RETURNING erasure_due_at`,
   /** Cancels a scheduled erasure of $1: the row when there was one. */
-  cancelErasure: 'UPDATE users SET erasure_due_at = NULL WHERE did = $1 AND erasure_due_at IS NOT NULL RETURNING id',
+  cancelErasure:
+    'UPDATE users SET erasure_due_at = NULL WHERE did = $1 AND erasure_due_at IS NOT NULL RETURNING id',
   /** Up to $2 DIDs whose erasure is due at $1, earliest first (over idx_users_erasure_due). */
   dueErasures:
     'SELECT did FROM users WHERE erasure_due_at IS NOT NULL AND erasure_due_at <= $1 ORDER BY erasure_due_at, did LIMIT $2',

@@ -41,7 +41,7 @@ export class ProfileController {
     summary: 'Request the erasure of the own account',
     description:
       'Schedules the erasure after ACCOUNT_ERASURE_GRACE_DAYS (default 30); the account is deactivated ' +
-      'meanwhile and POST /profile/restore cancels. `confirmHandle` must be the caller\'s handle.',
+      "meanwhile and POST /profile/restore cancels. `confirmHandle` must be the caller's handle.",
   })
   @ApiAcceptedResponse({ type: ErasureScheduledResponse })
   @ApiBadRequestResponse({ description: "confirmHandle is not the caller's handle" })

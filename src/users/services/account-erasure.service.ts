@@ -4,6 +4,7 @@ import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
+import { ContentPublisher } from '../../protocol';
 import { EraseProfileRequest, ErasureScheduledResponse } from '../dto/account.dto';
 import { UsersRepository } from '../users.repository';
 
@@ -27,10 +28,14 @@ export class AccountErasureService {
     private readonly users: UsersRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly publisher: ContentPublisher,
   ) {}
 
   /** DELETE /profile: schedules the erasure after the grace period (again: the new time). */
-  async schedule(principal: RequestPrincipal, request: EraseProfileRequest): Promise<ErasureScheduledResponse> {
+  async schedule(
+    principal: RequestPrincipal,
+    request: EraseProfileRequest,
+  ): Promise<ErasureScheduledResponse> {
     const account = await this.users.account('did', principal.did);
     if (!account) throw notFound();
     if (request.confirmHandle.toLowerCase() !== account.handle) {
@@ -54,6 +59,18 @@ export class AccountErasureService {
   /** Up to `limit` DIDs whose erasure is due now. */
   due(limit: number): Promise<string[]> {
     return this.users.dueErasures(this.clock.now(), limit);
+  }
+
+  /**
+   * Before the erasure's transaction: the public profile's content chain is retracted (the relay
+   * deletes its document, keeps its operations) and forgotten, as making the profile private does.
+   * Idempotent: once forgotten there is nothing to retract; a restore meanwhile leaves it private.
+   */
+  async withdrawProfile(did: string): Promise<void> {
+    const account = await this.users.account('did', did);
+    if (!account?.erasureDueAt || !account.profileContentId || !account.profileHeadCid) return;
+    await this.publisher.retract({ contentId: account.profileContentId, headCid: account.profileHeadCid });
+    await this.users.updateProfileChain(account.id, { profileContentId: null, profileHeadCid: null });
   }
 
   /** Locks the account of `did` in `manager`'s transaction if its erasure is still due, else null. */
