@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { CommentsModule } from '../comments';
+import { CommentErasureModule } from '../comments';
 import { IdempotencyModule } from '../infrastructure/idempotency/idempotency.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { KeyProofModule } from '../key-proof';
@@ -26,7 +26,7 @@ import { AccountErasuresService } from './services/account-erasures.service';
     MembershipsModule,
     LegacySpacesModule,
     PostsModule,
-    CommentsModule,
+    CommentErasureModule,
     NotificationsModule,
     KeyProofModule,
   ],

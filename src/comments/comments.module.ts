@@ -11,7 +11,6 @@ import { CommentUpvotesController } from './controllers/comment-upvotes.controll
 import { CommentsController } from './controllers/comments.controller';
 import { PostCommentsController } from './controllers/post-comments.controller';
 import { CommentsPresenter } from './services/comments.presenter';
-import { CommentErasureService } from './services/comment-erasure.service';
 import { CommentsService } from './services/comments.service';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
@@ -30,7 +29,6 @@ import { PaginationModule } from '../common/pagination/pagination.module';
     TypeOrmModule.forFeature([Comment, CommentUpvote]),
   ],
   controllers: [PostCommentsController, CommentsController, CommentUpvotesController],
-  providers: [CommentsService, CommentsPresenter, CommentsRepository, CommentErasureService],
-  exports: [CommentErasureService],
+  providers: [CommentsService, CommentsPresenter, CommentsRepository],
 })
 export class CommentsModule {}

@@ -1,3 +1,3 @@
 export { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment.events';
 export { CommentErasureService } from './services/comment-erasure.service';
-export { CommentsModule } from './comments.module';
+export { CommentErasureModule } from './comment-erasure.module';
