@@ -70,6 +70,9 @@ describe('erasure on request (e2e)', () => {
     expectStatus(await alice.put(`/v1/spaces/${spaceId}/posts/${ownerPostId}/upvote`, {}), 200);
     // The owner was told of alice's comment: a notification that names her.
     expect((await owner.get('/notifications')).text).toContain(alice.did);
+    const applying = (await newSpace(owner, 'Applications')).id;
+    await makePublic(owner, applying, 'application');
+    expectStatus(await alice.post(`/spaces/${applying}/applications`, { responses: [] }), 201);
     bannedSpaceId = (await newSpace(owner, 'Banned here')).id;
     expectStatus(await owner.post(`/spaces/${bannedSpaceId}/members/${alice.did}/bans`, {}), 200);
   });
