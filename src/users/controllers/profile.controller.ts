@@ -45,6 +45,7 @@ export class ProfileController {
   })
   @ApiAcceptedResponse({ type: ErasureScheduledResponse })
   @ApiBadRequestResponse({ description: "confirmHandle is not the caller's handle" })
+  @ApiConflictResponse({ description: 'The caller owns a space: transfer or delete it first' })
   requestErasure(
     @Principal() principal: RequestPrincipal,
     @Body() body: EraseProfileRequest,

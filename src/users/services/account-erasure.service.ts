@@ -5,6 +5,7 @@ import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { ContentPublisher } from '../../protocol';
+import { SpaceDirectoryService } from '../../spaces';
 import { EraseProfileRequest, ErasureScheduledResponse } from '../dto/account.dto';
 import { UsersRepository } from '../users.repository';
 
@@ -29,6 +30,7 @@ export class AccountErasureService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly publisher: ContentPublisher,
+    private readonly spaces: SpaceDirectoryService,
   ) {}
 
   /** DELETE /profile: schedules the erasure after the grace period (again: the new time). */
@@ -42,6 +44,12 @@ export class AccountErasureService {
       throw invalidRequest('Invalid request', [
         { path: 'confirmHandle', message: "confirmHandle must be the caller's handle" },
       ]);
+    }
+    // A space is not left without its owner: they transfer or delete it first, as Discord asks
+    // (docs/decisions/0195-erasure-scheduled-by-the-users-module.md).
+    const memberships = await this.spaces.memberSpacesOf(principal.did);
+    if (memberships.some((membership) => membership.role === 'owner')) {
+      throw conflict('Transfer or delete the spaces you own first');
     }
     const dueAt = new Date(this.clock.now().getTime() + this.config.ACCOUNT_ERASURE_GRACE_DAYS * DAY_MS);
     const scheduled = await this.users.scheduleErasure(principal.did, dueAt);

@@ -95,6 +95,11 @@ describe('erasure on request (e2e)', () => {
     expectStatus(await t.anonymous.get('/v1/users/erase-alice'), 200);
   });
 
+  it('refuses the owner of a space (409), and stores nothing', async () => {
+    expectStatus(await owner.send('DELETE', '/profile', { confirmHandle: 'erase-owner' }), 409);
+    expect(await dueAt(owner.did)).toBeNull();
+  });
+
   it('schedules the erasure after the grace period; the account is deactivated meanwhile; restore cancels', async () => {
     const answer = await alice.send('DELETE', '/profile', { confirmHandle: 'Erase-Alice' });
     expectStatus(answer, 202);
