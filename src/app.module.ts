@@ -26,6 +26,7 @@ import { StoreModule } from './store/store.module';
 import { MediaModule } from './media/media.module';
 import { LinkPreviewsModule } from './link-previews/link-previews.module';
 import { SearchModule } from './search/search.module';
+import { AccountErasureModule } from './account-erasure/account-erasure.module';
 
 @Module({})
 export class AppModule {
@@ -54,6 +55,7 @@ export class AppModule {
         CommentsModule,
         EventsModule,
         UsersModule,
+        AccountErasureModule,
         CredentialsModule,
         KeyProofModule,
         StoreModule,

@@ -591,3 +591,49 @@ FROM
 WHERE
   voter_did = $1
   AND comment_id = ANY ($2);
+
+-- CommentsRepository.tombstoneAllOf (src/comments/comments.repository.ts)
+UPDATE comments
+SET
+  body = NULL,
+  attachment_ids = '[]',
+  deleted_at = $2,
+  updated_at = $2
+WHERE
+  author_did = $1
+  AND deleted_at IS NULL
+RETURNING
+  id,
+  post_id,
+  space_id,
+  parent_comment_id;
+
+-- CommentsRepository.clearTombstonesOf (src/comments/comments.repository.ts)
+UPDATE comments
+SET
+  body = NULL,
+  attachment_ids = '[]'
+WHERE
+  author_did = $1
+  AND deleted_at IS NOT NULL
+  AND (
+    body IS NOT NULL
+    OR attachment_ids <> '[]'
+  );
+
+-- CommentsRepository.eraseUpvotes (src/comments/comments.repository.ts)
+WITH
+  gone AS (
+    DELETE FROM comment_upvotes
+    WHERE
+      voter_did = $1
+    RETURNING
+      comment_id
+  )
+UPDATE comments
+SET
+  upvote_count = GREATEST(upvote_count - 1, 0)
+FROM
+  gone
+WHERE
+  comments.id = gone.comment_id;

@@ -71,6 +71,12 @@ DELETE FROM idempotency_keys
 WHERE
   expires_at <= $1;
 
+-- IdempotencyRepository.eraseOf (src/infrastructure/idempotency/idempotency.repository.ts)
+DELETE FROM idempotency_keys
+WHERE
+  principal_did = $1
+  OR client_did = $1;
+
 -- JobOutboxRepository.record (src/infrastructure/jobs/job-outbox.repository.ts)
 INSERT INTO
   job_outbox (

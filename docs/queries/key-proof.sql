@@ -29,3 +29,8 @@ SELECT
       AND owner_did <> $2
       AND status IN ('adopted', 'presented')
   ) AS proved;
+
+-- KeyProofRepository.eraseOf (src/key-proof/key-proof.repository.ts)
+DELETE FROM key_proof_ceremonies
+WHERE
+  owner_did = $1;

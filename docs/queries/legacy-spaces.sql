@@ -114,6 +114,18 @@ WHERE
   AND "creator_did" = $2
   AND "revoked_at" IS NULL;
 
+-- LegacySpacesRepository.eraseApplicationsOf (src/legacy-spaces/legacy-spaces.repository.ts)
+DELETE FROM "space_applications"
+WHERE
+  "applicant_did" = $1;
+
+-- LegacySpacesRepository.forgetDecider (src/legacy-spaces/legacy-spaces.repository.ts)
+UPDATE "space_applications"
+SET
+  "decided_by_did" = NULL
+WHERE
+  "decided_by_did" = $1;
+
 -- LegacySpacesRepository.revokeInvitesOfSpace (src/legacy-spaces/legacy-spaces.repository.ts)
 UPDATE "space_invites"
 SET

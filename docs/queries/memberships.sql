@@ -617,6 +617,11 @@ WHERE
   "space_id" = $1
   AND "member_did" = $2;
 
+-- MembershipsRepository.eraseMember (src/memberships/memberships.repository.ts)
+DELETE FROM "group_memberships"
+WHERE
+  "member_did" = $1;
+
 -- MembershipsRepository.emptyGroups (src/memberships/memberships.repository.ts)
 DELETE FROM "group_memberships"
 WHERE

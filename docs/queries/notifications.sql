@@ -822,3 +822,30 @@ SET
   done_at = $3
 WHERE
   key = $1;
+
+-- NotificationsRepository.eraseAbout (src/notifications/notifications.repository.ts)
+DELETE FROM notifications
+WHERE
+  recipient_did = $1
+  OR people @> jsonb_build_array(jsonb_build_object('did', $1::text))
+  OR people @> jsonb_build_array(
+    jsonb_build_object('createdBy', jsonb_build_object('did', $1::text))
+  )
+  OR scope @> jsonb_build_object(
+    'preview',
+    jsonb_build_object('createdBy', jsonb_build_object('did', $1::text))
+  );
+
+-- NotificationsRepository.forgetFinishedFanoutsOf (src/notifications/notifications.repository.ts)
+UPDATE notification_fanouts
+SET
+  after_did = NULL
+WHERE
+  after_did = $1
+  AND done_at IS NOT NULL;
+
+-- NotificationsRepository.eraseFinishedFanoutsOf (src/notifications/notifications.repository.ts)
+DELETE FROM notification_fanouts
+WHERE
+  done_at IS NOT NULL
+  AND strpos(key, $1) > 0;

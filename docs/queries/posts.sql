@@ -959,3 +959,50 @@ WHERE
     OR content_id IS NOT NULL
   )
   AND topic_id = $2;
+
+-- PostsRepository.erasableLivePosts (src/posts/repositories/posts.repository.ts)
+SELECT
+  id,
+  space_id,
+  topic_id,
+  title,
+  content_id
+FROM
+  posts
+WHERE
+  author_did = $1
+  AND deleted_at IS NULL
+ORDER BY
+  id
+FOR UPDATE;
+
+-- PostsRepository.erasePosts (src/posts/repositories/posts.repository.ts)
+UPDATE posts
+SET
+  deleted_at = COALESCE(deleted_at, $2),
+  title = NULL,
+  body = '',
+  excerpt = NULL,
+  display_title = NULL,
+  slug = 'erased-' || id::text,
+  attachment_ids = '[]',
+  updated_at = $2
+WHERE
+  author_did = $1;
+
+-- PostsRepository.eraseUpvotes (src/posts/repositories/posts.repository.ts)
+WITH
+  gone AS (
+    DELETE FROM post_upvotes
+    WHERE
+      voter_did = $1
+    RETURNING
+      post_id
+  )
+UPDATE posts
+SET
+  upvote_count = GREATEST(upvote_count - 1, 0)
+FROM
+  gone
+WHERE
+  posts.id = gone.post_id;

@@ -102,6 +102,14 @@ WHERE
     WHERE
       d.did = space_memberships.member_did
   )
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      erasure_pending_accounts e
+    WHERE
+      e.did = space_memberships.member_did
+  )
 ORDER BY
   joined_at ASC,
   member_did ASC
@@ -132,6 +140,14 @@ WHERE
       deactivated_identities d
     WHERE
       d.did = space_memberships.member_did
+  )
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      erasure_pending_accounts e
+    WHERE
+      e.did = space_memberships.member_did
   )
   AND (joined_at, member_did) > ($2, $3)
 ORDER BY
@@ -164,6 +180,14 @@ WHERE
       deactivated_identities d
     WHERE
       d.did = space_memberships.member_did
+  )
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      erasure_pending_accounts e
+    WHERE
+      e.did = space_memberships.member_did
   )
   AND (joined_at, member_did) < ($2, $3)
 ORDER BY
@@ -552,6 +576,30 @@ WHERE
   AND m.status = 'active'
   AND m.joined_at IS NOT NULL
   AND m.space_id = ANY ($2);
+
+-- SpaceMembershipsRepository.eraseMemberships (src/spaces/repositories/space-memberships.repository.ts)
+DELETE FROM space_memberships
+WHERE
+  member_did = $1
+  AND status <> 'banned'
+RETURNING
+  space_id,
+  status;
+
+-- SpaceMembershipsRepository.eraseBanDetails (src/spaces/repositories/space-memberships.repository.ts)
+UPDATE space_memberships
+SET
+  status_message = NULL
+WHERE
+  member_did = $1
+  AND status = 'banned';
+
+-- SpaceMembershipsRepository.forgetBanner (src/spaces/repositories/space-memberships.repository.ts)
+UPDATE space_memberships
+SET
+  banned_by_did = NULL
+WHERE
+  banned_by_did = $1;
 
 -- SpacePagesRepository.enabledPage.first (src/spaces/repositories/space-pages.repository.ts)
 SELECT

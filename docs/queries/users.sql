@@ -14,6 +14,7 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
@@ -37,6 +38,7 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
@@ -60,6 +62,7 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
@@ -83,6 +86,7 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
@@ -90,6 +94,7 @@ FROM
 WHERE
   id = $1
   AND is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -115,6 +120,7 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
@@ -122,6 +128,7 @@ FROM
 WHERE
   did = $1
   AND is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -147,6 +154,7 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
@@ -154,6 +162,7 @@ FROM
 WHERE
   handle = $1
   AND is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -176,6 +185,7 @@ FROM
   users
 WHERE
   did = ANY ($1)
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -194,7 +204,27 @@ SELECT
 FROM
   deactivated_identities d
 WHERE
-  d.did = ANY ($1);
+  d.did = ANY ($1)
+UNION ALL
+SELECT
+  did,
+  NULL,
+  NULL,
+  NULL,
+  TRUE
+FROM
+  users
+WHERE
+  did = ANY ($1)
+  AND erasure_due_at IS NOT NULL
+  AND NOT EXISTS (
+    SELECT
+      1
+    FROM
+      deactivated_identities d
+    WHERE
+      d.did = users.did
+  );
 
 -- UsersRepository.publicDids (src/users/users.repository.ts)
 SELECT
@@ -204,6 +234,7 @@ FROM
 WHERE
   did = ANY ($1)
   AND is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -237,12 +268,14 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
   users
 WHERE
   is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -271,12 +304,14 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
   users
 WHERE
   is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -306,12 +341,14 @@ SELECT
   verified_domain,
   profile_content_id,
   profile_head_cid,
+  erasure_due_at,
   created_at,
   updated_at
 FROM
   users
 WHERE
   is_public
+  AND users.erasure_due_at IS NULL
   AND NOT EXISTS (
     SELECT
       1
@@ -618,6 +655,61 @@ FROM
   "user_space_pins"
 WHERE
   "user_id" = $1;
+
+-- UsersRepository.scheduleErasure (src/users/users.repository.ts)
+UPDATE users
+SET
+  erasure_due_at = $2
+WHERE
+  did = $1
+RETURNING
+  erasure_due_at;
+
+-- UsersRepository.cancelErasure (src/users/users.repository.ts)
+UPDATE users
+SET
+  erasure_due_at = NULL
+WHERE
+  did = $1
+  AND erasure_due_at IS NOT NULL
+RETURNING
+  id;
+
+-- UsersRepository.dueErasures (src/users/users.repository.ts)
+SELECT
+  did
+FROM
+  users
+WHERE
+  erasure_due_at IS NOT NULL
+  AND erasure_due_at <= $1
+ORDER BY
+  erasure_due_at,
+  did
+LIMIT
+  $2;
+
+-- UsersRepository.lockDueAccount (src/users/users.repository.ts)
+SELECT
+  id,
+  avatar_id
+FROM
+  users
+WHERE
+  did = $1
+  AND erasure_due_at IS NOT NULL
+  AND erasure_due_at <= $2
+FOR UPDATE;
+
+-- UsersRepository.erasePins (src/users/users.repository.ts)
+DELETE FROM user_space_pins
+WHERE
+  user_id = $1;
+
+-- UsersRepository.eraseAccount (src/users/users.repository.ts)
+DELETE FROM users
+WHERE
+  id = $1;
 
 -- UsersRepository.countShownPins (src/users/users.repository.ts)
 SELECT

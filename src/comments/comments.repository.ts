@@ -76,6 +76,21 @@ export const COMMENTS_STATEMENTS = defineStatements('CommentsRepository', {
   /** The live comments among $1 (other modules' batch reads: CommentItemsService). */
   liveByIds: `SELECT ${COMMENT_COLUMNS} FROM comments WHERE id = ANY($1::uuid[]) AND deleted_at IS NULL`,
   upvotedBy: 'SELECT comment_id FROM comment_upvotes WHERE voter_did = $1 AND comment_id = ANY($2)',
+  /**
+   * Erasure of an author ($1) at $2 (docs/decisions/0196-what-an-erasure-removes-and-keeps.md):
+   * their live comments become tombstones (body and attachments gone), returned for the counts…
+   */
+  tombstoneAllOf:
+    "UPDATE comments SET body = NULL, attachment_ids = '[]', deleted_at = $2, updated_at = $2 " +
+    'WHERE author_did = $1 AND deleted_at IS NULL RETURNING id, post_id, space_id, parent_comment_id',
+  /** …and the text of their tombstones from before (a tombstone keeps none). */
+  clearTombstonesOf:
+    "UPDATE comments SET body = NULL, attachment_ids = '[]' WHERE author_did = $1 AND deleted_at IS NOT NULL " +
+    "AND (body IS NOT NULL OR attachment_ids <> '[]')",
+  /** Their upvotes ($1) gone, each comment's counter lowered with it. */
+  eraseUpvotes:
+    'WITH gone AS (DELETE FROM comment_upvotes WHERE voter_did = $1 RETURNING comment_id) ' +
+    'UPDATE comments SET upvote_count = GREATEST(upvote_count - 1, 0) FROM gone WHERE comments.id = gone.comment_id',
 });
 
 /** A row of COMMENT_COLUMNS as node-postgres gives it. */
@@ -208,6 +223,20 @@ export class CommentsRepository {
         { id: comment.id },
         { body: comment.body, attachmentIds: comment.attachmentIds, updatedAt: comment.updatedAt },
       );
+  }
+
+  /** Every live comment of the author made a tombstone, the others' text cleared; their upvotes gone. */
+  async eraseAllOf(
+    authorDid: string,
+    at: Date,
+    runner: EntityManager,
+  ): Promise<{ id: string; post_id: string; space_id: string; parent_comment_id: string | null }[]> {
+    const [tombstoned] = await runner.query<
+      [{ id: string; post_id: string; space_id: string; parent_comment_id: string | null }[], number]
+    >(COMMENTS_STATEMENTS.tombstoneAllOf, [authorDid, at]);
+    await runner.query(COMMENTS_STATEMENTS.clearTombstonesOf, [authorDid]);
+    await runner.query(COMMENTS_STATEMENTS.eraseUpvotes, [authorDid]);
+    return tombstoned;
   }
 
   /** Makes a live comment a tombstone; false when it was one already. */

@@ -763,6 +763,16 @@ export class AppConfig {
   @Max(3600)
   LINK_PREVIEW_CACHE_SECONDS = 60;
 
+  /**
+   * Days between DELETE /profile and the erasure of the account; the person is deactivated and may
+   * cancel with POST /profile/restore meanwhile (docs/decisions/0195-erasure-scheduled-by-the-users-module.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  @Max(365)
+  ACCOUNT_ERASURE_GRACE_DAYS = 30;
+
   /** Deadline of one page's or image's fetch, redirects included (milliseconds). */
   @Type(() => Number)
   @IsInt()

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { KeyProofErasureService } from './services/key-proof-erasure.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { RelayModule } from '../protocol';
 import { UsersModule } from '../users';
@@ -13,6 +14,7 @@ import { KeyProofsController } from './controllers/key-proofs.controller';
 @Module({
   imports: [TypeOrmModule.forFeature([KeyProofCeremony]), RelayModule, UsersModule],
   controllers: [KeyProofResolutionController, KeyProofController, KeyProofsController],
-  providers: [KeyProofService, KeyProofRepository],
+  providers: [KeyProofService, KeyProofRepository, KeyProofErasureService],
+  exports: [KeyProofErasureService],
 })
 export class KeyProofModule {}

@@ -14,6 +14,8 @@ export const KEY_PROOF_STATEMENTS = defineStatements('KeyProofRepository', {
   keyProvedElsewhere:
     'SELECT EXISTS (SELECT 1 FROM key_proof_ceremonies WHERE presented_key = $1 AND owner_did <> $2 ' +
     "AND status IN ('adopted', 'presented')) AS proved",
+  /** Every ceremony of a person ($1): their erasure (docs/decisions/0196-what-an-erasure-removes-and-keeps.md). */
+  eraseOf: 'DELETE FROM key_proof_ceremonies WHERE owner_did = $1',
 });
 
 export interface NewCeremony {
@@ -29,6 +31,10 @@ export interface NewCeremony {
 @Injectable()
 export class KeyProofRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async eraseOf(ownerDid: string, runner: EntityManager): Promise<void> {
+    await runner.query(KEY_PROOF_STATEMENTS.eraseOf, [ownerDid]);
+  }
 
   /** Stores a pending ceremony; false when its code is already taken. */
   async insertUnlessCodeTaken(ceremony: NewCeremony): Promise<boolean> {

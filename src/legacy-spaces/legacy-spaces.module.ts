@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ApplicationErasureService } from './services/application-erasure.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
@@ -49,6 +50,13 @@ import { SpaceInvitesService } from './services/space-invites.service';
     ApplicationSettingsController,
     ApplicationsController,
   ],
-  providers: [LegacySpacesRepository, SpaceInvitesService, SpaceApplicationsService, MembershipSubscriber],
+  providers: [
+    LegacySpacesRepository,
+    SpaceInvitesService,
+    SpaceApplicationsService,
+    MembershipSubscriber,
+    ApplicationErasureService,
+  ],
+  exports: [ApplicationErasureService],
 })
 export class LegacySpacesModule {}

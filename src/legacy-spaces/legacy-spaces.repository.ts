@@ -33,6 +33,12 @@ export const LEGACY_SPACES_STATEMENTS = defineStatements('LegacySpacesRepository
   /** Revokes the person's ($2) current invite in the space ($1) at $3. */
   revokeInvitesOf:
     'UPDATE "space_invites" SET "revoked_at" = $3 WHERE "space_id" = $1 AND "creator_did" = $2 AND "revoked_at" IS NULL',
+  /**
+   * Erasure of a person ($1) (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): their
+   * applications, and the decisions they made no longer naming them.
+   */
+  eraseApplicationsOf: 'DELETE FROM "space_applications" WHERE "applicant_did" = $1',
+  forgetDecider: 'UPDATE "space_applications" SET "decided_by_did" = NULL WHERE "decided_by_did" = $1',
   /** Revokes every current invite of the space ($1) at $2. */
   revokeInvitesOfSpace:
     'UPDATE "space_invites" SET "revoked_at" = $2 WHERE "space_id" = $1 AND "revoked_at" IS NULL',
@@ -70,6 +76,11 @@ function applicationFromRow(row: ApplicationRow): SpaceApplication {
 @Injectable()
 export class LegacySpacesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async eraseApplicationsOf(did: string, runner: EntityManager): Promise<void> {
+    await runner.query(LEGACY_SPACES_STATEMENTS.eraseApplicationsOf, [did]);
+    await runner.query(LEGACY_SPACES_STATEMENTS.forgetDecider, [did]);
+  }
 
   // Applications
 

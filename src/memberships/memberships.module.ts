@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { GroupMembershipErasureService } from './services/group-membership-erasure.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
@@ -49,7 +50,8 @@ import { MembershipsService } from './services/memberships.service';
     MembershipsService,
     GroupMembershipLookupService,
     GroupMembershipSubscriber,
+    GroupMembershipErasureService,
   ],
-  exports: [GroupMembershipLookupService],
+  exports: [GroupMembershipLookupService, GroupMembershipErasureService],
 })
 export class MembershipsModule {}

@@ -96,6 +96,8 @@ export const MEMBERSHIPS_STATEMENTS = defineStatements('MembershipsRepository', 
     'VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING',
   /** Takes a person ($2) out of every group of a space ($1). */
   removeFromGroups: 'DELETE FROM "group_memberships" WHERE "space_id" = $1 AND "member_did" = $2',
+  /** Every group row of a person ($1), in every space: their erasure. */
+  eraseMember: 'DELETE FROM "group_memberships" WHERE "member_did" = $1',
   /** Every membership of a space's ($1) groups, found through the groups (indexed by space). */
   emptyGroups:
     'DELETE FROM "group_memberships" WHERE "group_id" IN (SELECT "id" FROM "space_groups" WHERE "space_id" = $1)',
@@ -262,6 +264,10 @@ export class MembershipsRepository {
   }
 
   /** Takes the person out of every group of the space, in the runner's transaction. */
+  async eraseMember(did: string, runner: EntityManager): Promise<void> {
+    await runner.query(MEMBERSHIPS_STATEMENTS.eraseMember, [did]);
+  }
+
   async removeFromGroups(spaceId: string, did: string, runner: EntityManager): Promise<void> {
     await runner.query(MEMBERSHIPS_STATEMENTS.removeFromGroups, [spaceId, did]);
   }

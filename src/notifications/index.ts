@@ -1,5 +1,6 @@
 /**
  * The public API of the `notifications` module: what other modules may import (docs/architecture.md
- * "Module shape"). Nothing yet: no other module depends on it.
+ * "Module shape"): its part of an account's erasure.
  */
-export {};
+export { NotificationErasureService } from './services/notification-erasure.service';
+export { NotificationsModule } from './notifications.module';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { NotificationErasureService } from './services/notification-erasure.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
@@ -64,6 +65,8 @@ import { PeopleNamesService } from './services/people-names.service';
     NotificationWritesService,
     NotificationStreamService,
     NotificationStreamSubscriber,
+    NotificationErasureService,
   ],
+  exports: [NotificationErasureService],
 })
 export class NotificationsModule {}

@@ -134,6 +134,24 @@ export const NOTIFICATIONS_STATEMENTS = defineStatements('NotificationsRepositor
     /** The fan-out $1 came to the recipient $2, and is done at $3 (NULL: not yet). */
     advance: 'UPDATE notification_fanouts SET after_did = $2, done_at = $3 WHERE key = $1',
   },
+  /**
+   * Erasure of a person ($1) (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): the
+   * notifications to them, and every one that names them (as one of its people, as the author of
+   * one of its posts, or in its scope's preview).
+   */
+  eraseAbout:
+    'DELETE FROM notifications WHERE recipient_did = $1 ' +
+    "OR people @> jsonb_build_array(jsonb_build_object('did', $1::text)) " +
+    "OR people @> jsonb_build_array(jsonb_build_object('createdBy', jsonb_build_object('did', $1::text))) " +
+    "OR scope @> jsonb_build_object('preview', jsonb_build_object('createdBy', jsonb_build_object('did', $1::text)))",
+  /**
+   * Finished fan-outs no longer name the person ($1): as where one stopped (a finished one never
+   * resumes) or in its key (a join announced); unfinished ones still need theirs to resume.
+   */
+  forgetFinishedFanoutsOf:
+    'UPDATE notification_fanouts SET after_did = NULL WHERE after_did = $1 AND done_at IS NOT NULL',
+  eraseFinishedFanoutsOf:
+    'DELETE FROM notification_fanouts WHERE done_at IS NOT NULL AND strpos(key, $1) > 0',
 });
 
 /** One activity as its recipients' notifications record it. */
@@ -223,6 +241,12 @@ export class NotificationsRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Notification) private readonly notifications: Repository<Notification>,
   ) {}
+
+  async eraseAbout(did: string, runner: EntityManager): Promise<void> {
+    await runner.query(NOTIFICATIONS_STATEMENTS.eraseAbout, [did]);
+    await runner.query(NOTIFICATIONS_STATEMENTS.forgetFinishedFanoutsOf, [did]);
+    await runner.query(NOTIFICATIONS_STATEMENTS.eraseFinishedFanoutsOf, [did]);
+  }
 
   /**
    * Writes one activity for many recipients in one statement (concurrency-safe: `ON CONFLICT` on

@@ -3,6 +3,7 @@ export { PostCard, SpaceCallToAction } from './dto/post-records.dto';
 export { PostPinned, PostPublished, PostUpvoted } from './events/post.events';
 export { memberReadsPost } from './repositories/post-readers.repository';
 export { PostAccessService } from './services/post-access.service';
+export { PostErasureService } from './services/post-erasure.service';
 export { PostCardsService } from './services/post-cards.service';
 export {
   PostReadabilityService,

@@ -25,6 +25,7 @@ import { PostsRepository } from './repositories/posts.repository';
 import { EntityLinksService } from './services/entity-links.service';
 import { FeedService } from './services/feed.service';
 import { PostAccessService } from './services/post-access.service';
+import { PostErasureService } from './services/post-erasure.service';
 import { PostCardsService } from './services/post-cards.service';
 import { PostContentChainService } from './services/post-content-chain.service';
 import { PostCountsService } from './services/post-counts.service';
@@ -69,12 +70,13 @@ import { PostsService } from './services/posts.service';
     PostPresenter,
     PostReadabilityService,
     PostCardsService,
+    PostErasureService,
     EntityLinksService,
     PostsService,
     PostUpvotesService,
     PostPinsService,
     FeedService,
   ],
-  exports: [PostAccessService, PostPresenter, PostReadabilityService, PostCardsService],
+  exports: [PostAccessService, PostPresenter, PostReadabilityService, PostCardsService, PostErasureService],
 })
 export class PostsModule {}

@@ -12,6 +12,7 @@ import { SpacePinController } from './controllers/space-pin.controller';
 import { UsersController } from './controllers/users.controller';
 import { UserSpacePin } from './entities/user-space-pin.entity';
 import { User } from './entities/user.entity';
+import { AccountErasureService } from './services/account-erasure.service';
 import { AuthorDirectoryService } from './services/author-directory.service';
 import { UserSpacesService } from './services/user-spaces.service';
 import { UsersService } from './services/users.service';
@@ -35,7 +36,13 @@ import { UsersRepository } from './users.repository';
     SpacePinController,
     PublicUsersController,
   ],
-  providers: [UsersRepository, UsersService, UserSpacesService, AuthorDirectoryService],
-  exports: [UsersService, AuthorDirectoryService],
+  providers: [
+    UsersRepository,
+    UsersService,
+    UserSpacesService,
+    AuthorDirectoryService,
+    AccountErasureService,
+  ],
+  exports: [UsersService, AuthorDirectoryService, AccountErasureService],
 })
 export class UsersModule {}

@@ -12,7 +12,7 @@ import { StoredProfileLink, User } from './entities/user.entity';
  * the statement again each time (docs/decisions/0084-hot-reads-on-fixed-sql-with-explicit-row-mapping.md).
  */
 const COLUMNS = `id, did, handle, display_name, bio, avatar_id, links, is_public, email, verified_domain,
-  profile_content_id, profile_head_cid, created_at, updated_at`;
+  profile_content_id, profile_head_cid, erasure_due_at, created_at, updated_at`;
 
 const byKey = (key: 'id' | 'did' | 'handle') => `SELECT ${COLUMNS} FROM users WHERE ${key} = $1 LIMIT 1`;
 
@@ -20,7 +20,8 @@ const byKey = (key: 'id' | 'did' | 'handle') => `SELECT ${COLUMNS} FROM users WH
  * The account's identity is not deactivated: its chain's head is no `delete` (protocol's published
  * view; docs/decisions/0190-deactivation-follows-the-identity-chain.md).
  */
-const ACTIVE_IDENTITY = 'NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = users.did)';
+const ACTIVE_IDENTITY =
+  'users.erasure_due_at IS NULL AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = users.did)';
 
 /** A public profile by one key: public, identity not deactivated. */
 const publicByKey = (key: 'id' | 'did' | 'handle') =>
@@ -94,7 +95,10 @@ export const USERS_STATEMENTS = defineStatements('UsersRepository', {
    */
   authorsByDid:
     `SELECT did, handle, display_name, avatar_id, false AS deactivated FROM users WHERE did = ANY($1) AND ${ACTIVE_IDENTITY} ` +
-    'UNION ALL SELECT d.did, NULL, NULL, NULL, true FROM deactivated_identities d WHERE d.did = ANY($1)',
+    'UNION ALL SELECT d.did, NULL, NULL, NULL, true FROM deactivated_identities d WHERE d.did = ANY($1) ' +
+    // An erasure pending deactivates the account as a delete does (0195-erasure-scheduled-by-the-users-module.md).
+    'UNION ALL SELECT did, NULL, NULL, NULL, true FROM users WHERE did = ANY($1) AND erasure_due_at IS NOT NULL ' +
+    'AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = users.did)',
   /** Which of these DIDs ($1) have a public profile (not deactivated). */
   publicDids: `SELECT did FROM users WHERE did = ANY($1) AND is_public AND ${ACTIVE_IDENTITY}`,
   /** Display names of the accounts among these DIDs ($1) that have one. */
@@ -145,6 +149,20 @@ export const USERS_STATEMENTS = defineStatements('UsersRepository', {
     'FROM unnest($2::uuid[], $3::int[], $4::varchar[], $5::timestamptz[]) AS "p" ("space_id", "position", "pin_message", "pinned_at")',
   /** The last position among a user's pins ($1), null without any. */
   lastPinPosition: 'SELECT MAX("position") AS "max" FROM "user_space_pins" WHERE "user_id" = $1',
+  /** Schedules the erasure of the account of $1 at $2; its row, for the answer. */
+  scheduleErasure: `UPDATE users SET erasure_due_at = $2 WHERE did = $1 RETURNING erasure_due_at`,
+  /** Cancels a scheduled erasure of $1: the row when there was one. */
+  cancelErasure:
+    'UPDATE users SET erasure_due_at = NULL WHERE did = $1 AND erasure_due_at IS NOT NULL RETURNING id',
+  /** Up to $2 DIDs whose erasure is due at $1, earliest first (over idx_users_erasure_due). */
+  dueErasures:
+    'SELECT did FROM users WHERE erasure_due_at IS NOT NULL AND erasure_due_at <= $1 ORDER BY erasure_due_at, did LIMIT $2',
+  /** Locks the account of $1 if its erasure is still due at $2 (a restore in between wins). */
+  lockDueAccount:
+    'SELECT id, avatar_id FROM users WHERE did = $1 AND erasure_due_at IS NOT NULL AND erasure_due_at <= $2 FOR UPDATE',
+  /** The account's own rows: its pins, then the account (the handle becomes free). */
+  erasePins: 'DELETE FROM user_space_pins WHERE user_id = $1',
+  eraseAccount: 'DELETE FROM users WHERE id = $1',
   /** Pins that reads would show (live space, still an active member), public or not ($1 id, $2 DID). */
   countShownPins: `SELECT count(*)::int AS n
          FROM "user_space_pins" "pin"
@@ -166,6 +184,7 @@ export interface UserRow {
   verified_domain: string | null;
   profile_content_id: string | null;
   profile_head_cid: string | null;
+  erasure_due_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -184,6 +203,7 @@ export function userFromRow(row: UserRow): User {
   user.verifiedDomain = row.verified_domain;
   user.profileContentId = row.profile_content_id;
   user.profileHeadCid = row.profile_head_cid;
+  user.erasureDueAt = row.erasure_due_at;
   user.createdAt = row.created_at;
   user.updatedAt = row.updated_at;
   return user;
@@ -393,6 +413,46 @@ export class UsersRepository {
   async lastPinPosition(userId: string, runner: EntityManager): Promise<number | null> {
     const [row] = await runner.query<{ max: number | null }[]>(USERS_STATEMENTS.lastPinPosition, [userId]);
     return row?.max === null || row?.max === undefined ? null : Number(row.max);
+  }
+
+  /** Sets when the account of `did` is erased; null when there is no account. */
+  async scheduleErasure(did: string, dueAt: Date): Promise<Date | null> {
+    const [rows] = await this.dataSource.query<[{ erasure_due_at: Date }[], number]>(
+      USERS_STATEMENTS.scheduleErasure,
+      [did, dueAt],
+    );
+    return rows[0]?.erasure_due_at ?? null;
+  }
+
+  /** Cancels the scheduled erasure of `did`: whether one was scheduled. */
+  async cancelErasure(did: string): Promise<boolean> {
+    const [rows] = await this.dataSource.query<[{ id: string }[], number]>(USERS_STATEMENTS.cancelErasure, [
+      did,
+    ]);
+    return rows.length > 0;
+  }
+
+  async dueErasures(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.dataSource.query<{ did: string }[]>(USERS_STATEMENTS.dueErasures, [now, limit]);
+    return rows.map((row) => row.did);
+  }
+
+  /** The account of `did` locked in `runner`'s transaction while its erasure is due, or null. */
+  async lockDueAccount(
+    did: string,
+    now: Date,
+    runner: EntityManager,
+  ): Promise<{ id: string; avatarId: string | null } | null> {
+    const rows = await runner.query<{ id: string; avatar_id: string | null }[]>(
+      USERS_STATEMENTS.lockDueAccount,
+      [did, now],
+    );
+    return rows.length === 0 ? null : { id: rows[0].id, avatarId: rows[0].avatar_id };
+  }
+
+  async eraseAccount(userId: string, runner: EntityManager): Promise<void> {
+    await runner.query(USERS_STATEMENTS.erasePins, [userId]);
+    await runner.query(USERS_STATEMENTS.eraseAccount, [userId]);
   }
 
   async countShownPins(user: User, runner: EntityManager): Promise<number> {

@@ -1,3 +1,4 @@
+import { EntityManager } from 'typeorm';
 import { Injectable, Logger } from '@nestjs/common';
 import { serviceUnavailable } from '../../common/errors/api-error';
 import { RequestWrites } from '../database/request-writes';
@@ -32,6 +33,11 @@ export class IdempotencyStore {
     private readonly repository: IdempotencyRepository,
     private readonly writes: RequestWrites,
   ) {}
+
+  /** The records of a person, as signer or client, inside an erasure's transaction (docs/decisions/0196). */
+  eraseOf(manager: EntityManager, did: string): Promise<void> {
+    return this.repository.eraseOf(did, manager);
+  }
 
   /**
    * Takes the key for a new request (a row that expired, a lapsed lease included, is taken over),

@@ -14,6 +14,6 @@ import { IdempotentWrites } from './idempotent-writes';
     IdempotencyStore,
     { provide: WriteIdempotency, useClass: IdempotentWrites },
   ],
-  exports: [WriteIdempotency],
+  exports: [WriteIdempotency, IdempotencyStore],
 })
 export class IdempotencyModule {}

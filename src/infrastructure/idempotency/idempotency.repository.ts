@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { defineStatements } from '../database/statements';
 
 /** Idempotency-Keys' fixed SQL on `idempotency_keys` (docs/decisions/0131-a-repository-per-module.md). */
@@ -29,6 +29,8 @@ export const IDEMPOTENCY_STATEMENTS = defineStatements('IdempotencyRepository', 
        WHERE principal_did = $1 AND client_did = $2 AND key = $3 AND reservation = $4`,
   /** Deletes the rows expired at $1. */
   deleteExpired: 'DELETE FROM idempotency_keys WHERE expires_at <= $1',
+  /** Every record of a person ($1) as signer or as client: their erasure (docs/decisions/0196). */
+  eraseOf: 'DELETE FROM idempotency_keys WHERE principal_did = $1 OR client_did = $1',
 });
 
 /** Whose key: the person acting, the client signing, and the key itself. */
@@ -50,6 +52,10 @@ export interface HeldRow {
 @Injectable()
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async eraseOf(did: string, runner: EntityManager): Promise<void> {
+    await runner.query(IDEMPOTENCY_STATEMENTS.eraseOf, [did]);
+  }
 
   /** True when the key was taken for the reservation. */
   async reserve(

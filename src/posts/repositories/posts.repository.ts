@@ -88,6 +88,20 @@ SELECT COALESCE((SELECT upvote_count FROM lowered), (SELECT upvote_count FROM po
     inTopic:
       'SELECT id FROM posts WHERE space_id = $1 AND (deleted_at IS NULL OR content_id IS NOT NULL) AND topic_id = $2',
   },
+  /**
+   * Erasure of an author ($1) at $2 (docs/decisions/0196-what-an-erasure-removes-and-keeps.md):
+   * their live posts, locked, for the counts and the chain outbox…
+   */
+  erasableLivePosts:
+    'SELECT id, space_id, topic_id, title, content_id FROM posts WHERE author_did = $1 AND deleted_at IS NULL ORDER BY id FOR UPDATE',
+  /** …then every post of theirs deleted with its text and attachments gone (the slug, made of the text, too). */
+  erasePosts:
+    "UPDATE posts SET deleted_at = COALESCE(deleted_at, $2), title = NULL, body = '', excerpt = NULL, " +
+    "display_title = NULL, slug = 'erased-' || id::text, attachment_ids = '[]', updated_at = $2 WHERE author_did = $1",
+  /** Their upvotes ($1) gone, each post's counter lowered with it. */
+  eraseUpvotes:
+    'WITH gone AS (DELETE FROM post_upvotes WHERE voter_did = $1 RETURNING post_id) ' +
+    'UPDATE posts SET upvote_count = GREATEST(upvote_count - 1, 0) FROM gone WHERE posts.id = gone.post_id',
 });
 
 export interface PostRow {
@@ -243,6 +257,22 @@ export class PostsRepository {
     runner: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     await runner.update(Post, { id: postId }, edit);
+  }
+
+  /** The author's live posts, locked in `runner`'s transaction (erasure). */
+  erasableLivePosts(
+    authorDid: string,
+    runner: EntityManager,
+  ): Promise<
+    { id: string; space_id: string; topic_id: string; title: string | null; content_id: string | null }[]
+  > {
+    return runner.query(POSTS_STATEMENTS.erasableLivePosts, [authorDid]);
+  }
+
+  /** Every post of the author deleted without its text; their upvotes gone (erasure). */
+  async erasePostsOf(authorDid: string, at: Date, runner: EntityManager): Promise<void> {
+    await runner.query(POSTS_STATEMENTS.erasePosts, [authorDid, at]);
+    await runner.query(POSTS_STATEMENTS.eraseUpvotes, [authorDid]);
   }
 
   async softDelete(postId: string, at: Date, runner: EntityManager = this.dataSource.manager): Promise<void> {

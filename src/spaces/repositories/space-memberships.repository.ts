@@ -71,7 +71,9 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
   membersPage: keysetVariants(
     `SELECT ${MEMBERSHIP_COLUMNS} FROM space_memberships`,
     "space_id = $1 AND status = 'active' " +
-      'AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = space_memberships.member_did)',
+      'AND NOT EXISTS (SELECT 1 FROM deactivated_identities d WHERE d.did = space_memberships.member_did) ' +
+      // Nor an account whose erasure is pending (users' published view: 0195-erasure-scheduled-by-the-users-module.md).
+      'AND NOT EXISTS (SELECT 1 FROM erasure_pending_accounts e WHERE e.did = space_memberships.member_did)',
     1,
     ['joined_at', 'member_did'],
     'ASC',
@@ -107,6 +109,17 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
   rolesIn:
     'SELECT m.space_id, m.role FROM space_memberships m INNER JOIN spaces s ON s.id = m.space_id ' +
     `AND s.deleted_at IS NULL WHERE ${ACTIVE_OF_PERSON_WHERE} AND m.space_id = ANY($2)`,
+  /**
+   * Erasure of a person ($1) (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): every
+   * membership row but a ban goes (the spaces whose active count changes come back)…
+   */
+  eraseMemberships:
+    "DELETE FROM space_memberships WHERE member_did = $1 AND status <> 'banned' RETURNING space_id, status",
+  /** …a ban stays, so it keeps refusing the DID, without the person's status message… */
+  eraseBanDetails:
+    "UPDATE space_memberships SET status_message = NULL WHERE member_did = $1 AND status = 'banned'",
+  /** …and the bans they gave no longer name them. */
+  forgetBanner: 'UPDATE space_memberships SET banned_by_did = NULL WHERE banned_by_did = $1',
 });
 
 /** A person's active membership of a live space, as SpaceMembershipReadsService lists them. */
@@ -141,6 +154,17 @@ function unprefixed(row: FoundMembershipRow): MembershipRow {
 @Injectable()
 export class SpaceMembershipsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Erases the person's memberships (bans kept, bare): the spaces where they were active. */
+  async eraseOf(did: string, runner: EntityManager): Promise<string[]> {
+    const [rows] = await runner.query<[{ space_id: string; status: string }[], number]>(
+      SPACE_MEMBERSHIPS_STATEMENTS.eraseMemberships,
+      [did],
+    );
+    await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.eraseBanDetails, [did]);
+    await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.forgetBanner, [did]);
+    return rows.filter((row) => row.status === 'active').map((row) => row.space_id);
+  }
 
   /** The person's membership row in any state, or null. */
   async find(

@@ -71,6 +71,19 @@ export class MembershipWritesService {
     return membership;
   }
 
+  /**
+   * The spaces module's part of an account's erasure, inside its transaction
+   * (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): every membership row of the person
+   * goes but a ban (kept so it keeps refusing the DID, its status message gone), the bans they gave
+   * stop naming them, and the spaces they were active in are recounted. No membership event: the
+   * erasure removes the person's group rows, applications and notifications itself, and nobody is
+   * told that they left. Idempotent.
+   */
+  async eraseMember(manager: EntityManager, did: string): Promise<void> {
+    const spaces = [...new Set(await this.memberships.eraseOf(did, manager))].sort();
+    for (const spaceId of spaces) await this.refreshCount(manager, spaceId);
+  }
+
   /** Recounts active members (exact under the row lock) and, for a join, records the activity. */
   async refreshCount(manager: EntityManager, spaceId: string, activityAt?: Date): Promise<void> {
     await this.spaces.refreshCount(spaceId, activityAt, manager);

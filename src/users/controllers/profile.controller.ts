@@ -1,11 +1,25 @@
-import { Body, Controller, Patch, Put } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, HttpCode, Patch, Post, Put } from '@nestjs/common';
+import {
+  ApiAcceptedResponse,
+  ApiBadRequestResponse,
+  ApiConflictResponse,
+  ApiNoContentResponse,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
 import { IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
-import { OwnProfileResponse, UpdateProfileRequest } from '../dto/account.dto';
+import {
+  EraseProfileRequest,
+  ErasureScheduledResponse,
+  OwnProfileResponse,
+  UpdateProfileRequest,
+} from '../dto/account.dto';
 import { PinsResponse, ReplacePinsRequest } from '../dto/pins.dto';
+import { AccountErasureService } from '../services/account-erasure.service';
 import { UserSpacesService } from '../services/user-spaces.service';
 import { UsersService } from '../services/users.service';
 
@@ -16,7 +30,39 @@ export class ProfileController {
   constructor(
     private readonly users: UsersService,
     private readonly userSpaces: UserSpacesService,
+    private readonly erasure: AccountErasureService,
   ) {}
+
+  @Delete()
+  @HttpCode(202)
+  @RateLimitClass('sensitive')
+  @IdentityProof()
+  @ApiOperation({
+    summary: 'Request the erasure of the own account',
+    description:
+      'Schedules the erasure after ACCOUNT_ERASURE_GRACE_DAYS (default 30); the account is deactivated ' +
+      "meanwhile and POST /profile/restore cancels. `confirmHandle` must be the caller's handle.",
+  })
+  @ApiAcceptedResponse({ type: ErasureScheduledResponse })
+  @ApiBadRequestResponse({ description: "confirmHandle is not the caller's handle" })
+  @ApiConflictResponse({ description: 'The caller owns a space: transfer or delete it first' })
+  requestErasure(
+    @Principal() principal: RequestPrincipal,
+    @Body() body: EraseProfileRequest,
+  ): Promise<ErasureScheduledResponse> {
+    return this.erasure.schedule(principal, body);
+  }
+
+  @Post('restore')
+  @HttpCode(204)
+  @RateLimitClass('sensitive')
+  @IdentityProof()
+  @ApiOperation({ summary: 'Cancel a scheduled erasure of the own account (during its grace period)' })
+  @ApiNoContentResponse()
+  @ApiConflictResponse({ description: 'No erasure is scheduled' })
+  async restore(@Principal() principal: RequestPrincipal): Promise<void> {
+    await this.erasure.restore(principal);
+  }
 
   @Patch()
   @RateLimitClass('ordinary')

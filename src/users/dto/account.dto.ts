@@ -140,3 +140,17 @@ export class OwnProfileResponse extends PublicProfileResponse {
   @ApiProperty({ format: 'date-time' })
   updatedAt: string;
 }
+
+/** DELETE /profile: the caller names their own handle, so an erasure is never requested by mistake. */
+export class EraseProfileRequest {
+  @ApiProperty({ description: "The caller's handle, as a confirmation", example: 'alice' })
+  @IsString()
+  @MaxLength(30)
+  confirmHandle: string;
+}
+
+/** The answer of DELETE /profile (202): when the erasure is due; POST /profile/restore cancels it until then. */
+export class ErasureScheduledResponse {
+  @ApiProperty({ format: 'date-time' })
+  erasureScheduledAt: string;
+}

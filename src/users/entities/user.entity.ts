@@ -53,6 +53,14 @@ export class User {
   @Column({ name: 'profile_head_cid', type: 'varchar', length: 80, nullable: true })
   profileHeadCid: string | null;
 
+  /**
+   * When the person's requested erasure is due (DELETE /profile); until then the account is
+   * deactivated (docs/decisions/0195-erasure-scheduled-by-the-users-module.md).
+   */
+  @Index('idx_users_erasure_due', { where: '"erasure_due_at" IS NOT NULL' })
+  @Column({ name: 'erasure_due_at', type: 'timestamptz', precision: 3, nullable: true })
+  erasureDueAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz', precision: 3 })
   createdAt: Date;
 

@@ -65,6 +65,7 @@ export class UsersService {
       verifiedDomain: null,
       profileContentId: null,
       profileHeadCid: null,
+      erasureDueAt: null,
     });
     await this.saveUnique(user);
     return this.toPublicProfile(user, NO_PREVIEWS);

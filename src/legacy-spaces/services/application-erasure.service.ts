@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { LegacySpacesRepository } from '../legacy-spaces.repository';
+
+/**
+ * The legacy-spaces module's part of an account's erasure, inside its transaction
+ * (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): the person's applications, and the
+ * decisions they made as an admin no longer naming them. Idempotent.
+ */
+@Injectable()
+export class ApplicationErasureService {
+  constructor(private readonly legacy: LegacySpacesRepository) {}
+
+  erase(manager: EntityManager, did: string): Promise<void> {
+    return this.legacy.eraseApplicationsOf(did, manager);
+  }
+}

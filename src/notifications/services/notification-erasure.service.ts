@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { NotificationsRepository } from '../notifications.repository';
+
+/**
+ * The notifications module's part of an account's erasure, inside its transaction
+ * (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): the notifications to the person and
+ * every one that names them. Idempotent.
+ */
+@Injectable()
+export class NotificationErasureService {
+  constructor(private readonly notifications: NotificationsRepository) {}
+
+  erase(manager: EntityManager, did: string): Promise<void> {
+    return this.notifications.eraseAbout(did, manager);
+  }
+}
