@@ -25,6 +25,7 @@ import { EventsModule } from './events/events.module';
 import { StoreModule } from './store/store.module';
 import { MediaModule } from './media/media.module';
 import { LinkPreviewsModule } from './link-previews/link-previews.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -58,6 +59,7 @@ export class AppModule {
         StoreModule,
         MediaModule,
         LinkPreviewsModule,
+        WebhooksModule,
       ],
     };
   }
