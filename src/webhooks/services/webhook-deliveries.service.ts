@@ -72,7 +72,7 @@ export class WebhookDeliveriesService {
           .add<DeliverJob>(
             WEBHOOK_DELIVER,
             { deliveryId },
-            { jobId: `webhook-delivery:${deliveryId}:${Date.now()}` },
+            { jobId: `webhook-delivery.${deliveryId}.${Date.now()}` },
           )
           .catch((error: Error) =>
             this.logger.warn(`delivery ${deliveryId} left to the sweep: ${error.message}`),

@@ -49,7 +49,7 @@ export class WebhookFanoutService {
       timestamp: this.clock.now().toISOString(),
       subject,
     };
-    await this.outbox.record(manager, WEBHOOK_FANOUT, occurrence, { jobId: `webhook-fanout:${id}` });
+    await this.outbox.record(manager, WEBHOOK_FANOUT, occurrence, { jobId: `webhook-fanout.${id}` });
   }
 
   /** The fan-out job: idempotent (a delivery is stored once per subscription and message id). */

@@ -110,14 +110,14 @@ export function verifiesWith(secret: string, received: Received): boolean {
 
 /**
  * The origin key as a receiver finds it (docs/decisions/0163-webhook-signatures.md): the relay's
- * well-known profile names the origin DID, the relay's identity state of that DID lists its assert
+ * well-known profile names the origin DID, the relay's identity state of that DID (`state.assertKeys`) lists its assert
  * keys (multibase `z` + base58btc of 0xed01 + the raw Ed25519 key).
  */
 export async function originPublicKeys(t: SpacesTestApp): Promise<Buffer[]> {
   const profile = await request(t.http).get('/relay/.well-known/plat-relay');
   const did = profile.body.did as string;
   const state = await request(t.http).get(`/relay/proof/v1/identities/${encodeURIComponent(did)}`);
-  const keys = state.body.assertKeys as { publicKeyMultibase: string }[];
+  const keys = state.body.state.assertKeys as { publicKeyMultibase: string }[];
   return keys.map((key) => {
     const bytes = base58btc(key.publicKeyMultibase.slice(1));
     if (bytes[0] !== 0xed || bytes[1] !== 0x01) throw new Error('not an Ed25519 multikey');
