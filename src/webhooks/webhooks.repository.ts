@@ -63,10 +63,14 @@ export const WEBHOOKS_STATEMENTS = defineStatements('WebhooksRepository', {
     ', w.space_id, w.created_by_did, w.url, w.secret, w.previous_secret, w.previous_secret_until',
   /** Due pending deliveries, oldest due first ($1 now, $2 how many). */
   due: "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2",
-  /** The outcome of one attempt ($1 id, $2 status, $3 next attempt, $4 code, $5 error, $6 latency, $7 when). */
+  /**
+   * The outcome of one attempt ($1 id, $2 status, $3 next attempt, $4 code, $5 error, $6 latency,
+   * $7 when); a retry of a subscription disabled meanwhile (by a parallel attempt) has failed instead.
+   */
   recordAttempt:
-    'UPDATE webhook_deliveries SET status = $2, attempts = attempts + 1, next_attempt_at = $3, last_status_code = $4, ' +
-    'last_error = $5, last_latency_ms = $6, last_attempt_at = $7 WHERE id = $1',
+    "UPDATE webhook_deliveries d SET status = CASE WHEN $2 = 'pending' AND NOT w.enabled THEN 'failed' ELSE $2 END, " +
+    'attempts = d.attempts + 1, next_attempt_at = CASE WHEN w.enabled THEN $3::timestamptz END, last_status_code = $4, ' +
+    'last_error = $5, last_latency_ms = $6, last_attempt_at = $7 FROM webhooks w WHERE d.id = $1 AND w.id = d.webhook_id',
   /** A page of a subscription's deliveries, newest first ($1 webhook, $2 rows, $3 the cursor's id). */
   pageOfWebhook: {
     first: `SELECT ${LOG_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
