@@ -5,3 +5,4 @@
  */
 export { EventRecordsModule } from './event-records.module';
 export { EventReference, PublicEventsService } from './services/public-events.service';
+export { EventCanceled, EventCreated, EventUpdated } from './events/event.events';

@@ -48,10 +48,14 @@ export interface WebhookOccurrence {
   timestamp: string;
   subject: {
     postId?: string;
+    /** Where a deleted post was (whether a view saw it). */
+    topicId?: string;
     commentId?: string;
     memberDid?: string;
     applicationId?: string;
     eventId?: string;
+    /** A calendar event's visibility at the write (`public` or `members`). */
+    visibility?: string;
     productId?: string;
     releaseId?: string;
   };

@@ -1,9 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { CommentAdded, CommentRemoved } from '../../comments';
+import { EventCanceled, EventCreated, EventUpdated } from '../../events';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { ApplicationDecided, ApplicationSubmitted } from '../../legacy-spaces';
-import { PostPublished } from '../../posts';
+import { PostDeleted, PostPublished, PostUpdated } from '../../posts';
 import { MemberBanned, MemberJoined, MembershipEnded } from '../../spaces';
+import { ProductPublished, ReleasePublished } from '../../store';
 import { WebhookFanoutService } from '../services/webhook-fanout.service';
 
 /**
@@ -23,6 +26,15 @@ export class WebhookSourcesSubscriber implements OnModuleInit {
     const on = this.events.withinTransaction.bind(this.events);
     on(PostPublished, (event, manager) =>
       this.fanout.record(manager, 'post.created', event.spaceId, { postId: event.postId }),
+    );
+    on(PostUpdated, (event, manager) =>
+      this.fanout.record(manager, 'post.updated', event.spaceId, { postId: event.postId }),
+    );
+    on(PostDeleted, (event, manager) =>
+      this.fanout.record(manager, 'post.deleted', event.spaceId, {
+        postId: event.postId,
+        topicId: event.topicId,
+      }),
     );
     on(CommentAdded, (event, manager) =>
       this.fanout.record(manager, 'comment.created', event.spaceId, {
@@ -44,6 +56,25 @@ export class WebhookSourcesSubscriber implements OnModuleInit {
     );
     on(MemberBanned, (event, manager) =>
       this.fanout.record(manager, 'member.banned', event.spaceId, { memberDid: event.memberDid }),
+    );
+    // Drafts are nobody's news; members-only events reach the member view only.
+    const calendar =
+      (type: 'event.created' | 'event.updated' | 'event.canceled') =>
+      (event: { spaceId: string; eventId: string; visibility: string }, manager: EntityManager) =>
+        event.visibility === 'draft'
+          ? Promise.resolve()
+          : this.fanout.record(manager, type, event.spaceId, {
+              eventId: event.eventId,
+              visibility: event.visibility,
+            });
+    on(EventCreated, calendar('event.created'));
+    on(EventUpdated, calendar('event.updated'));
+    on(EventCanceled, calendar('event.canceled'));
+    on(ProductPublished, (event, manager) =>
+      this.fanout.record(manager, 'product.published', event.spaceId, { productId: event.productId }),
+    );
+    on(ReleasePublished, (event, manager) =>
+      this.fanout.record(manager, 'release.published', event.spaceId, { releaseId: event.releaseId }),
     );
     on(ApplicationSubmitted, (event, manager) =>
       this.fanout.record(manager, 'application.submitted', event.spaceId, {

@@ -3,7 +3,8 @@ import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { formatEntityId, newUuid } from '../../common/ids/entity-id';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
-import { PostCardsService } from '../../posts';
+import { PostCardsService, PostReadabilityService } from '../../posts';
+import { SpaceDirectoryService } from '../../spaces';
 import { payloadBody, scrubbed } from '../domain/payloads';
 import { MEMBERS_ONLY_TYPES, WebhookEventType, WebhookOccurrence } from '../domain/webhook-events';
 import { WebhookDelivery } from '../entities/webhook-delivery.entity';
@@ -31,6 +32,8 @@ export class WebhookFanoutService {
     private readonly repository: WebhooksRepository,
     private readonly clock: Clock,
     private readonly cards: PostCardsService,
+    private readonly readability: PostReadabilityService,
+    private readonly directory: SpaceDirectoryService,
     private readonly deliveries: WebhookDeliveriesService,
   ) {}
 
@@ -135,8 +138,13 @@ export class WebhookFanoutService {
         const [card] = await this.cards.cardsFor(reader, [subject.postId!]);
         return card ? { space, post: scrubbed(card) } : null;
       }
-      case 'post.deleted':
-        return { space, post: { id: formatEntityId('post', subject.postId!) } };
+      case 'post.deleted': {
+        // Told only to a view that read the topic it was in.
+        const topics = await this.readability.readableTopicIds(reader, [occurrence.spaceId]);
+        return topics.includes(subject.topicId!)
+          ? { space, post: { id: formatEntityId('post', subject.postId!) } }
+          : null;
+      }
       case 'comment.created': {
         const [card] = await this.cards.cardsFor(reader, [subject.postId!]);
         if (!card) return null;
@@ -146,12 +154,15 @@ export class WebhookFanoutService {
           post: scrubbed(card),
         };
       }
-      case 'comment.deleted':
+      case 'comment.deleted': {
+        const [card] = await this.cards.cardsFor(reader, [subject.postId!]);
+        if (!card) return null;
         return {
           space,
           comment: { id: formatEntityId('comment', subject.commentId!) },
           post: { id: formatEntityId('post', subject.postId!) },
         };
+      }
       case 'member.joined':
       case 'member.left':
       case 'member.banned':
@@ -164,8 +175,30 @@ export class WebhookFanoutService {
           application: { id: formatEntityId('application', subject.applicationId!) },
           applicant: { did: subject.memberDid! },
         };
+      case 'event.created':
+      case 'event.updated':
+      case 'event.canceled': {
+        // A members-only event is the member view's; the public one needs a public space too.
+        if (subject.visibility !== 'public' && view.kind === 'public') return null;
+        if (view.kind === 'public' && !(await this.spaceIsPublic(occurrence.spaceId))) return null;
+        return {
+          space,
+          event: { id: formatEntityId('evt', subject.eventId!), visibility: subject.visibility },
+        };
+      }
+      case 'product.published':
+      case 'release.published':
+        // The storefront is public where the space's profile is.
+        if (view.kind === 'public' && !(await this.spaceIsPublic(occurrence.spaceId))) return null;
+        return subject.productId
+          ? { space, product: { id: formatEntityId('product', subject.productId) } }
+          : { space, release: { id: formatEntityId('release', subject.releaseId!) } };
       default:
         return { space };
     }
+  }
+
+  private async spaceIsPublic(spaceId: string): Promise<boolean> {
+    return (await this.directory.findById(spaceId))?.isPublic ?? false;
   }
 }
