@@ -65,12 +65,15 @@ export const WEBHOOKS_STATEMENTS = defineStatements('WebhooksRepository', {
   due: "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2",
   /**
    * The outcome of one attempt ($1 id, $2 status, $3 next attempt, $4 code, $5 error, $6 latency,
-   * $7 when); a retry of a subscription disabled meanwhile (by a parallel attempt) has failed instead.
+   * $7 when), if the attempt still holds the delivery ($8 its lease end: a replica that outlived its
+   * lease, the delivery taken again by another since, records nothing); a retry of a subscription
+   * disabled meanwhile (by a parallel attempt) has failed instead.
    */
   recordAttempt:
     "UPDATE webhook_deliveries d SET status = CASE WHEN $2 = 'pending' AND NOT w.enabled THEN 'failed' ELSE $2 END, " +
     'attempts = d.attempts + 1, next_attempt_at = CASE WHEN w.enabled THEN $3::timestamptz END, last_status_code = $4, ' +
-    'last_error = $5, last_latency_ms = $6, last_attempt_at = $7 FROM webhooks w WHERE d.id = $1 AND w.id = d.webhook_id',
+    'last_error = $5, last_latency_ms = $6, last_attempt_at = $7 FROM webhooks w ' +
+    "WHERE d.id = $1 AND d.status = 'pending' AND d.next_attempt_at = $8 AND w.id = d.webhook_id RETURNING d.id",
   /** A page of a subscription's deliveries, newest first ($1 webhook, $2 rows, $3 the cursor's id). */
   pageOfWebhook: {
     first: `SELECT ${LOG_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 ORDER BY id DESC LIMIT $2`,
@@ -331,12 +334,14 @@ export class WebhooksRepository {
     return rows.map((row) => row.id);
   }
 
+  /** Records an attempt's outcome; false when the attempt no longer held the delivery. */
   async recordAttempt(
     id: string,
+    leaseUntil: Date,
     outcome: AttemptOutcome,
     runner: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await runner.query(WEBHOOKS_STATEMENTS.recordAttempt, [
+  ): Promise<boolean> {
+    const [rows] = await runner.query<[{ id: string }[], number]>(WEBHOOKS_STATEMENTS.recordAttempt, [
       id,
       outcome.status,
       outcome.nextAttemptAt,
@@ -344,7 +349,9 @@ export class WebhooksRepository {
       outcome.error?.slice(0, 300) ?? null,
       outcome.latencyMs,
       outcome.at,
+      leaseUntil,
     ]);
+    return rows.length > 0;
   }
 
   async pageOfWebhook(

@@ -97,7 +97,8 @@ export class WebhookDeliveriesService {
   /** One attempt of a delivery, if it is due and nobody holds it; else nothing. */
   async attempt(deliveryId: string): Promise<void> {
     const now = this.clock.now();
-    const delivery = await this.repository.claim(deliveryId, now, new Date(now.getTime() + ATTEMPT_LEASE_MS));
+    const leaseUntil = new Date(now.getTime() + ATTEMPT_LEASE_MS);
+    const delivery = await this.repository.claim(deliveryId, now, leaseUntil);
     if (!delivery) return;
     const started = Date.now();
     let statusCode: number | null = null;
@@ -125,7 +126,7 @@ export class WebhookDeliveriesService {
           : (failure as Error).message;
     }
     const latencyMs = Date.now() - started;
-    await this.settle(delivery, statusCode, error, latencyMs);
+    await this.settle(delivery, leaseUntil, statusCode, error, latencyMs);
   }
 
   /** The Standard Webhooks headers of one attempt, signed now. */
@@ -152,6 +153,7 @@ export class WebhookDeliveriesService {
 
   private async settle(
     delivery: ClaimedDelivery,
+    leaseUntil: Date,
     statusCode: number | null,
     error: string | null,
     latencyMs: number,
@@ -165,22 +167,26 @@ export class WebhookDeliveriesService {
       latencyMs,
       at,
     };
+    // An attempt that lost its lease (taken again by a sweep) leaves the outcome to the newer one.
     if (error === null) {
-      await this.repository.recordAttempt(delivery.id, outcome);
-      await this.repository.succeeding(delivery.webhookId);
+      if (await this.repository.recordAttempt(delivery.id, leaseUntil, outcome)) {
+        await this.repository.succeeding(delivery.webhookId);
+      }
       return;
     }
     if (statusCode === 410) {
-      await this.repository.recordAttempt(delivery.id, { ...outcome, status: 'failed' });
-      await this.disable(delivery, 'gone', at);
+      if (await this.repository.recordAttempt(delivery.id, leaseUntil, { ...outcome, status: 'failed' })) {
+        await this.disable(delivery, 'gone', at);
+      }
       return;
     }
     const pause = RETRY_SCHEDULE_MS[delivery.attempts];
-    await this.repository.recordAttempt(delivery.id, {
+    const held = await this.repository.recordAttempt(delivery.id, leaseUntil, {
       ...outcome,
       status: pause === undefined ? 'failed' : 'pending',
       nextAttemptAt: pause === undefined ? null : new Date(at.getTime() + pause),
     });
+    if (!held) return;
     const since = await this.repository.failing(delivery.webhookId, at);
     if (since && at.getTime() - since.getTime() >= FAILING_DISABLES_AFTER_MS) {
       await this.disable(delivery, 'failing', at);
