@@ -63,6 +63,11 @@ export class Receiver {
     return this.received.filter((item) => (JSON.parse(item.body) as { type: string }).type === type);
   }
 
+  /** Cuts every open connection (a hanging answer ends in a network error for its sender). */
+  dropConnections(): void {
+    for (const socket of this.sockets) socket.destroy();
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
     await new Promise((resolve) => this.server.close(resolve));
