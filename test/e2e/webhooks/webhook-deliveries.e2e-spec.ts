@@ -93,7 +93,7 @@ describe('webhook deliveries', () => {
     const payload = JSON.parse(received.body) as {
       type: string;
       timestamp: string;
-      data: Record<string, any>;
+      data: { space: unknown; post: Record<string, unknown> };
     };
     expect(payload.type).toBe('post.created');
     expect(Date.parse(payload.timestamp)).not.toBeNaN();

@@ -7,7 +7,8 @@ import { productBody } from '../store/support';
 import { expectStatus, SpacesTestApp } from '../spaces/support';
 import { bootWithReceivers, person, Receiver } from './support';
 
-const parsed = (body: string) => JSON.parse(body) as { type: string; data: Record<string, any> };
+type Data = Record<string, Record<string, unknown> & { id: string }>;
+const parsed = (body: string) => JSON.parse(body) as { type: string; data: Data };
 
 /**
  * The owning modules' events each reach a subscription (docs/decisions/0161-webhook-events-and-payloads.md):

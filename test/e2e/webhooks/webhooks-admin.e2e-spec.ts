@@ -165,9 +165,9 @@ describe('webhook subscriptions (admin routes)', () => {
       ['POST', `${base()}/${id}/deliveries/delivery_0196f0a2c4d87e3f9b1a5c6d7e8f9012/redeliver`, {}],
     ];
     for (const [method, path, body] of routes) {
-      const unsigned = await request(t.http)
-        [method.toLowerCase() as 'get'](path)
-        .send(body as object);
+      const agent = request(t.http);
+      const call = agent[method.toLowerCase() as 'get'].bind(agent);
+      const unsigned = await call(path).send(body as object);
       expect([method, path, unsigned.status]).toEqual([method, path, 401]);
       const asMember = await member.send(method as 'GET', path, body);
       expect([method, path, asMember.status, asMember.body.code]).toEqual([method, path, 403, 'E_FORBIDDEN']);
