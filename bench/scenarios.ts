@@ -9,6 +9,7 @@ import { peopleScenarios } from './suites/people';
 import { postsScenarios } from './suites/posts';
 import { spacesScenarios } from './suites/spaces';
 import { storeScenarios } from './suites/store';
+import { webhookScenarios } from './suites/webhooks';
 import { writeScenarios } from './suites/writes';
 
 /**
@@ -29,6 +30,7 @@ export const scenarios: Scenario[] = [
   ...hardeningScenarios,
   ...writeScenarios,
   ...notificationScenarios,
+  ...webhookScenarios,
 ];
 
 /**
