@@ -60,7 +60,7 @@ export const WEBHOOKS_STATEMENTS = defineStatements('WebhooksRepository', {
     DELIVERY_COLUMNS.split(', ')
       .map((column) => `d.${column}`)
       .join(', ') +
-    ', w.space_id, w.created_by_did, w.url, w.secret, w.previous_secret, w.previous_secret_until',
+    ', w.space_id, w.created_by_did, w.failing_since, w.url, w.secret, w.previous_secret, w.previous_secret_until',
   /** Due pending deliveries, oldest due first ($1 now, $2 how many). */
   due: "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2",
   /**
@@ -124,6 +124,8 @@ interface DeliveryRow {
 export interface ClaimedDelivery extends WebhookDelivery {
   spaceId: string;
   createdByDid: string;
+  /** The subscription's failure clock when the attempt began (a success stops it). */
+  failingSince: Date | null;
   url: string;
   secret: string;
   previousSecret: string | null;
@@ -309,6 +311,7 @@ export class WebhooksRepository {
         (DeliveryRow & {
           space_id: string;
           created_by_did: string;
+          failing_since: Date | null;
           url: string;
           secret: string;
           previous_secret: string | null;
@@ -322,6 +325,7 @@ export class WebhooksRepository {
       ...deliveryOf(row),
       spaceId: row.space_id,
       createdByDid: row.created_by_did,
+      failingSince: row.failing_since,
       url: row.url,
       secret: row.secret,
       previousSecret: row.previous_secret,

@@ -1,4 +1,4 @@
-import { Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
@@ -42,8 +42,10 @@ export interface DeliverJob {
  * subscription failing for 5 days is disabled (its admins are notified through `WebhookDisabled`).
  */
 @Injectable()
-export class WebhookDeliveriesService {
+export class WebhookDeliveriesService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('WebhookDeliveries');
+  /** Set on shutdown: the sweep takes no further batch (what is left is due for the next process). */
+  private stopping = false;
   private readonly fetcher: OutboundFetcher;
 
   constructor(
@@ -81,17 +83,22 @@ export class WebhookDeliveriesService {
     );
   }
 
-  /** Attempts what is due, batch after batch; how many it took. */
+  beforeApplicationShutdown(): void {
+    this.stopping = true;
+  }
+
+  /** Attempts what is due, batch after batch (until shutdown); how many it took. */
   async sweep(): Promise<number> {
     let total = 0;
-    for (;;) {
+    while (!this.stopping) {
       const due = await this.repository.due(this.clock.now(), SWEEP_BATCH);
-      for (let start = 0; start < due.length; start += SWEEP_PARALLEL) {
+      for (let start = 0; start < due.length && !this.stopping; start += SWEEP_PARALLEL) {
         await Promise.all(due.slice(start, start + SWEEP_PARALLEL).map((id) => this.attempt(id)));
       }
       total += due.length;
-      if (due.length < SWEEP_BATCH) return total;
+      if (due.length < SWEEP_BATCH) break;
     }
+    return total;
   }
 
   /** One attempt of a delivery, if it is due and nobody holds it; else nothing. */
@@ -169,9 +176,9 @@ export class WebhookDeliveriesService {
     };
     // An attempt that lost its lease (taken again by a sweep) leaves the outcome to the newer one.
     if (error === null) {
-      if (await this.repository.recordAttempt(delivery.id, leaseUntil, outcome)) {
-        await this.repository.succeeding(delivery.webhookId);
-      }
+      // The failure clock is stopped only when it ran (no statement on the common path).
+      const held = await this.repository.recordAttempt(delivery.id, leaseUntil, outcome);
+      if (held && delivery.failingSince) await this.repository.succeeding(delivery.webhookId);
       return;
     }
     if (statusCode === 410) {
