@@ -61,8 +61,10 @@ export const WEBHOOKS_STATEMENTS = defineStatements('WebhooksRepository', {
       .map((column) => `d.${column}`)
       .join(', ') +
     ', w.space_id, w.created_by_did, w.failing_since, w.url, w.secret, w.previous_secret, w.previous_secret_until',
-  /** Due pending deliveries, oldest due first ($1 now, $2 how many). */
-  due: "SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2",
+  /** Due pending deliveries of enabled subscriptions, oldest due first ($1 now, $2 how many). */
+  due:
+    "SELECT d.id FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id AND w.enabled WHERE d.status = 'pending' " +
+    'AND d.next_attempt_at <= $1 ORDER BY d.next_attempt_at LIMIT $2',
   /**
    * The outcome of one attempt ($1 id, $2 status, $3 next attempt, $4 code, $5 error, $6 latency,
    * $7 when), if the attempt still holds the delivery ($8 its lease end: a replica that outlived its

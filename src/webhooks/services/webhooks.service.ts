@@ -132,10 +132,16 @@ export class WebhooksService {
       // Re-enabled: a fresh start, the failure clock stopped.
       Object.assign(changes, { enabled: true, disabledReason: null, failingSince: null });
     }
+    await this.dataSource.transaction(async (manager) => {
+      await this.repository.update(webhook.id, changes, manager);
+      // Disabled by an admin: its pending deliveries fail, as when the service disables it.
+      if (request.enabled === false && webhook.enabled) {
+        await this.repository.disable(webhook.id, 'admin', changes.updatedAt!, manager);
+      }
+    });
     if (request.enabled === false && webhook.enabled) {
       Object.assign(changes, { enabled: false, disabledReason: 'admin' });
     }
-    await this.repository.update(webhook.id, changes);
     return presentWebhook({ ...webhook, ...changes }, this.clock.now());
   }
 
