@@ -234,6 +234,7 @@ RETURNING
   d.created_at,
   w.space_id,
   w.created_by_did,
+  w.failing_since,
   w.url,
   w.secret,
   w.previous_secret,
@@ -241,14 +242,16 @@ RETURNING
 
 -- WebhooksRepository.due (src/webhooks/webhooks.repository.ts)
 SELECT
-  id
+  d.id
 FROM
-  webhook_deliveries
+  webhook_deliveries d
+  JOIN webhooks w ON w.id = d.webhook_id
+  AND w.enabled
 WHERE
-  status = 'pending'
-  AND next_attempt_at <= $1
+  d.status = 'pending'
+  AND d.next_attempt_at <= $1
 ORDER BY
-  next_attempt_at
+  d.next_attempt_at
 LIMIT
   $2;
 

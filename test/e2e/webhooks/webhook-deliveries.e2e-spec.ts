@@ -332,4 +332,28 @@ describe('webhook deliveries', () => {
     }
     expectStatus(await owner.delete(`${base()}/${hook.id}`), 204);
   });
+
+  it('an admin disabling it fails its pending deliveries; re-enabling sends new ones', async () => {
+    const hook = await subscribe('/paused');
+    receiver.answers = [500];
+    await owner.post(`${base()}/${hook.id}/test`, {});
+    await arrived('/paused');
+    await eventually(
+      () => log(hook.id),
+      (items) => items[0]?.attempts === 1,
+    );
+    expectStatus(await owner.patch(`${base()}/${hook.id}`, { enabled: false }), 200);
+    expect((await log(hook.id))[0]).toMatchObject({
+      status: 'failed',
+      lastError: 'the subscription was disabled',
+      nextAttemptAt: null,
+    });
+    await advance(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(at('/paused')()).toHaveLength(1);
+    expectStatus(await owner.patch(`${base()}/${hook.id}`, { enabled: true }), 200);
+    await owner.post(`${base()}/${hook.id}/test`, {});
+    await arrived('/paused', 2);
+    expectStatus(await owner.delete(`${base()}/${hook.id}`), 204);
+  });
 });
