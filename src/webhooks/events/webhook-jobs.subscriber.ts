@@ -29,10 +29,13 @@ export class WebhookJobsSubscriber implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.outbox.handle<WebhookOccurrence>(WEBHOOK_FANOUT, (occurrence) => this.fanout.fanout(occurrence));
+    // A few fan-outs at a time per process: a burst of writes must not take the pool from requests.
+    this.outbox.handle<WebhookOccurrence>(WEBHOOK_FANOUT, (occurrence) => this.fanout.fanout(occurrence), {
+      concurrency: 4,
+    });
     this.jobs.handle<DeliverJob>(WEBHOOK_DELIVER, (job) => this.deliveries.attempt(job.deliveryId), {
       attempts: 1,
-      concurrency: 16,
+      concurrency: 8,
     });
     this.jobs.handle(WEBHOOK_SWEEP, async () => void (await this.deliveries.sweep()), { attempts: 1 });
     void this.jobs.every(WEBHOOK_SWEEP, this.config.WEBHOOK_SWEEP_MS);
