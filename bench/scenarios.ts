@@ -10,6 +10,7 @@ import { postsScenarios } from './suites/posts';
 import { searchScenarios } from './suites/search';
 import { spacesScenarios } from './suites/spaces';
 import { storeScenarios } from './suites/store';
+import { webhookScenarios } from './suites/webhooks';
 import { writeScenarios } from './suites/writes';
 
 /**
@@ -31,6 +32,7 @@ export const scenarios: Scenario[] = [
   ...hardeningScenarios,
   ...writeScenarios,
   ...notificationScenarios,
+  ...webhookScenarios,
 ];
 
 /**

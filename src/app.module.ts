@@ -27,6 +27,7 @@ import { MediaModule } from './media/media.module';
 import { LinkPreviewsModule } from './link-previews/link-previews.module';
 import { SearchModule } from './search/search.module';
 import { AccountErasureModule } from './account-erasure/account-erasure.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({})
 export class AppModule {
@@ -62,6 +63,7 @@ export class AppModule {
         MediaModule,
         LinkPreviewsModule,
         SearchModule,
+        WebhooksModule,
       ],
     };
   }

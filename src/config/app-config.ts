@@ -662,6 +662,24 @@ export class AppConfig {
   @Min(1000)
   MEDIA_SWEEP_MS = 60000;
 
+  /** How often due webhook deliveries are swept (docs/decisions/0162-webhook-delivery-state-in-postgresql.md), in milliseconds. */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  WEBHOOK_SWEEP_MS = 5000;
+
+  /** Deadline of one webhook delivery request, in milliseconds (the 10 s). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  WEBHOOK_TIMEOUT_MS = 10000;
+
+  /** Webhook subscriptions one space may hold (docs/decisions/0160-webhook-subscriptions.md). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  WEBHOOKS_PER_SPACE = 20;
+
   /** Largest audio file, in bytes: 200 MiB. */
   @Type(() => Number)
   @IsInt()

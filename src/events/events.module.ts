@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { MediaRecordsModule } from '../media';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
@@ -34,6 +35,7 @@ import { OccurrencesService } from './services/occurrences.service';
   imports: [
     PaginationModule,
     JobsModule,
+    DomainEventsModule,
     SpacesModule,
     StoreModule,
     MediaRecordsModule,

@@ -6,3 +6,4 @@
 export { EventRecordsModule } from './event-records.module';
 export { EventReference, PublicEventsService } from './services/public-events.service';
 export const PUBLISHED_VIEWS = ['searchable_events'] as const;
+export { EventCanceled, EventCreated, EventUpdated } from './events/event.events';

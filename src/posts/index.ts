@@ -1,6 +1,6 @@
 export { bareUrlsOf } from './domain/post-text';
 export { PostCard, SpaceCallToAction } from './dto/post-records.dto';
-export { PostPinned, PostPublished, PostUpvoted } from './events/post.events';
+export { PostDeleted, PostPinned, PostPublished, PostUpdated, PostUpvoted } from './events/post.events';
 export { memberReadsPost } from './repositories/post-readers.repository';
 export { PostAccessService } from './services/post-access.service';
 export { PostErasureService } from './services/post-erasure.service';

@@ -1,3 +1,4 @@
 export { TicketEntry } from './dto/store-records.dto';
 export { StoreModule } from './store.module';
 export { StoreTicketsService } from './services/store-tickets.service';
+export { ProductPublished, ReleasePublished } from './events/store.events';

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { PaginationModule } from '../common/pagination/pagination.module';
+import { DomainEventsModule } from '../infrastructure/events/domain-events.module';
 import { SpacesModule } from '../spaces';
 import { UsersModule } from '../users';
 import { MediaRecordsModule } from '../media';
@@ -28,6 +29,7 @@ import { SlugsRepository } from './repositories/slugs.repository';
 @Module({
   imports: [
     PaginationModule,
+    DomainEventsModule,
     SpacesModule,
     UsersModule,
     MediaRecordsModule,

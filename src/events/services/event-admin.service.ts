@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/api-error';
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { SpaceAccessService } from '../../spaces';
 import { MediaLookupService } from '../../media';
 import { scheduleOf } from '../domain/event-shape';
@@ -11,6 +12,7 @@ import { seriesOf } from '../domain/occurrences';
 import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records.dto';
 import { EventRequest, OccurrenceOverrideRequest } from '../dto/event-requests.dto';
 import { CalendarEvent } from '../entities/event.entity';
+import { EventCanceled, EventCreated, EventUpdated } from '../events/event.events';
 import { OccurrenceOverride } from '../entities/occurrence-override.entity';
 import { EventsRepository } from '../repositories/events.repository';
 import { OccurrencesRepository } from '../repositories/occurrences.repository';
@@ -33,6 +35,7 @@ export class EventAdminService {
     private readonly occurrences: OccurrencesService,
     private readonly tickets: EventTicketsService,
     private readonly media: MediaLookupService,
+    private readonly domainEvents: DomainEvents,
   ) {}
 
   async create(
@@ -48,6 +51,7 @@ export class EventAdminService {
     await this.dataSource.transaction(async (manager) => {
       await this.events.insertEvent(event, manager);
       await this.occurrences.rewrite(manager, event);
+      await this.domainEvents.emit(manager, new EventCreated(event.spaceId, event.id, event.visibility));
     });
     return this.record(event.id);
   }
@@ -65,6 +69,7 @@ export class EventAdminService {
       await this.events.saveEvent(event, manager);
       await this.dropLostOverrides(manager, event);
       await this.occurrences.rewrite(manager, event);
+      await this.domainEvents.emit(manager, new EventUpdated(event.spaceId, event.id, event.visibility));
     });
     return this.record(event.id);
   }
@@ -80,6 +85,7 @@ export class EventAdminService {
     await this.dataSource.transaction(async (manager) => {
       await this.occurrences.holdHorizon(manager);
       await this.events.deleteEvent(event.id, manager);
+      await this.domainEvents.emit(manager, new EventCanceled(event.spaceId, event.id, event.visibility));
     });
   }
 

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { settleWithin } from '../../common/settle-within';
+import { requestScopes } from '../http/request-scope';
 import type { TraceCarrier } from '../tracing/trace-context';
 import {
   AddedJob,
@@ -149,10 +150,14 @@ export class InProcessJobQueue extends JobQueue {
 
   private later(delayMs: number, work: () => Promise<void>): void {
     if (this.stopped) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      void work();
-    }, delayMs);
+    // Outside the request that queued it, as on BullMQ: a job's statements and commits are not the
+    // request's (RequestWrites, log lines; docs/decisions/0162-webhook-delivery-state-in-postgresql.md).
+    const timer = requestScopes.exit(() =>
+      setTimeout(() => {
+        this.timers.delete(timer);
+        void work();
+      }, delayMs),
+    );
     timer.unref();
     this.timers.add(timer);
   }

@@ -35,9 +35,15 @@ export class OutboundError extends Error {
   }
 }
 
-/** One outbound GET and its limits. */
+/** One outbound request (a GET unless it says otherwise) and its limits. */
 export interface OutboundRequest {
   url: string;
+  /** `POST` sends `body` (webhook deliveries); GET by default. */
+  method?: 'GET' | 'POST';
+  /** The body of a POST, sent with its Content-Length. */
+  body?: Buffer;
+  /** More request headers (a POST's Content-Type, a webhook's signature headers). */
+  headers?: Record<string, string>;
   /** Bytes of body read at most. */
   maxBytes: number;
   /** `truncate`: answer the first maxBytes (a page's head is enough); `fail`: refuse a larger body. */
@@ -156,14 +162,16 @@ export class OutboundFetcher {
         host: literal,
         port,
         path: `${url.pathname}${url.search}`,
-        method: 'GET',
+        method: request.method ?? 'GET',
         agent: false,
         lookup: guardedLookup(this.resolver, allowPrivate),
         ...(secure && isIP(literal) === 0 ? { servername: literal } : {}),
         headers: {
+          ...request.headers,
           accept: request.accept,
           'user-agent': this.userAgent(request.purpose),
           host: request.hostHeader ?? url.host,
+          ...(request.body ? { 'content-length': String(request.body.length) } : {}),
         },
       });
       let settled = false;
@@ -236,7 +244,7 @@ export class OutboundFetcher {
         response.on('error', fail);
         response.on('aborted', () => fail(new OutboundError('network', 'the answer was cut short')));
       });
-      req.end();
+      req.end(request.body);
     });
   }
 }

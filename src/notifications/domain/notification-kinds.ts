@@ -24,6 +24,14 @@ export type SpaceEvent =
       applicantDid: string;
       applicationId: string;
       byDid: string;
+    }
+  | {
+      kind: 'notify.webhook.disabled';
+      spaceId: string;
+      webhookId: string;
+      url: string;
+      reason: 'gone' | 'failing';
+      createdByDid: string;
     };
 
 /**
@@ -37,7 +45,9 @@ export interface NotificationPlan {
   recipientDid: string | null;
   person: string;
   actor: string;
-  scopeType: 'member' | 'application';
+  /** The actor is told too: the service acted, `actor` only names whom the preview shows. */
+  actorNotified?: boolean;
+  scopeType: 'member' | 'application' | 'webhook';
   previewId: string;
   title: (name: (did: string) => string) => string;
 }
@@ -98,5 +108,30 @@ export function planOf(event: SpaceEvent): NotificationPlan {
         title: () =>
           `Your application was ${event.kind === 'notify.application.approved' ? 'approved' : 'rejected'}`,
       };
+    case 'notify.webhook.disabled':
+      // The service disabled it: every admin is told, the one who created it included
+      // (docs/decisions/0165-webhook-disabled-notification.md).
+      return {
+        audience: 'admins',
+        recipientDid: null,
+        person: event.createdByDid,
+        actor: event.createdByDid,
+        actorNotified: true,
+        scopeType: 'webhook',
+        previewId: formatEntityId('webhook', event.webhookId),
+        title: () =>
+          `A webhook to ${hostOf(event.url)} was disabled: ${
+            event.reason === 'gone' ? 'its receiver answered 410 Gone' : 'its deliveries failed for 5 days'
+          }`,
+      };
+  }
+}
+
+/** The host a webhook URL names (never its path or query: those may carry a receiver's token). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'an endpoint';
   }
 }

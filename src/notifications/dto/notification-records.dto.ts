@@ -60,7 +60,7 @@ export class NotificationSpace {
 }
 
 export class NotificationPreview {
-  @ApiProperty({ description: 'what the activity is about: a member DID, an application id' })
+  @ApiProperty({ description: 'what the activity is about: a member DID, an application id, a webhook id' })
   id: string;
 
   @ApiProperty()
@@ -74,7 +74,7 @@ export class NotificationPreview {
 }
 
 export class NotificationScope {
-  @ApiProperty({ example: 'member', description: 'member or application (more with later kinds)' })
+  @ApiProperty({ example: 'member', description: 'member, application or webhook (more with later kinds)' })
   type: string;
 
   @ApiProperty({ type: NotificationPreview })

@@ -2,11 +2,12 @@ import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { ApplicationCanceled, ApplicationDecided, ApplicationSubmitted } from '../../legacy-spaces';
 import { MemberBanned, MemberJoined, MemberKicked, MemberRoleChanged } from '../../spaces';
+import { WebhookDisabled } from '../../webhooks';
 import { NotificationsService } from '../services/notifications.service';
 import { JoinAnnouncementsSubscriber } from './join-announcements.subscriber';
 
 /**
- * Turns committed membership and application events into notifications (never on rollback): a join
+ * Turns committed membership and application events, and webhooks the service disabled, into notifications (never on rollback): a join
  * records a JoinAnnouncementsSubscriber job in its transaction, the other kinds tell their few recipients at once. A delivery
  * failure is logged by the event bus, never a failure of the committed write.
  */
@@ -38,6 +39,9 @@ export class MembershipSubscriber implements OnModuleInit {
     );
     this.events.afterCommit(ApplicationDecided, ({ decision, ...event }) =>
       record({ kind: `notify.application.${decision}`, ...event }),
+    );
+    this.events.afterCommit(WebhookDisabled, (event) =>
+      record({ kind: 'notify.webhook.disabled', ...event }),
     );
   }
 }

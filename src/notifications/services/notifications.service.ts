@@ -44,7 +44,12 @@ export class NotificationsService {
    */
   async record(event: SpaceEvent): Promise<void> {
     const plan = planOf(event);
-    const recipients = await this.recipientsOf(event.spaceId, plan.audience, plan.recipientDid, plan.actor);
+    const recipients = await this.recipientsOf(
+      event.spaceId,
+      plan.audience,
+      plan.recipientDid,
+      plan.actorNotified ? '' : plan.actor,
+    );
     if (recipients.length === 0) return;
     const personOf = await this.names.of([plan.person, plan.actor]);
     const now = this.clock.now();

@@ -10,6 +10,26 @@ export class PostPublished {
   ) {}
 }
 
+/** A post's title, body, topic or attachments changed (`topicId`: where it is now). */
+export class PostUpdated {
+  constructor(
+    readonly spaceId: string,
+    readonly postId: string,
+    readonly topicId: string,
+    readonly authorDid: string,
+  ) {}
+}
+
+/** A post was deleted (`topicId`: where it was). */
+export class PostDeleted {
+  constructor(
+    readonly spaceId: string,
+    readonly postId: string,
+    readonly topicId: string,
+    readonly authorDid: string,
+  ) {}
+}
+
 /** Someone upvoted a post (not emitted when the upvote already existed). */
 export class PostUpvoted {
   constructor(

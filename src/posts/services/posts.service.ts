@@ -22,7 +22,7 @@ import {
   UpdatePostRequest,
 } from '../dto/post-requests.dto';
 import { Post } from '../entities/post.entity';
-import { PostPublished } from '../events/post.events';
+import { PostDeleted, PostPublished, PostUpdated } from '../events/post.events';
 import { PostCardsRepository, SpacePostFilters } from '../repositories/post-cards.repository';
 import { PostsRepository } from '../repositories/posts.repository';
 import { PostAccessService } from './post-access.service';
@@ -282,6 +282,7 @@ export class PostsService {
       );
       await this.directory.recordActivity(writer.space.id, now, manager);
       if (chained) await this.chain.enqueue(manager, [post.id], formatChanged);
+      await this.events.emit(manager, new PostUpdated(post.spaceId, post.id, post.topicId, post.authorDid));
     });
     if (chained) await this.publish(post);
     this.resolveLinksOf(post.body);
@@ -297,6 +298,7 @@ export class PostsService {
       await this.posts.softDelete(post.id, this.clock.now(), manager);
       await this.counts.add(manager, post, -1);
       if (chained) await this.chain.enqueue(manager, [post.id]);
+      await this.events.emit(manager, new PostDeleted(post.spaceId, post.id, post.topicId, post.authorDid));
     });
     if (chained) await this.chain.settle([post.id]);
     return { deleted: true };

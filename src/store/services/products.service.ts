@@ -5,7 +5,9 @@ import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { notFound } from '../../common/errors/api-error';
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { SpaceAccessService } from '../../spaces';
+import { ProductPublished } from '../events/store.events';
 import { MediaLookupService } from '../../media';
 import { priceRows } from '../domain/prices';
 import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
@@ -32,6 +34,7 @@ export class ProductsService {
     private readonly access: SpaceAccessService,
     private readonly clock: Clock,
     private readonly media: MediaLookupService,
+    private readonly events: DomainEvents,
   ) {}
 
   async create(
@@ -69,6 +72,7 @@ export class ProductsService {
           manager,
         );
         await this.products.insertPrices(prices, manager);
+        if (request.published) await this.events.emit(manager, new ProductPublished(space.id, id));
         return this.products.productById(id, manager);
       },
       request.slug === undefined ? DERIVED_SLUG_ATTEMPTS : 1,
@@ -106,6 +110,9 @@ export class ProductsService {
         manager,
       );
       await this.products.replacePrices(product.id, prices, manager);
+      if (request.published && !product.published) {
+        await this.events.emit(manager, new ProductPublished(product.spaceId, product.id));
+      }
       return this.products.productById(product.id, manager);
     });
     return toProductAdminRecord(written, prices, await this.media.imageObject(written.coverMediaId));

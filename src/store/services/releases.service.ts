@@ -3,7 +3,9 @@ import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/api-error';
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { SpaceAccessService } from '../../spaces';
+import { ReleasePublished } from '../events/store.events';
 import { MediaLookupService } from '../../media';
 import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
 import { ReleaseAdminRecord } from '../dto/store-records.dto';
@@ -30,6 +32,7 @@ export class ReleasesService {
     private readonly catalog: StoreTicketsService,
     private readonly clock: Clock,
     private readonly media: MediaLookupService,
+    private readonly events: DomainEvents,
   ) {}
 
   async create(
@@ -66,6 +69,7 @@ export class ReleasesService {
           manager,
         );
         await this.releases.replaceProductsOfRelease(id, productIds, manager);
+        if (request.published) await this.events.emit(manager, new ReleasePublished(space.id, id));
         return this.releases.releaseById(id, manager);
       },
       request.slug === undefined ? DERIVED_SLUG_ATTEMPTS : 1,
@@ -102,6 +106,9 @@ export class ReleasesService {
         manager,
       );
       if (productIds) await this.releases.replaceProductsOfRelease(release.id, productIds, manager);
+      if (request.published && !release.published) {
+        await this.events.emit(manager, new ReleasePublished(release.spaceId, release.id));
+      }
       return this.releases.releaseById(release.id, manager);
     });
     return toReleaseAdminRecord(

@@ -9,6 +9,7 @@ import {
   MEDIA_PROBE_KIND_DATA,
   NOTIFICATION_KIND_DATA,
   REPEATING_KIND_DATA,
+  WEBHOOK_KIND_DATA,
 } from './support';
 import { ANNOUNCE_POST } from '../../../src/notifications/events/post-announcements.subscriber';
 import { Actor } from '../../support/actors';
@@ -81,6 +82,7 @@ const REDIS_URL = process.env.REDIS_URL;
           ...Object.keys(MEDIA_PROBE_KIND_DATA),
           ...Object.keys(NOTIFICATION_KIND_DATA),
           ...Object.keys(LINK_PREVIEW_KIND_DATA),
+          ...Object.keys(WEBHOOK_KIND_DATA),
           ...Object.keys(REPEATING_KIND_DATA),
         ].sort(),
       );
@@ -122,6 +124,7 @@ const REDIS_URL = process.env.REDIS_URL;
         ...MEDIA_PROBE_KIND_DATA,
         ...NOTIFICATION_KIND_DATA,
         ...LINK_PREVIEW_KIND_DATA,
+        ...WEBHOOK_KIND_DATA,
         ...REPEATING_KIND_DATA,
       };
       for (const [kind, data] of Object.entries(direct)) {

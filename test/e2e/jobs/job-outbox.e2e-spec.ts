@@ -88,10 +88,11 @@ const REDIS_URL = process.env.REDIS_URL;
       const answer = await create;
       expect(answer.status).toBe(201);
 
-      // Held in the outbox meanwhile, and reported as its backlog.
-      expect(await outboxRows()).toBe(1);
+      // Held in the outbox meanwhile, and reported as its backlog: the announcement's row and the
+      // webhook fan-out's (docs/decisions/0162-webhook-delivery-state-in-postgresql.md).
+      expect(await outboxRows()).toBe(2);
       const { body } = await t.app.get(Metrics).exposition();
-      expect(body).toMatch(/^plat_outbox_pending\{outbox="job_outbox"\} 1$/m);
+      expect(body).toMatch(/^plat_outbox_pending\{outbox="job_outbox"\} 2$/m);
       expect(body).toMatch(/^plat_outbox_pending\{outbox="chain_publications"\} \d+$/m);
       expect(await unannounced()).toBe(1);
 

@@ -119,9 +119,14 @@ const REDIS_URL = process.env.REDIS_URL;
     it('the worker schedules the repeating jobs (the api scheduled none)', async () => {
       const schedulers = await eventually(
         () => queues.schedulers(),
-        (keys) => keys.length === 3,
+        (keys) => keys.length === 4,
       );
-      expect(schedulers).toEqual(['chain-outbox.sweep', 'events.occurrence-refresh', 'media.sweep']);
+      expect(schedulers).toEqual([
+        'chain-outbox.sweep',
+        'events.occurrence-refresh',
+        'media.sweep',
+        'webhooks.sweep',
+      ]);
     });
 
     it('the worker answers its health routes and the constant 404 on every API route', async () => {

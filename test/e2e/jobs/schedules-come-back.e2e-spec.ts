@@ -7,9 +7,10 @@ import { SWEEP_JOB } from '../../../src/media/events/media.events';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';
 import { eventuallyTrue } from '../../support/eventually';
+import { WEBHOOK_SWEEP } from '../../../src/webhooks/services/webhook-deliveries.service';
 
 const REDIS_URL = process.env.REDIS_URL;
-const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB].sort();
+const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB, WEBHOOK_SWEEP].sort();
 
 /**
  * Schedules come back (docs/decisions/0125-no-background-work-lost.md): the repeating jobs were registered only at boot, so after Redis restarted empty

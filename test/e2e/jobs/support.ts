@@ -7,6 +7,8 @@ import { ANNOUNCE_JOIN } from '../../../src/notifications/events/join-announceme
 import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
 import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
 import { RESOLVE_LINK_PREVIEW } from '../../../src/link-previews/events/link-previews.subscriber';
+import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../../src/webhooks/services/webhook-deliveries.service';
+import { WEBHOOK_FANOUT } from '../../../src/webhooks/services/webhook-fanout.service';
 
 /**
  * The data a job of each kind carries, for tests that queue one of every kind. A new kind fails
@@ -28,9 +30,25 @@ export const LINK_PREVIEW_KIND_DATA: Record<string, unknown> = {
   [RESOLVE_LINK_PREVIEW]: { url: 'http://127.0.0.1:9/handed-on' },
 };
 
+/**
+ * Webhooks: a fan-out of a space that does not exist (no subscription: it stores nothing) and an
+ * attempt of a delivery that does not exist (nothing to take); both complete.
+ */
+export const WEBHOOK_KIND_DATA: Record<string, unknown> = {
+  [WEBHOOK_FANOUT]: {
+    messageId: 'msg_00000000000000000000000000000000',
+    type: 'post.created',
+    spaceId: randomUUID(),
+    timestamp: new Date(0).toISOString(),
+    subject: { postId: randomUUID() },
+  },
+  [WEBHOOK_DELIVER]: { deliveryId: randomUUID() },
+};
+
 /** Repeating kinds carry no data. */
 export const REPEATING_KIND_DATA: Record<string, unknown> = {
   [SWEEP_JOB]: {},
+  [WEBHOOK_SWEEP]: {},
   [CHAIN_OUTBOX_SWEEP]: {},
   [OCCURRENCE_REFRESH]: {},
 };

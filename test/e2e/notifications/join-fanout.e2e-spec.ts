@@ -82,8 +82,9 @@ describe('a join costs the same statements whatever the space size (0109-join-an
       expect(
         naming(statements, 'space_memberships').filter((statement) => /count\(/i.test(statement)),
       ).toEqual([]);
-      // The announcement is recorded with the join, in its transaction (the job outbox: 0125-no-background-work-lost).
-      expect(naming(statements, 'job_outbox')).toHaveLength(1);
+      // The announcement is recorded with the join, in its transaction (the job outbox: 0125-no-background-work-lost),
+      // and so is the webhook fan-out (0162-webhook-delivery-state-in-postgresql).
+      expect(naming(statements, 'job_outbox')).toHaveLength(2);
     }
   });
 });

@@ -17,11 +17,13 @@ import {
 /**
  * Every statement of one post create, auth, BEGIN and COMMIT included
  * (docs/decisions/0075-the-post-write-in-7-statements.md), and the announcement's row in the job
- * outbox, recorded with the post (docs/decisions/0125-no-background-work-lost.md).
+ * outbox, recorded with the post (docs/decisions/0125-no-background-work-lost.md), and the webhook
+ * fan-out's row beside it (docs/decisions/0162-webhook-delivery-state-in-postgresql.md: one row
+ * whatever the number of subscriptions).
  */
-const MAX_STATEMENTS = 9;
+const MAX_STATEMENTS = 10;
 
-describe('a post create sends at most 9 statements (0075-the-post-write-in-7-statements, with the job outbox of 0125-no-background-work-lost)', () => {
+describe('a post create sends at most 10 statements (0075-the-post-write-in-7-statements, with the job outbox of 0125-no-background-work-lost and the webhook fan-out of 0162)', () => {
   let t: SpacesTestApp;
   let owner: Actor;
   let member: Actor;
@@ -61,7 +63,8 @@ describe('a post create sends at most 9 statements (0075-the-post-write-in-7-sta
     expect(naming(statements, 'relay_operations')).toHaveLength(1);
     expect(naming(statements, 'relay_pending_operations')).toEqual([]);
     expect(naming(statements, 'chain_publications')).toEqual([]);
-    expect(naming(statements, 'job_outbox')).toHaveLength(1);
+    // The announcement and the webhook fan-out (0162-webhook-delivery-state-in-postgresql).
+    expect(naming(statements, 'job_outbox')).toHaveLength(2);
     expect(statements.filter((statement) => statement === 'START TRANSACTION')).toHaveLength(1);
 
     const protocol = post.protocol as { contentId: string; headOpCid: string };
@@ -91,7 +94,7 @@ describe('a post create sends at most 9 statements (0075-the-post-write-in-7-sta
     expect(post).not.toHaveProperty('protocol');
   });
 
-  it('still at most 9 when the author’s identity state is not cached (a new replica, or past its TTL)', async () => {
+  it('still at most 10 when the author’s identity state is not cached (a new replica, or past its TTL)', async () => {
     t.app.get(IdentityStateService).reset();
     const statements = await statementsDuring(() =>
       newPost(member, space.id, { topic: publicTopic, body: 'a cold cache' }),

@@ -35,6 +35,8 @@ const PARAMETER_NAMES = [
   'content',
   'filename',
   'domain',
+  'webhook',
+  'delivery',
 ];
 
 /** Documents served at the root (`/openapi.json`, `/llms.txt`): no resource, so no prefix. */

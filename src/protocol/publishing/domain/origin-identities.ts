@@ -12,4 +12,10 @@ export abstract class OriginIdentities {
   abstract createIdentity(): Promise<IssuedIdentity>;
   /** The current head of such a chain (e.g. for a space's `protocol.headOpCid`). */
   abstract headOf(did: string): Promise<string | null>;
+  /**
+   * A detached Ed25519 signature of `message` by the origin key, and the origin identity's DID
+   * whose assert key verifies it (webhook deliveries' `v1a` signature,
+   * docs/decisions/0163-webhook-signatures.md).
+   */
+  abstract signAsOrigin(message: Uint8Array): { did: string; signature: Uint8Array };
 }

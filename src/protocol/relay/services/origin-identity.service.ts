@@ -132,6 +132,11 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     throw new OriginIdentityError('could not create a distinct identity genesis');
   }
 
+  /** The publishing port's detached signature by the origin key. */
+  signAsOrigin(message: Uint8Array): { did: string; signature: Uint8Array } {
+    return { did: this.did, signature: this.signer.sign(message) };
+  }
+
   /** The entity interface of the publishing port. */
   async createIdentity(): Promise<IssuedIdentity> {
     return this.createIdentityFor();
