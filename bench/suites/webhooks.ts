@@ -1,6 +1,7 @@
+import Redis from 'ioredis';
 import * as http from 'node:http';
 import type { Pool } from 'pg';
-import type { PlanContext, Scenario } from '../scenario-kit';
+import { PlanContext, RunFacts, Scenario, SkipScenario } from '../scenario-kit';
 import { MEMBERS_TOPIC, spaceId, topicId } from '../seed-plan';
 
 /**
@@ -13,6 +14,12 @@ import { MEMBERS_TOPIC, spaceId, topicId } from '../seed-plan';
  * subscriptions to `post.created` whose deliveries go to a receiver in this process (answering
  * 204 at once), let through the outbound guard by OUTBOUND_ALLOWED_PRIVATE_HOSTS. Both scenarios
  * share one app environment, so one app process serves both.
+ *
+ * The app runs as it is deployed for this: `PLAT_ROLE=api` on Redis, its jobs queued for workers
+ * elsewhere (docs/decisions/0117-process-roles.md), so what is measured is the request's own cost,
+ * the issue's "delivery is never in the request". On two CPUs an `all` process spends them on the
+ * deliveries too (bench/JOURNAL.md, 2026-11-29 webhooks: 0.41–0.59); the worker's own throughput
+ * is another measure. The queue's keys have a prefix of their own, emptied before each phase.
  */
 
 const SPACE = 6;
@@ -20,6 +27,9 @@ const SUBSCRIPTIONS = 10;
 /** The bench's webhook receiver (a port of its own, so the app's environment is known before it starts). */
 const RECEIVER_PORT = 47_613;
 const RECEIVER = `127.0.0.1:${RECEIVER_PORT}`;
+
+/** The BullMQ key prefix of these scenarios' app: nothing else reads it. */
+const JOBS_PREFIX = 'plat-bench:webhook-jobs';
 
 const entityId = (space: number) => `space_${spaceId(space).replace(/-/g, '')}`;
 
@@ -59,6 +69,36 @@ async function subscriptions(pool: Pool, count: number, creatorDid: string): Pro
   );
 }
 
+/** The api role's environment on the run's Redis; skipped without one. */
+let redisUrl: string | null = null;
+function apiRole(facts: RunFacts) {
+  if (!facts.redisUrl) throw new SkipScenario('needs Redis: the api role queues its jobs there');
+  redisUrl = facts.redisUrl;
+  return {
+    OUTBOUND_ALLOWED_PRIVATE_HOSTS: RECEIVER,
+    PLAT_ROLE: 'api',
+    REDIS_URL: facts.redisUrl,
+    JOBS_REDIS_PREFIX: JOBS_PREFIX,
+  };
+}
+
+/** Drops what earlier phases queued (no worker ever takes it). */
+async function emptyQueue(): Promise<void> {
+  if (!redisUrl) return;
+  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  try {
+    await redis.connect();
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${JOBS_PREFIX}:*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
 function postCreate(count: number, extra: Partial<Scenario>): Scenario {
   let creatorDid = '';
   return {
@@ -67,7 +107,7 @@ function postCreate(count: number, extra: Partial<Scenario>): Scenario {
         ? 'post create without webhook subscriptions'
         : `post create with ${count} webhook subscriptions`,
     group: 'write',
-    env: { OUTBOUND_ALLOWED_PRIVATE_HOSTS: RECEIVER },
+    env: apiRole,
     request: async (context: PlanContext) => {
       await startReceiver();
       creatorDid = context.actors.writers[0].did;
@@ -82,7 +122,10 @@ function postCreate(count: number, extra: Partial<Scenario>): Scenario {
         proof: { actors: context.actors.writers, perRequest: true, audience: context.audience },
       };
     },
-    beforePhase: (pool) => subscriptions(pool, count, creatorDid),
+    beforePhase: async (pool) => {
+      await emptyQueue();
+      await subscriptions(pool, count, creatorDid);
+    },
     against: { kind: 'none' },
     ...extra,
   };

@@ -119,9 +119,10 @@ const REDIS_URL = process.env.REDIS_URL;
     it('the worker schedules the repeating jobs (the api scheduled none)', async () => {
       const schedulers = await eventually(
         () => queues.schedulers(),
-        (keys) => keys.length === 4,
+        (keys) => keys.length === 5,
       );
       expect(schedulers).toEqual([
+        'account-erasure.sweep',
         'chain-outbox.sweep',
         'events.occurrence-refresh',
         'media.sweep',

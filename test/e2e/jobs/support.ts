@@ -9,6 +9,7 @@ import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refres
 import { RESOLVE_LINK_PREVIEW } from '../../../src/link-previews/events/link-previews.subscriber';
 import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../../src/webhooks/services/webhook-deliveries.service';
 import { WEBHOOK_FANOUT } from '../../../src/webhooks/services/webhook-fanout.service';
+import { ERASURE_SWEEP_JOB } from '../../../src/account-erasure/events/account-erasure.events';
 
 /**
  * The data a job of each kind carries, for tests that queue one of every kind. A new kind fails
@@ -51,6 +52,7 @@ export const REPEATING_KIND_DATA: Record<string, unknown> = {
   [WEBHOOK_SWEEP]: {},
   [CHAIN_OUTBOX_SWEEP]: {},
   [OCCURRENCE_REFRESH]: {},
+  [ERASURE_SWEEP_JOB]: {},
 };
 
 /**
