@@ -1,16 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import Redis from 'ioredis';
-import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
-import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
-import { SWEEP_JOB } from '../../../src/media/events/media.events';
 import { bootApp, TestApp } from '../../support/app';
 import { TcpRelay } from '../../support/network';
 import { eventuallyTrue } from '../../support/eventually';
-import { WEBHOOK_SWEEP } from '../../../src/webhooks/services/webhook-deliveries.service';
+import { REPEATING_KIND_DATA } from './support';
 
 const REDIS_URL = process.env.REDIS_URL;
-const SCHEDULED = [CHAIN_OUTBOX_SWEEP, OCCURRENCE_REFRESH, SWEEP_JOB, WEBHOOK_SWEEP].sort();
+/** Every repeating kind (one list: a new one fails every-job-survives-worker-death until listed). */
+const SCHEDULED = Object.keys(REPEATING_KIND_DATA).sort();
 
 /**
  * Schedules come back (docs/decisions/0125-no-background-work-lost.md): the repeating jobs were registered only at boot, so after Redis restarted empty
