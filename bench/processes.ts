@@ -81,7 +81,8 @@ export async function startService(options: {
   const target: Target = { name: options.name, url, port, child, logFile: options.logFile, output };
   try {
     await waitForReady(target, '/health/ready', options.readyTimeoutMs);
-    if (options.bootRefreshDatabaseUrl)
+    // An api process runs no jobs (docs/decisions/0117-process-roles.md): no boot refresh to wait for.
+    if (options.bootRefreshDatabaseUrl && options.env.PLAT_ROLE !== 'api')
       await waitForBootRefresh(target, options.bootRefreshDatabaseUrl, spawnedAt, options.readyTimeoutMs);
   } catch (error) {
     await stopProcess(child);
