@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
 import { PlatIdentity, signRequestProof } from '../src/protocol/client';
@@ -180,6 +181,8 @@ async function main(): Promise<number> {
     const cpuAfter = { api: cpuMs(api), worker: cpuMs(worker) };
     if (complete) await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
 
+    const stages = await serverStages(database.url);
+
     const arrivals = receiver.arrivals;
     const seen = new Set<string>();
     let duplicates = 0;
@@ -202,8 +205,8 @@ async function main(): Promise<number> {
       fromAnswered.push(arrival.at - post.answered);
     }
     const times = arrivals.map((arrival) => arrival.at);
-    const first = Math.min(...times);
-    const last = Math.max(...times);
+    const first = times.length > 0 ? Math.min(...times) : NaN;
+    const last = times.length > 0 ? Math.max(...times) : NaN;
     const span = (last - first) / 1000;
     const postingSeconds = (postingEnded - postingStarted) / 1000;
 
@@ -231,6 +234,10 @@ async function main(): Promise<number> {
         `${pct(fromAnswered, 0.5)} / ${pct(fromAnswered, 0.99)} / ${pct(fromAnswered, 1)}`,
       );
     }
+    line('server: post written → delivery stored p50 / p99 (ms)', `${stages.stored50} / ${stages.stored99}`);
+    line('server: stored → attempt recorded p50 / p99 (ms)', `${stages.attempted50} / ${stages.attempted99}`);
+    line('server: the POST itself p50 / p99 (ms)', `${stages.latency50} / ${stages.latency99}`);
+    line('server: deliveries attempted more than once', String(stages.retried));
     line('duplicates (same webhook-id on one subscription)', String(duplicates));
     line('signatures verified (standardwebhooks)', `${arrivals.length - unsigned} of ${arrivals.length}`);
     if (unknownPost > 0) line('arrivals naming a post not sent here', String(unknownPost));
@@ -260,6 +267,46 @@ async function main(): Promise<number> {
     await database.drop();
     await receiver.stop();
     agent.destroy();
+  }
+}
+
+/**
+ * Where the time went, by the service's own clock (one machine): the occurrence's timestamp (the
+ * write's) → the delivery row stored by the fan-out job → the attempt's outcome recorded (queue
+ * wait, claim, the POST), and the POST alone (last_latency_ms).
+ */
+async function serverStages(url: string) {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<Record<string, string | null>>(
+      `WITH d AS (
+         SELECT 1000 * extract(epoch FROM created_at - (body::jsonb->>'timestamp')::timestamptz) AS stored,
+                1000 * extract(epoch FROM last_attempt_at - created_at) AS attempted,
+                last_latency_ms AS latency, attempts
+           FROM webhook_deliveries)
+       SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY stored) AS stored50,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY stored) AS stored99,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY attempted) AS attempted50,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY attempted) AS attempted99,
+              percentile_cont(0.5) WITHIN GROUP (ORDER BY latency) AS latency50,
+              percentile_cont(0.99) WITHIN GROUP (ORDER BY latency) AS latency99,
+              count(*) FILTER (WHERE attempts > 1) AS retried
+         FROM d`,
+    );
+    const row = rows[0];
+    const ms = (value: string | null | undefined) => (value == null ? '-' : Number(value).toFixed(1));
+    return {
+      stored50: ms(row.stored50),
+      stored99: ms(row.stored99),
+      attempted50: ms(row.attempted50),
+      attempted99: ms(row.attempted99),
+      latency50: ms(row.latency50),
+      latency99: ms(row.latency99),
+      retried: row.retried ?? '0',
+    };
+  } finally {
+    await client.end();
   }
 }
 
