@@ -7,6 +7,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
 import { PlatIdentity, signRequestProof } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
+import { formatProfile, summarizeProfile } from './profile';
 import { startService, stopProcess, type Target } from './processes';
 import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
 
@@ -25,6 +26,9 @@ import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
  * post → arrival latency, duplicates (the same message id twice on one subscription's path), and
  * every delivery's `v1` signature checked with the `standardwebhooks` package.
  *
+ * With `WEBHOOK_BENCH_PROFILE=1` the worker runs under `node --cpu-prof` and its samples of the
+ * measured stretch are summed up by function and origin (the file stays in .data/bench-logs/).
+ *
  * Exits 1 when not every delivery arrived within `WEBHOOK_BENCH_TIMEOUT_S` (default 120) of the
  * last post's answer, or on a duplicate or a signature that does not verify.
  * Run: `DATABASE_URL=<admin url> npm run bench:webhooks`.
@@ -34,6 +38,9 @@ const SUBSCRIPTIONS = Number(process.env.WEBHOOK_BENCH_SUBSCRIPTIONS ?? 10);
 const POSTS = Number(process.env.WEBHOOK_BENCH_POSTS ?? 200);
 const CONCURRENCY = Number(process.env.WEBHOOK_BENCH_CONCURRENCY ?? 4);
 const TIMEOUT_S = Number(process.env.WEBHOOK_BENCH_TIMEOUT_S ?? 120);
+/** `1`: the worker runs under `node --cpu-prof`; its profile of the measured stretch is summed up. */
+const PROFILE = process.env.WEBHOOK_BENCH_PROFILE === '1';
+const profileDir = join(logDir, 'webhooks-profile');
 /** After the last expected arrival: how long to keep listening for late duplicates. */
 const LINGER_MS = 3000;
 
@@ -123,6 +130,10 @@ async function main(): Promise<number> {
         env: mergeEnv(env, { PLAT_ROLE: role }),
         logFile: join(logDir, `webhooks-${name}.log`),
         readyTimeoutMs: 60_000,
+        nodeArgs:
+          PROFILE && role === 'worker'
+            ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-name=worker.cpuprofile']
+            : [],
       });
     const api = await start('api', 'api');
     targets.push(api);
@@ -238,6 +249,14 @@ async function main(): Promise<number> {
     line('server: stored → attempt recorded p50 / p99 (ms)', `${stages.attempted50} / ${stages.attempted99}`);
     line('server: the POST itself p50 / p99 (ms)', `${stages.latency50} / ${stages.latency99}`);
     line('server: deliveries attempted more than once', String(stages.retried));
+    // Arrivals per half second since the first post was sent: a backlog, a stall, a sweep's burst.
+    const buckets: number[] = [];
+    for (const at of times) {
+      const bucket = Math.floor((at - postingStarted) / 500);
+      while (buckets.length <= bucket) buckets.push(0);
+      buckets[bucket]++;
+    }
+    line('arrivals per 0.5 s since the first post', buckets.join(' '));
     line('duplicates (same webhook-id on one subscription)', String(duplicates));
     line('signatures verified (standardwebhooks)', `${arrivals.length - unsigned} of ${arrivals.length}`);
     if (unknownPost > 0) line('arrivals naming a post not sent here', String(unknownPost));
@@ -252,6 +271,18 @@ async function main(): Promise<number> {
       'measured until the last arrival or the timeout (s)',
       ((drained - postingStarted) / 1000).toFixed(2),
     );
+
+    if (PROFILE) {
+      // The profile is written as the worker exits; the window is the posts' start to the last arrival.
+      const stopping = performance.now();
+      await stopProcess(worker.child);
+      targets.splice(targets.indexOf(worker), 1);
+      const summary = summarizeProfile(join(profileDir, 'worker.cpuprofile'), root, {
+        endedMsBeforeEnd: stopping - drained,
+        lengthMs: drained - postingStarted,
+      });
+      console.log(`\n${formatProfile('worker, posts sent → last arrival', summary)}`);
+    }
 
     const problems: string[] = [];
     if (!complete)
