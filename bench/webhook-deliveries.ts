@@ -274,11 +274,11 @@ async function main(): Promise<number> {
 
     if (PROFILE) {
       // The profile is written as the worker exits; the window is the posts' start to the last arrival.
-      const stopping = performance.now();
       await stopProcess(worker.child);
+      const exited = performance.now();
       targets.splice(targets.indexOf(worker), 1);
       const summary = summarizeProfile(join(profileDir, 'worker.cpuprofile'), root, {
-        endedMsBeforeEnd: stopping - drained,
+        endedMsBeforeEnd: exited - drained,
         lengthMs: drained - postingStarted,
       });
       console.log(`\n${formatProfile('worker, posts sent → last arrival', summary)}`);
