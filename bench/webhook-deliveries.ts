@@ -234,6 +234,12 @@ async function main(): Promise<number> {
       'deliveries per second, one worker',
       arrivals.length > 1 ? ((arrivals.length - 1) / span).toFixed(1) : '-',
     );
+    // Once the posts are in, the worker no longer shares the cores with the api's writes.
+    const after = times.filter((at) => at > postingEnded).length;
+    line(
+      'deliveries per second after the last post answered',
+      after > 0 ? `${(after / ((last - postingEnded) / 1000)).toFixed(1)} (${after} deliveries)` : '-',
+    );
     line('last post answered → last arrival (s)', ((last - postingEnded) / 1000).toFixed(2));
     if (fromSent.length > 0) {
       line(
@@ -260,8 +266,15 @@ async function main(): Promise<number> {
     line('duplicates (same webhook-id on one subscription)', String(duplicates));
     line('signatures verified (standardwebhooks)', `${arrivals.length - unsigned} of ${arrivals.length}`);
     if (unknownPost > 0) line('arrivals naming a post not sent here', String(unknownPost));
-    const workerCpu = cpuAfter.worker - cpuBefore.worker;
-    const apiCpu = cpuAfter.api - cpuBefore.api;
+    const workerCpu = cpuAfter.worker.total - cpuBefore.worker.total;
+    const apiCpu = cpuAfter.api.total - cpuBefore.api.total;
+    line(
+      'worker CPU user / system (s)',
+      `${((cpuAfter.worker.user - cpuBefore.worker.user) / 1000).toFixed(2)} / ${(
+        (cpuAfter.worker.system - cpuBefore.worker.system) /
+        1000
+      ).toFixed(2)}`,
+    );
     line(
       'CPU while measured, worker / api (s)',
       `${(workerCpu / 1000).toFixed(2)} / ${(apiCpu / 1000).toFixed(2)}`,
@@ -396,12 +409,14 @@ async function call(
   });
 }
 
-/** User + system CPU time of a process so far (/proc/<pid>/stat, clock ticks of 10 ms). */
-function cpuMs(target: Target): number {
+/** User and system CPU time of a process so far, ms (/proc/<pid>/stat, clock ticks of 10 ms). */
+function cpuMs(target: Target): { user: number; system: number; total: number } {
   const stat = readFileSync(`/proc/${target.child.pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the command.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const user = Number(fields[11]) * 10;
+  const system = Number(fields[12]) * 10;
+  return { user, system, total: user + system };
 }
 
 function pct(samples: number[], q: number): string {
