@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { Agent, request as httpRequest } from 'node:http';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
 import { PlatIdentity, signRequestProof } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
 import { startService, stopProcess, type Target } from './processes';
+import { call, pct } from './service-calls';
 import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
 
 /**
@@ -28,8 +29,6 @@ const IDLE = Number(process.env.STREAM_BENCH_IDLE ?? 5000);
 const PEOPLE = Number(process.env.STREAM_BENCH_PEOPLE ?? 500);
 const SAMPLES = Number(process.env.STREAM_BENCH_SAMPLES ?? 200);
 const READS = Number(process.env.STREAM_BENCH_READS ?? 300);
-
-const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
 async function main(): Promise<void> {
   const adminUrl = process.env.DATABASE_URL;
@@ -88,7 +87,6 @@ async function main(): Promise<void> {
   } finally {
     for (const target of targets) await stopProcess(target.child);
     await database.drop();
-    agent.destroy();
   }
 }
 
@@ -224,45 +222,6 @@ function openStream(
   });
 }
 
-async function call(
-  target: Target,
-  method: string,
-  path: string,
-  signer: PlatIdentity | null,
-  body: unknown,
-): Promise<unknown> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (signer) {
-    headers.Authorization = signRequestProof({
-      identity: signer,
-      audience: BENCH_PUBLIC_HOST,
-      method,
-      target: path,
-      jti: true,
-    }).authorization;
-  }
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port: target.port, path, method, headers, agent },
-      (response) => {
-        let answer = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (answer += chunk));
-        response.on('end', () => {
-          if ((response.statusCode ?? 500) >= 300) {
-            reject(new Error(`${method} ${path}: ${response.statusCode} ${answer}`));
-          } else {
-            resolve(answer ? JSON.parse(answer) : null);
-          }
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(text);
-  });
-}
-
 function rssOf(target: Target): number {
   const line = readFileSync(`/proc/${target.child.pid}/status`, 'utf8')
     .split('\n')
@@ -272,11 +231,6 @@ function rssOf(target: Target): number {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 3000));
 const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
-function pct(samples: number[], q: number): string {
-  const sorted = [...samples].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)].toFixed(1);
-}
 
 main().then(
   () => process.exit(0),

@@ -1,15 +1,16 @@
 import { mkdirSync, readFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
-import { PlatIdentity, signRequestProof } from '../src/protocol/client';
+import { PlatIdentity } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
 import { formatProfile, summarizeProfile } from './profile';
 import { startService, stopProcess, type Target } from './processes';
-import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
+import { call, pct } from './service-calls';
+import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
 
 /**
  * Webhook deliveries one worker sustains against a local receiver (issue 33 item 6;
@@ -43,8 +44,6 @@ const PROFILE = process.env.WEBHOOK_BENCH_PROFILE === '1';
 const profileDir = join(logDir, 'webhooks-profile');
 /** After the last expected arrival: how long to keep listening for late duplicates. */
 const LINGER_MS = 3000;
-
-const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
 interface Arrival {
   /** performance.now() when the request's body had arrived. */
@@ -310,7 +309,6 @@ async function main(): Promise<number> {
     for (const target of targets) await stopProcess(target.child);
     await database.drop();
     await receiver.stop();
-    agent.destroy();
   }
 }
 
@@ -370,45 +368,6 @@ function verifies(secret: string | undefined, arrival: Arrival): boolean {
   }
 }
 
-async function call(
-  target: Target,
-  method: string,
-  path: string,
-  signer: PlatIdentity | null,
-  body: unknown,
-): Promise<unknown> {
-  const headers: Record<string, string> = { 'Content-Type': 'application/json' };
-  if (signer) {
-    headers.Authorization = signRequestProof({
-      identity: signer,
-      audience: BENCH_PUBLIC_HOST,
-      method,
-      target: path,
-      jti: true,
-    }).authorization;
-  }
-  const text = body === undefined ? undefined : JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port: target.port, path, method, headers, agent },
-      (response) => {
-        let answer = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (answer += chunk));
-        response.on('end', () => {
-          if ((response.statusCode ?? 500) >= 300) {
-            reject(new Error(`${method} ${path}: ${response.statusCode} ${answer}`));
-          } else {
-            resolve(answer ? JSON.parse(answer) : null);
-          }
-        });
-      },
-    );
-    request.on('error', reject);
-    request.end(text);
-  });
-}
-
 /** User and system CPU time of a process so far, ms (/proc/<pid>/stat, clock ticks of 10 ms). */
 function cpuMs(target: Target): { user: number; system: number; total: number } {
   const stat = readFileSync(`/proc/${target.child.pid}/stat`, 'utf8');
@@ -417,11 +376,6 @@ function cpuMs(target: Target): { user: number; system: number; total: number } 
   const user = Number(fields[11]) * 10;
   const system = Number(fields[12]) * 10;
   return { user, system, total: user + system };
-}
-
-function pct(samples: number[], q: number): string {
-  const sorted = [...samples].sort((x, y) => x - y);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)].toFixed(1);
 }
 
 main().then(
