@@ -31,7 +31,4 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
-  // A worker past this after a file is replaced: the e2e files' apps leave heaps of several GB behind,
-  // and a worker's collector then costs more than a fresh worker does.
-  workerIdleMemoryLimit: '1536MB',
 };

@@ -335,11 +335,21 @@ describe('link preview resolution (e2e)', () => {
       const secondUrl = (await view(url)).imageUrl;
       expect(secondUrl).toMatch(/\/cdn\/media_[0-9a-f]{32}\/preview\.png$/);
       expect(secondUrl).not.toBe(firstUrl);
-      expect(await mediaRow(first.imageMediaId!)).toBeUndefined();
-      expect(await mediaCount()).toBe(media);
+      // The release follows the record's write (row, original, then variants): wait for it to end.
       const storage = t.app.get(MediaStorage);
-      expect(await storage.exists(firstKey)).toBe(false);
-      expect(await storage.list(`${first.imageMediaId}/variants`, 10)).toEqual([]);
+      const leftOf = async (id: string, key: string) =>
+        [
+          ...((await mediaRow(id)) ? ['row'] : []),
+          ...((await storage.exists(key)) ? ['original'] : []),
+          ...(await storage.list(`${id}/variants`, 10)),
+        ].length;
+      expect(
+        await eventually(
+          () => leftOf(first.imageMediaId!, firstKey),
+          (n) => n === 0,
+        ),
+      ).toBe(0);
+      expect(await mediaCount()).toBe(media);
       expect((await request(t.http).get(new URL(firstUrl!).pathname)).status).toBe(404);
 
       // The page loses its image: the card has none, and no media is left behind.
@@ -348,9 +358,15 @@ describe('link preview resolution (e2e)', () => {
       web.routes.set('/changing', (_q, s) =>
         s.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${title}</title>`),
       );
+      const changedKey = (await mediaRow(changed.imageMediaId!)).storage_key;
       const lost = await refresh('Four');
       expect(lost.imageMediaId).toBeNull();
-      expect(await mediaRow(changed.imageMediaId!)).toBeUndefined();
+      expect(
+        await eventually(
+          () => leftOf(changed.imageMediaId!, changedKey),
+          (n) => n === 0,
+        ),
+      ).toBe(0);
       expect(await mediaCount()).toBe(media - 1);
     } finally {
       clock.offsetMs = 0;
