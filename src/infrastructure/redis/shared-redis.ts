@@ -54,10 +54,14 @@ export class SharedRedis {
     await settleWithin(connecting, patienceMs, undefined);
   }
 
-  /** A connection of its own for SUBSCRIBE; it keeps its offline queue so it re-subscribes after a reconnect. */
+  /**
+   * A connection of its own for SUBSCRIBE. Its owner subscribes again on every `ready` (awaiting it,
+   * so it knows when it may trust the channel again); ioredis's own re-subscription is off, since
+   * nothing awaits it: a stop while it was in flight rejected it unhandled.
+   */
   subscriber(): Redis | null {
     if (!this.config.REDIS_URL) return null;
-    const subscriber = new Redis(this.config.REDIS_URL, this.baseOptions());
+    const subscriber = new Redis(this.config.REDIS_URL, { ...this.baseOptions(), autoResubscribe: false });
     subscriber.on('error', () => undefined);
     this.subscribers.push(subscriber);
     return subscriber;
