@@ -8,7 +8,7 @@ import { AppModule } from '../../src/app.module';
 import { AppPrototypeExpressAdapter } from '../../src/infrastructure/performance/app-prototype-express-adapter';
 import { PaginationModule } from '../../src/common/pagination/pagination.module';
 import { AppConfig, loadConfig } from '../../src/config/app-config';
-import { createTestDatabase } from './database';
+import { createMigratedTestDatabase } from './database';
 import { REDIS_DISCONNECT_PATIENCE_MS } from '../../src/infrastructure/redis/shared-redis';
 
 export const GENEROUS_RATE_LIMITS = {
@@ -48,7 +48,7 @@ export interface BootOptions {
 
 /** Boots the real AppModule on a fresh database, exactly as main.ts does but without listening. */
 export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
-  const database = options.databaseUrl ? undefined : await createTestDatabase();
+  const database = options.databaseUrl ? undefined : await createMigratedTestDatabase();
   const route = options.routeDatabase ?? ((url: string) => url);
   const databaseUrl = options.databaseUrl ?? route(database!.url);
   const config = loadConfig({

@@ -7,15 +7,17 @@ export interface DisposableDatabase {
 }
 
 /**
- * A brand-new, empty database on the server of `adminUrl` (named `<prefix>_<random>`), for tooling
- * and tests that must not touch anyone's data; `drop()` removes it, open connections included.
+ * A brand-new database on the server of `adminUrl` (named `<prefix>_<random>`), for tooling and
+ * tests that must not touch anyone's data: empty, or a copy of `template` (nobody may be connected
+ * to it); `drop()` removes it, open connections included.
  */
 export async function createDisposableDatabase(
   adminUrl: string,
   prefix: string,
+  template?: string,
 ): Promise<DisposableDatabase> {
   const name = `${prefix}_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
-  await execute(adminUrl, `CREATE DATABASE "${name}"`);
+  await execute(adminUrl, `CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
