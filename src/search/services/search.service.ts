@@ -1,8 +1,8 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
 import { WorkSlots } from '../../common/concurrency/work-slots';
-import { ApiError, invalidRequest } from '../../common/errors/api-error';
+import { invalidRequest } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
@@ -20,16 +20,6 @@ import {
 import { SearchListing } from '../dto/search-records.dto';
 import { SearchQuery } from '../dto/search-requests.dto';
 import { Readers, SearchPresenter } from './search.presenter';
-
-/** The 503 of full search slots (design.md §5), with `Retry-After`. */
-function searchesBusy(): ApiError {
-  return new ApiError(
-    HttpStatus.SERVICE_UNAVAILABLE,
-    'Too many searches are running; retry shortly',
-    {},
-    { 'Retry-After': '1' },
-  );
-}
 
 /** Best first: the backend's score (relevance blended with recency), then id. */
 const ORDER: KeysetColumn[] = [
@@ -60,7 +50,11 @@ export class SearchService {
     private readonly clock: Clock,
     config: AppConfig,
   ) {
-    this.slots = new WorkSlots(config.SEARCH_CONCURRENCY, config.SEARCH_QUEUE, searchesBusy);
+    this.slots = new WorkSlots(
+      config.SEARCH_CONCURRENCY,
+      config.SEARCH_QUEUE,
+      'Too many searches are running; retry shortly',
+    );
   }
 
   /**
