@@ -154,6 +154,9 @@ export const USERS_STATEMENTS = defineStatements('UsersRepository', {
   /** Cancels a scheduled erasure of $1: the row when there was one. */
   cancelErasure:
     'UPDATE users SET erasure_due_at = NULL WHERE did = $1 AND erasure_due_at IS NOT NULL RETURNING id',
+  /** Whether the account of $1 awaits its erasure (deactivated meanwhile). */
+  erasurePending:
+    'SELECT EXISTS (SELECT 1 FROM users WHERE did = $1 AND erasure_due_at IS NOT NULL) AS pending',
   /** Up to $2 DIDs whose erasure is due at $1, earliest first (over idx_users_erasure_due). */
   dueErasures:
     'SELECT did FROM users WHERE erasure_due_at IS NOT NULL AND erasure_due_at <= $1 ORDER BY erasure_due_at, did LIMIT $2',
@@ -430,6 +433,12 @@ export class UsersRepository {
       did,
     ]);
     return rows.length > 0;
+  }
+
+  /** Whether the account of `did` awaits its erasure. */
+  async erasurePending(did: string): Promise<boolean> {
+    const rows = await this.dataSource.query<{ pending: boolean }[]>(USERS_STATEMENTS.erasurePending, [did]);
+    return rows[0]?.pending === true;
   }
 
   async dueErasures(now: Date, limit: number): Promise<string[]> {

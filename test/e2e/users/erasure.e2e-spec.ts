@@ -21,13 +21,18 @@ describe('erasure on request (e2e)', () => {
   let ownerPostId: string;
   let aliceCommentId: string;
   let aliceUserId: string;
+  let aliceIdentityId: string;
+  let app: Actor;
+  let credential: string;
 
   beforeAll(async () => {
     t = await bootSpaces();
-    [owner, alice] = await Promise.all([person(t), person(t)]);
+    [owner, alice, app] = await Promise.all([person(t), person(t), person(t)]);
     expectStatus(await owner.signUp('erase-owner', 'Owner'), 201);
     const account = await alice.signUp('erase-alice', 'Alice');
     expectStatus(account, 201);
+    aliceIdentityId = account.body.id as string;
+    credential = alice.grant(app, ['read:profile']);
     aliceUserId = (
       (await t.dataSource.query('SELECT id FROM users WHERE did = $1', [alice.did])) as { id: string }[]
     )[0].id;
@@ -73,6 +78,14 @@ describe('erasure on request (e2e)', () => {
     const applying = (await newSpace(owner, 'Applications')).id;
     await makePublic(owner, applying, 'application');
     expectStatus(await alice.post(`/spaces/${applying}/applications`, { responses: [] }), 201);
+    expectStatus(
+      await owner.post(`/spaces/${spaceId}/pages`, {
+        title: 'Credits',
+        slug: 'credits',
+        body: `Thanks [@alice](mention:${aliceIdentityId}).`,
+      }),
+      201,
+    );
     bannedSpaceId = (await newSpace(owner, 'Banned here')).id;
     expectStatus(await owner.post(`/spaces/${bannedSpaceId}/members/${alice.did}/bans`, {}), 200);
   });
@@ -110,13 +123,33 @@ describe('erasure on request (e2e)', () => {
 
     expectNotFound(await t.anonymous.get('/v1/users/erase-alice'));
     expectNotFound(await t.anonymous.get(`/v1/users/${alice.did}`));
+    expectNotFound(await t.anonymous.get(`/v1/users/${aliceIdentityId}`));
     expect((await t.anonymous.get('/v1/users')).text).not.toContain(alice.did);
     expect((await owner.get(`/spaces/${spaceId}/members`)).text).not.toContain(alice.did);
+    // As a delete deactivates (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md): a
+    // post's author null, a comment's only its DID, a mention plain text, credentials refused.
+    const card = (await t.anonymous.get(`/v1/spaces/${spaceId}/posts`)).body.items.find(
+      (item: { id: string }) => item.id === alicePostId,
+    ) as { author: unknown };
+    expect(card.author).toBeNull();
+    expect((await t.anonymous.get(`/v1/spaces/${spaceId}/posts/${alicePostId}`)).body.post.author).toBeNull();
+    const thread = await owner.get(`/v1/spaces/${spaceId}/posts/${ownerPostId}/comments`);
+    expect((thread.body.items as { author: unknown }[])[0].author).toEqual({ did: alice.did });
+    expect(thread.text).not.toContain('erase-alice');
+    expect((await t.anonymous.get(`/v1/spaces/${spaceId}/pages/credits`)).body.body).toBe('Thanks @alice.');
+    const refused = await app.get('/v1/profile', { credential });
+    expect(refused.status).toBe(403);
+    // Its own proofs still verify: it sees what is pending, and may cancel.
+    expectStatus(await alice.get('/v1/profile'), 200);
 
     expectStatus(await alice.post('/profile/restore', {}), 204);
     expect(await dueAt(alice.did)).toBeNull();
     expectStatus(await t.anonymous.get('/v1/users/erase-alice'), 200);
     expect((await owner.get(`/spaces/${spaceId}/members`)).text).toContain(alice.did);
+    expectStatus(await app.get('/v1/profile', { credential }), 200);
+    expect((await t.anonymous.get(`/v1/spaces/${spaceId}/pages/credits`)).body.body).toBe(
+      `Thanks [@alice](mention:${aliceIdentityId}).`,
+    );
     // Nothing left to cancel.
     expectStatus(await alice.post('/profile/restore', {}), 409);
   });
