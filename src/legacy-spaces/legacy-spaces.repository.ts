@@ -39,6 +39,11 @@ export const LEGACY_SPACES_STATEMENTS = defineStatements('LegacySpacesRepository
    */
   eraseApplicationsOf: 'DELETE FROM "space_applications" WHERE "applicant_did" = $1',
   forgetDecider: 'UPDATE "space_applications" SET "decided_by_did" = NULL WHERE "decided_by_did" = $1',
+  /**
+   * The invites they created, revoked or not: an admin's links stop admitting when the admin goes
+   * (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md).
+   */
+  eraseInvitesOf: 'DELETE FROM "space_invites" WHERE "creator_did" = $1',
   /** Revokes every current invite of the space ($1) at $2. */
   revokeInvitesOfSpace:
     'UPDATE "space_invites" SET "revoked_at" = $2 WHERE "space_id" = $1 AND "revoked_at" IS NULL',
@@ -80,6 +85,7 @@ export class LegacySpacesRepository {
   async eraseApplicationsOf(did: string, runner: EntityManager): Promise<void> {
     await runner.query(LEGACY_SPACES_STATEMENTS.eraseApplicationsOf, [did]);
     await runner.query(LEGACY_SPACES_STATEMENTS.forgetDecider, [did]);
+    await runner.query(LEGACY_SPACES_STATEMENTS.eraseInvitesOf, [did]);
   }
 
   // Applications

@@ -6,6 +6,7 @@ import { ApplicationErasureService } from '../../legacy-spaces';
 import { CommentErasureService } from '../../comments';
 import { IdempotencyStore } from '../../infrastructure/idempotency/idempotency-store';
 import { KeyProofErasureService } from '../../key-proof';
+import { MediaErasureService } from '../../media';
 import { GroupMembershipErasureService } from '../../memberships';
 import { NotificationErasureService } from '../../notifications';
 import { PostErasureService } from '../../posts';
@@ -45,6 +46,7 @@ export class AccountErasuresService {
     private readonly notifications: NotificationErasureService,
     private readonly keyProofs: KeyProofErasureService,
     private readonly idempotency: IdempotencyStore,
+    private readonly media: MediaErasureService,
   ) {}
 
   /** Erases every account whose erasure is due now, up to a batch; failures are counted and retried later. */
@@ -77,7 +79,10 @@ export class AccountErasuresService {
       await this.keyProofs.erase(manager, did);
       await this.idempotency.eraseOf(manager, did);
       await this.accounts.eraseOwn(manager, account);
-      return { account, chained };
+      // Last: the person's own references (avatar, attachments) are gone by now, so what still
+      // names one of their uploads is a space's (0192-an-erasure-takes-the-persons-media-and-invites.md).
+      const media = await this.media.erase(manager, did);
+      return { account, chained, media };
     });
     if (!erased) return false;
     // The audit line: which account was erased and when; its DID stays out of the logs.

@@ -4,8 +4,9 @@ import { LegacySpacesRepository } from '../legacy-spaces.repository';
 
 /**
  * The legacy-spaces module's part of an account's erasure, inside its transaction
- * (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): the person's applications, and the
- * decisions they made as an admin no longer naming them. Idempotent.
+ * (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): the person's applications, the
+ * decisions they made as an admin no longer naming them, and the invites they created, deleted
+ * (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md). Idempotent.
  */
 @Injectable()
 export class ApplicationErasureService {

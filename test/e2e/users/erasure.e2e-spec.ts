@@ -1,8 +1,11 @@
 import { AccountErasuresService } from '../../../src/account-erasure';
 import { Actor } from '../../support/actors';
+import { eventually } from '../../support/eventually';
+import { legacyImage, pngBytes, spaceUpload } from '../../support/media-uploads';
+import { bootMedia, MediaTestApp, storedOf, uuidOf } from '../media/support';
 import { addToGroup, admit, makePublic, newGroup, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
-import { bootSpaces, expectInvalid, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
+import { expectInvalid, expectNotFound, expectStatus } from '../spaces/support';
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +15,7 @@ const DAY_MS = 86_400_000;
  * POST /profile/restore cancels.
  */
 describe('erasure on request (e2e)', () => {
-  let t: SpacesTestApp;
+  let t: MediaTestApp;
   let owner: Actor;
   let alice: Actor;
   let spaceId: string;
@@ -24,9 +27,13 @@ describe('erasure on request (e2e)', () => {
   let aliceIdentityId: string;
   let app: Actor;
   let credential: string;
+  /** Alice's uploads: her avatar and an attachment (erased), a space avatar she set as an admin (kept). */
+  let avatarId: string;
+  let attachmentId: string;
+  let spaceAvatarId: string;
 
   beforeAll(async () => {
-    t = await bootSpaces();
+    t = await bootMedia();
     [owner, alice, app] = await Promise.all([person(t), person(t), person(t)]);
     expectStatus(await owner.signUp('erase-owner', 'Owner'), 201);
     const account = await alice.signUp('erase-alice', 'Alice');
@@ -36,8 +43,10 @@ describe('erasure on request (e2e)', () => {
     aliceUserId = (
       (await t.dataSource.query('SELECT id FROM users WHERE did = $1', [alice.did])) as { id: string }[]
     )[0].id;
+    avatarId = await legacyImage(t, alice, 'me.png');
     expectStatus(
       await alice.patch('/profile', {
+        avatarId,
         isPublic: true,
         bio: 'Makes things',
         links: [{ url: 'https://alice.example/', label: 'Site' }],
@@ -51,9 +60,24 @@ describe('erasure on request (e2e)', () => {
     const group = await newGroup(owner, spaceId);
     await addToGroup(owner, spaceId, group.id, alice);
     expectStatus(await alice.put('/profile/pins', { spaceIds: [spaceId] }), 200);
+    // As an admin, alice creates an invite and sets the space's avatar to an image of hers.
+    expectStatus(await owner.put(`/spaces/${spaceId}/members/${alice.did}`, { role: 'admin' }), 200);
+    expectStatus(await alice.post(`/spaces/${spaceId}/my-invite`, {}), 201);
+    spaceAvatarId = await legacyImage(t, alice, 'space.png');
+    expectStatus(await alice.put(`/spaces/${spaceId}`, { avatarId: spaceAvatarId }), 200);
+    attachmentId = await spaceUpload(t, alice, spaceId, {
+      filename: 'photo.png',
+      contentType: 'image/png',
+      bytes: await pngBytes(),
+    });
     const topic = await newTopic(owner, spaceId, 'Open', 'public');
     alicePostId = (
-      await newPost(alice, spaceId, { topic, title: 'Alice writes', body: 'secret words of alice' })
+      await newPost(alice, spaceId, {
+        topic,
+        title: 'Alice writes',
+        body: 'secret words of alice',
+        attachments: [attachmentId],
+      })
     ).id;
     ownerPostId = (await newPost(owner, spaceId, { topic, body: 'hello from the owner' })).id;
     const comment = await alice.post(`/v1/spaces/${spaceId}/posts/${ownerPostId}/comments`, {
@@ -180,6 +204,14 @@ describe('erasure on request (e2e)', () => {
     expect(await scalar('SELECT handle FROM users WHERE did = $1', [alice.did])).toEqual({
       handle: 'erase-alice',
     });
+    // No media row nor file went: files go only after a commit.
+    expect(await scalar('SELECT count(*)::int AS n FROM media WHERE uploader_did = $1', [alice.did])).toEqual(
+      { n: 3 },
+    );
+    expect(
+      await scalar('SELECT count(*)::int AS n FROM space_invites WHERE creator_did = $1', [alice.did]),
+    ).toEqual({ n: 1 });
+    for (const id of [avatarId, attachmentId, spaceAvatarId]) expect(await storedOf(t, id)).not.toEqual([]);
     await t.dataSource.query('DROP TRIGGER erasure_fault ON key_proof_ceremonies');
     await t.dataSource.query('DROP FUNCTION erasure_fault()');
 
@@ -187,6 +219,29 @@ describe('erasure on request (e2e)', () => {
     expect(await scalar('SELECT count(*)::int AS n FROM users WHERE did = $1', [alice.did])).toEqual({
       n: 0,
     });
+  });
+
+  it('erases the media nothing else names, rows then files after the commit; keeps the space’s avatar without its uploader', async () => {
+    // The avatar and the attachment: rows gone at once, files deleted by the job after the commit.
+    const ids = await t.dataSource.query('SELECT id FROM media WHERE id = ANY($1::uuid[])', [
+      [avatarId, attachmentId].map(uuidOf),
+    ]);
+    expect(ids).toEqual([]);
+    for (const id of [avatarId, attachmentId]) {
+      await eventually(
+        () => storedOf(t, id),
+        (files) => files.length === 0,
+      );
+    }
+    // The space's avatar, which alice set as an admin: the space's, kept and served, naming nobody.
+    expect(await scalar('SELECT uploader_did FROM media WHERE id = $1', [uuidOf(spaceAvatarId)])).toEqual({
+      uploader_did: 'plat:erased',
+    });
+    expect(await storedOf(t, spaceAvatarId)).not.toEqual([]);
+    // Her invite is gone: its link admits nobody any more.
+    expect(
+      await scalar('SELECT count(*)::int AS n FROM space_invites WHERE creator_did = $1', [alice.did]),
+    ).toEqual({ n: 0 });
   });
 
   it('after the erasure, reads show nothing of the person: posts gone, comments tombstones, counts kept right', async () => {
