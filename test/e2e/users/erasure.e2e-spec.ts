@@ -112,6 +112,8 @@ describe('erasure on request (e2e)', () => {
     );
     bannedSpaceId = (await newSpace(owner, 'Banned here')).id;
     expectStatus(await owner.post(`/spaces/${bannedSpaceId}/members/${alice.did}/bans`, {}), 200);
+    await makePublic(owner, bannedSpaceId);
+    expectStatus(await alice.post(`/spaces/${bannedSpaceId}/join`), 403);
   });
 
   afterAll(() => t?.close());
@@ -316,9 +318,29 @@ describe('erasure on request (e2e)', () => {
         [alice.did],
       ),
     ).toEqual({ title: null, body: '', excerpt: null, display_title: null, attachment_ids: [] });
+    // The ban, as a keyed hash of the DID only (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+    const [ban] = (await t.dataSource.query('SELECT space_id, did_hash FROM space_erased_bans')) as {
+      space_id: string;
+      did_hash: string;
+    }[];
+    expect(ban.did_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await owner.get(`/spaces/${bannedSpaceId}/bans`)).text).not.toContain(alice.did);
+  });
+
+  it('a ban outlives the erasure: the same DID is refused joining and applying; an unban by the DID lifts it', async () => {
+    const join = await alice.post(`/spaces/${bannedSpaceId}/join`);
+    expectStatus(join, 403);
     expect(
-      await scalar('SELECT status, status_message FROM space_memberships WHERE member_did = $1', [alice.did]),
-    ).toEqual({ status: 'banned', status_message: null });
+      await scalar('SELECT count(*)::int AS n FROM space_memberships WHERE member_did = $1', [alice.did]),
+    ).toEqual({ n: 0 });
+    await makePublic(owner, bannedSpaceId, 'application');
+    expectStatus(await alice.post(`/spaces/${bannedSpaceId}/applications`, { responses: [] }), 403);
+    await makePublic(owner, bannedSpaceId);
+    // Another space, without a ban: the DID joins as anyone would.
+    expectStatus(await alice.post(`/spaces/${spaceId}/join`), 200);
+    expectStatus(await owner.send('DELETE', `/spaces/${bannedSpaceId}/bans/${alice.did}`), 204);
+    expect(await scalar('SELECT count(*)::int AS n FROM space_erased_bans')).toEqual({ n: 0 });
+    expectStatus(await alice.post(`/spaces/${bannedSpaceId}/join`), 200);
   });
 
   it('an erasure run again does nothing', async () => {
@@ -347,6 +369,4 @@ const KEPT: Record<string, number> = {
   // The relay's operation logs, kept for verification: the identity chain and its operation.
   relay_identity_chains: 1,
   relay_operations: 1,
-  // The ban, so that it keeps refusing the DID (as the DID for now: hashing it is not done yet).
-  space_memberships: 1,
 };
