@@ -6,6 +6,7 @@ import { defineStatements } from '../infrastructure/database/statements';
 import type { ApplicationStatus } from '../spaces';
 import { SpaceApplication, StoredApplicationResponse } from './entities/space-application.entity';
 import { SpaceInvite } from './entities/space-invite.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 const APPLICATION_COLUMNS =
   '"id", "space_id", "applicant_did", "status", "responses", "invite_id", "submitted_at", "decided_at", ' +
@@ -82,10 +83,13 @@ function applicationFromRow(row: ApplicationRow): SpaceApplication {
 export class LegacySpacesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async eraseApplicationsOf(did: string, runner: EntityManager): Promise<void> {
-    await runner.query(LEGACY_SPACES_STATEMENTS.eraseApplicationsOf, [did]);
-    await runner.query(LEGACY_SPACES_STATEMENTS.forgetDecider, [did]);
-    await runner.query(LEGACY_SPACES_STATEMENTS.eraseInvitesOf, [did]);
+  async eraseApplicationsOf(did: string, runner: EntityManager): Promise<ErasedRows> {
+    const applications = affectedRows(
+      await runner.query(LEGACY_SPACES_STATEMENTS.eraseApplicationsOf, [did]),
+    );
+    const decisions = affectedRows(await runner.query(LEGACY_SPACES_STATEMENTS.forgetDecider, [did]));
+    const invites = affectedRows(await runner.query(LEGACY_SPACES_STATEMENTS.eraseInvitesOf, [did]));
+    return { space_applications: applications + decisions, space_invites: invites };
   }
 
   // Applications

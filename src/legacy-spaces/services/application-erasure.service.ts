@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { LegacySpacesRepository } from '../legacy-spaces.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The legacy-spaces module's part of an account's erasure, inside its transaction
@@ -12,7 +13,7 @@ import { LegacySpacesRepository } from '../legacy-spaces.repository';
 export class ApplicationErasureService {
   constructor(private readonly legacy: LegacySpacesRepository) {}
 
-  erase(manager: EntityManager, did: string): Promise<void> {
+  erase(manager: EntityManager, did: string): Promise<ErasedRows> {
     return this.legacy.eraseApplicationsOf(did, manager);
   }
 }

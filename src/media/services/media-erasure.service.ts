@@ -5,6 +5,7 @@ import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { DELETE_FILES_JOB, DeleteFilesJob } from '../events/media.events';
 import { MediaRepository } from '../media.repository';
 import { MediaStorage } from './storage/media-storage';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * Which of these media ids (uuids) a module's rows still name, read in the erasure's transaction:
@@ -14,12 +15,6 @@ export type MediaReferenceSource = (manager: EntityManager, mediaIds: string[]) 
 
 /** Who a kept media is recorded as uploaded by once its uploader is erased. */
 export const ERASED_UPLOADER = 'plat:erased';
-
-/** What an erasure did to a person's media. */
-export interface MediaErasure {
-  erased: number;
-  kept: number;
-}
 
 /**
  * The media part of an account erasure
@@ -47,9 +42,10 @@ export class MediaErasureService {
     this.sources.set(module, source);
   }
 
-  async erase(manager: EntityManager, did: string): Promise<MediaErasure> {
+  /** Rows deleted or no longer naming the person (`media`). */
+  async erase(manager: EntityManager, did: string): Promise<ErasedRows> {
     const uploads = await this.repository.uploadsOf(did, manager);
-    if (uploads.length === 0) return { erased: 0, kept: 0 };
+    if (uploads.length === 0) return { media: 0 };
     const named = new Set<string>();
     for (const source of this.sources.values()) {
       for (const id of await source(manager, uploads)) named.add(id);
@@ -63,7 +59,7 @@ export class MediaErasureService {
       const job: DeleteFilesJob = { media: deleted };
       await this.outbox.record(manager, DELETE_FILES_JOB, job);
     }
-    return { erased: deleted.length, kept: kept.length };
+    return { media: deleted.length + kept.length };
   }
 
   /**

@@ -16,6 +16,7 @@ import {
   spaceFromRow,
   SpaceRow,
 } from './space-rows';
+import { affectedRows } from '../../common/erasure/erased-rows';
 
 /** A person's active memberships of live spaces, with the space's columns. */
 const ACTIVE_OF_PERSON =
@@ -175,9 +176,9 @@ export class SpaceMembershipsRepository {
       SPACE_MEMBERSHIPS_STATEMENTS.eraseMemberships,
       [did],
     );
-    await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.forgetBanner, [did]);
+    const banned = affectedRows(await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.forgetBanner, [did]));
     return {
-      erased: rows.length,
+      erased: rows.length + banned,
       bans: bans.length,
       activeIn: rows.filter((row) => row.status === 'active').map((row) => row.space_id),
     };

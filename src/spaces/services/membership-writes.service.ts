@@ -9,6 +9,7 @@ import { MemberBanned, MemberJoined, MembershipEnded } from '../events/membershi
 import { SpaceMembership } from '../entities/space-membership.entity';
 import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
 import { SpacesRepository } from '../repositories/spaces.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the
@@ -84,10 +85,10 @@ export class MembershipWritesService {
    * erasure removes the person's group rows, applications and notifications itself, and nobody is
    * told that they left. Idempotent.
    */
-  async eraseMember(manager: EntityManager, did: string): Promise<{ memberships: number; bans: number }> {
+  async eraseMember(manager: EntityManager, did: string): Promise<ErasedRows> {
     const erased = await this.memberships.eraseOf(did, this.hashOf(did), manager);
     for (const spaceId of [...new Set(erased.activeIn)].sort()) await this.refreshCount(manager, spaceId);
-    return { memberships: erased.erased, bans: erased.bans };
+    return { space_memberships: erased.erased, space_erased_bans: erased.bans };
   }
 
   /**

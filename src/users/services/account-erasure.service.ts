@@ -1,4 +1,4 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
@@ -8,6 +8,7 @@ import { AccountDeactivationService, ContentPublisher } from '../../protocol';
 import { SpaceDirectoryService } from '../../spaces';
 import { EraseProfileRequest, ErasureScheduledResponse } from '../dto/account.dto';
 import { UsersRepository } from '../users.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 const DAY_MS = 86_400_000;
 
@@ -25,6 +26,8 @@ export interface ErasableAccount {
  */
 @Injectable()
 export class AccountErasureService implements OnModuleInit {
+  private readonly logger = new Logger(AccountErasureService.name);
+
   constructor(
     private readonly users: UsersRepository,
     private readonly clock: Clock,
@@ -63,6 +66,17 @@ export class AccountErasureService implements OnModuleInit {
     const dueAt = new Date(this.clock.now().getTime() + this.config.ACCOUNT_ERASURE_GRACE_DAYS * DAY_MS);
     const scheduled = await this.users.scheduleErasure(principal.did, dueAt);
     if (!scheduled) throw notFound();
+    // The audit line (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md): who (the
+    // account, not the DID), when, and when it falls due; nothing of the profile.
+    this.logger.log(
+      {
+        audit: 'account.erasure.scheduled',
+        account: account.id,
+        at: this.clock.now().toISOString(),
+        dueAt: scheduled.toISOString(),
+      },
+      'account erasure scheduled',
+    );
     // Credentials it issued are refused and its streams close, on every replica, from now on.
     await this.deactivations.changed(principal.did);
     return { erasureScheduledAt: scheduled.toISOString() };
@@ -70,7 +84,12 @@ export class AccountErasureService implements OnModuleInit {
 
   /** POST /profile/restore: cancels a scheduled erasure; 409 when none is scheduled. */
   async restore(principal: RequestPrincipal): Promise<void> {
-    if (await this.users.cancelErasure(principal.did)) {
+    const cancelled = await this.users.cancelErasure(principal.did);
+    if (cancelled) {
+      this.logger.log(
+        { audit: 'account.erasure.cancelled', account: cancelled, at: this.clock.now().toISOString() },
+        'account erasure cancelled',
+      );
       await this.deactivations.changed(principal.did);
       return;
     }
@@ -102,7 +121,7 @@ export class AccountErasureService implements OnModuleInit {
   }
 
   /** Erases the account's own rows (pins, the account): the handle becomes free. */
-  async eraseOwn(manager: EntityManager, account: ErasableAccount): Promise<void> {
-    await this.users.eraseAccount(account.id, manager);
+  eraseOwn(manager: EntityManager, account: ErasableAccount): Promise<ErasedRows> {
+    return this.users.eraseAccount(account.id, manager);
   }
 }

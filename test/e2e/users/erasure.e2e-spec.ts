@@ -1,6 +1,7 @@
 import { AccountErasuresService } from '../../../src/account-erasure';
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
+import { CapturedLog, LogLine } from '../../support/log-capture';
 import { legacyImage, pngBytes, spaceUpload } from '../../support/media-uploads';
 import { bootMedia, MediaTestApp, storedOf, uuidOf } from '../media/support';
 import { addToGroup, admit, makePublic, newGroup, newSpace, person } from '../memberships/support';
@@ -16,6 +17,22 @@ const DAY_MS = 86_400_000;
  */
 describe('erasure on request (e2e)', () => {
   let t: MediaTestApp;
+  const log = new CapturedLog();
+  /** The audit lines of erasures (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md). */
+  const audits = (kind: string): LogLine[] => log.lines().filter((line) => line.audit === kind);
+  /** Nothing of the person's profile or identity in an audit line: only the account id and counts. */
+  const expectBare = (line: LogLine) => {
+    for (const text of [
+      alice.did,
+      'erase-alice',
+      'Alice',
+      'Makes things',
+      'alice@example.com',
+      'alice.example',
+    ]) {
+      expect(JSON.stringify(line)).not.toContain(text);
+    }
+  };
   let owner: Actor;
   let alice: Actor;
   let spaceId: string;
@@ -33,7 +50,7 @@ describe('erasure on request (e2e)', () => {
   let spaceAvatarId: string;
 
   beforeAll(async () => {
-    t = await bootMedia();
+    t = await bootMedia({ env: { LOG_LEVEL: 'info' }, override: log.install });
     [owner, alice, app] = await Promise.all([person(t), person(t), person(t)]);
     expectStatus(await owner.signUp('erase-owner', 'Owner'), 201);
     const account = await alice.signUp('erase-alice', 'Alice');
@@ -146,6 +163,14 @@ describe('erasure on request (e2e)', () => {
     expect(scheduled.getTime() - t.clock.now().getTime()).toBeGreaterThan(30 * DAY_MS - 60_000);
     expect(scheduled.getTime() - t.clock.now().getTime()).toBeLessThanOrEqual(30 * DAY_MS);
     expect((await dueAt(alice.did))?.toISOString()).toBe(scheduled.toISOString());
+    const [audit] = audits('account.erasure.scheduled');
+    expect(audit).toMatchObject({
+      msg: 'account erasure scheduled',
+      account: aliceUserId,
+      dueAt: scheduled.toISOString(),
+    });
+    expect(Math.abs(Date.parse(audit.at as string) - t.clock.now().getTime())).toBeLessThan(60_000);
+    expectBare(audit);
 
     expectNotFound(await t.anonymous.get('/v1/users/erase-alice'));
     expectNotFound(await t.anonymous.get(`/v1/users/${alice.did}`));
@@ -170,6 +195,10 @@ describe('erasure on request (e2e)', () => {
 
     expectStatus(await alice.post('/profile/restore', {}), 204);
     expect(await dueAt(alice.did)).toBeNull();
+    const [cancelled] = audits('account.erasure.cancelled');
+    expect(cancelled).toMatchObject({ msg: 'account erasure cancelled', account: aliceUserId });
+    expect(Date.parse(cancelled.at as string)).toBeLessThanOrEqual(t.clock.now().getTime());
+    expectBare(cancelled);
     expectStatus(await t.anonymous.get('/v1/users/erase-alice'), 200);
     expect((await owner.get(`/spaces/${spaceId}/members`)).text).toContain(alice.did);
     expectStatus(await app.get('/v1/profile', { credential }), 200);
@@ -217,10 +246,19 @@ describe('erasure on request (e2e)', () => {
     await t.dataSource.query('DROP TRIGGER erasure_fault ON key_proof_ceremonies');
     await t.dataSource.query('DROP FUNCTION erasure_fault()');
 
+    // The failed run logged no erasure.
+    expect(audits('account.erasure.done')).toEqual([]);
     expect(await erasures().sweep()).toEqual({ erased: 1, failed: 0 });
     expect(await scalar('SELECT count(*)::int AS n FROM users WHERE did = $1', [alice.did])).toEqual({
       n: 0,
     });
+    // One audit line: the account, when, and the rows deleted or anonymized per table.
+    const done = audits('account.erasure.done');
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ msg: 'account erased', account: aliceUserId });
+    expect(Math.abs(Date.parse(done[0].at as string) - t.clock.now().getTime())).toBeLessThan(60_000);
+    expect(done[0].tables).toEqual(ERASED_TABLES);
+    expectBare(done[0]);
   });
 
   it('erases the media nothing else names, rows then files after the commit; keeps the space’s avatar without its uploader', async () => {
@@ -369,4 +407,28 @@ const KEPT: Record<string, number> = {
   // The relay's operation logs, kept for verification: the identity chain and its operation.
   relay_identity_chains: 1,
   relay_operations: 1,
+};
+
+/** The rows the erasure of the test's person deleted or anonymized, by table (its audit line). */
+const ERASED_TABLES: Record<string, number> = {
+  comment_upvotes: 0,
+  // Her comment, a tombstone now.
+  comments: 1,
+  group_memberships: 1,
+  idempotency_keys: 0,
+  key_proof_ceremonies: 0,
+  // Her avatar and attachment deleted, the space's avatar she set kept without her.
+  media: 3,
+  notification_fanouts: 2,
+  notifications: 9,
+  post_upvotes: 1,
+  posts: 1,
+  space_applications: 1,
+  // The ban she got, as a hash.
+  space_erased_bans: 1,
+  space_invites: 1,
+  // Her membership and the ban row (moved to space_erased_bans).
+  space_memberships: 2,
+  user_space_pins: 1,
+  users: 1,
 };
