@@ -126,6 +126,11 @@ SET
 WHERE
   "decided_by_did" = $1;
 
+-- LegacySpacesRepository.eraseInvitesOf (src/legacy-spaces/legacy-spaces.repository.ts)
+DELETE FROM "space_invites"
+WHERE
+  "creator_did" = $1;
+
 -- LegacySpacesRepository.revokeInvitesOfSpace (src/legacy-spaces/legacy-spaces.repository.ts)
 UPDATE "space_invites"
 SET

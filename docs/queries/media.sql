@@ -166,6 +166,33 @@ RETURNING
   storage_key,
   kind;
 
+-- MediaRepository.erasure.uploadsOf (src/media/media.repository.ts)
+SELECT
+  id
+FROM
+  media
+WHERE
+  uploader_did = $1
+ORDER BY
+  id
+FOR UPDATE;
+
+-- MediaRepository.erasure.deleteUploads (src/media/media.repository.ts)
+DELETE FROM media
+WHERE
+  id = ANY ($1::UUID[])
+RETURNING
+  id,
+  storage_key,
+  poster_key;
+
+-- MediaRepository.erasure.forgetUploader (src/media/media.repository.ts)
+UPDATE media
+SET
+  uploader_did = $2
+WHERE
+  id = ANY ($1::UUID[]);
+
 -- MediaRepository.quota.lockUploader (src/media/media.repository.ts)
 SELECT
   pg_advisory_xact_lock(hashtext ($1));

@@ -577,22 +577,29 @@ WHERE
   AND m.joined_at IS NOT NULL
   AND m.space_id = ANY ($2);
 
+-- SpaceMembershipsRepository.keepErasedBans (src/spaces/repositories/space-memberships.repository.ts)
+INSERT INTO
+  space_erased_bans (space_id, did_hash, banned_at)
+SELECT
+  space_id,
+  $2,
+  banned_at
+FROM
+  space_memberships
+WHERE
+  member_did = $1
+  AND status = 'banned'
+ON CONFLICT (space_id, did_hash) DO NOTHING
+RETURNING
+  space_id;
+
 -- SpaceMembershipsRepository.eraseMemberships (src/spaces/repositories/space-memberships.repository.ts)
 DELETE FROM space_memberships
 WHERE
   member_did = $1
-  AND status <> 'banned'
 RETURNING
   space_id,
   status;
-
--- SpaceMembershipsRepository.eraseBanDetails (src/spaces/repositories/space-memberships.repository.ts)
-UPDATE space_memberships
-SET
-  status_message = NULL
-WHERE
-  member_did = $1
-  AND status = 'banned';
 
 -- SpaceMembershipsRepository.forgetBanner (src/spaces/repositories/space-memberships.repository.ts)
 UPDATE space_memberships
@@ -600,6 +607,23 @@ SET
   banned_by_did = NULL
 WHERE
   banned_by_did = $1;
+
+-- SpaceMembershipsRepository.erasedBan (src/spaces/repositories/space-memberships.repository.ts)
+SELECT
+  1
+FROM
+  space_erased_bans
+WHERE
+  space_id = $1
+  AND did_hash = $2;
+
+-- SpaceMembershipsRepository.liftErasedBan (src/spaces/repositories/space-memberships.repository.ts)
+DELETE FROM space_erased_bans
+WHERE
+  space_id = $1
+  AND did_hash = $2
+RETURNING
+  space_id;
 
 -- SpacePagesRepository.enabledPage.first (src/spaces/repositories/space-pages.repository.ts)
 SELECT
@@ -919,6 +943,35 @@ FROM
 WHERE
   "space_id" = $1
   AND "id" = ANY ($2::UUID[]);
+
+-- SpacesRepository.mediaNamed (src/spaces/repositories/spaces.repository.ts)
+SELECT
+  avatar_media_id AS id
+FROM
+  spaces
+WHERE
+  avatar_media_id = ANY ($1::UUID[])
+UNION
+SELECT
+  header_media_id
+FROM
+  spaces
+WHERE
+  header_media_id = ANY ($1::UUID[])
+UNION
+SELECT
+  background_media_id
+FROM
+  spaces
+WHERE
+  background_media_id = ANY ($1::UUID[])
+UNION
+SELECT
+  cover_media_id
+FROM
+  space_pages
+WHERE
+  cover_media_id = ANY ($1::UUID[]);
 
 -- SpacesRepository.live.byId (src/spaces/repositories/spaces.repository.ts)
 SELECT

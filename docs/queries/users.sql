@@ -675,6 +675,18 @@ WHERE
 RETURNING
   id;
 
+-- UsersRepository.erasurePending (src/users/users.repository.ts)
+SELECT
+  EXISTS (
+    SELECT
+      1
+    FROM
+      users
+    WHERE
+      did = $1
+      AND erasure_due_at IS NOT NULL
+  ) AS pending;
+
 -- UsersRepository.dueErasures (src/users/users.repository.ts)
 SELECT
   did

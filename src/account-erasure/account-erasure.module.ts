@@ -4,6 +4,7 @@ import { IdempotencyModule } from '../infrastructure/idempotency/idempotency.mod
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { KeyProofModule } from '../key-proof';
 import { LegacySpacesModule } from '../legacy-spaces';
+import { MediaRecordsModule } from '../media';
 import { MembershipsModule } from '../memberships';
 import { NotificationsModule } from '../notifications';
 import { PostsModule } from '../posts';
@@ -29,6 +30,7 @@ import { AccountErasuresService } from './services/account-erasures.service';
     CommentErasureModule,
     NotificationsModule,
     KeyProofModule,
+    MediaRecordsModule,
   ],
   providers: [AccountErasuresService, AccountErasureSubscriber],
   exports: [AccountErasuresService],

@@ -6,6 +6,7 @@ import { defineStatements } from '../infrastructure/database/statements';
 import { CommentSort } from './dto/comment-requests.dto';
 import { Comment } from './entities/comment.entity';
 import { CommentUpvote } from './entities/comment-upvote.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 /** Every column of a comment, as `commentOfRow` maps them. */
 export const COMMENT_COLUMNS =
@@ -230,13 +231,16 @@ export class CommentsRepository {
     authorDid: string,
     at: Date,
     runner: EntityManager,
-  ): Promise<{ id: string; post_id: string; space_id: string; parent_comment_id: string | null }[]> {
+  ): Promise<{
+    tombstoned: { id: string; post_id: string; space_id: string; parent_comment_id: string | null }[];
+    erased: ErasedRows;
+  }> {
     const [tombstoned] = await runner.query<
       [{ id: string; post_id: string; space_id: string; parent_comment_id: string | null }[], number]
     >(COMMENTS_STATEMENTS.tombstoneAllOf, [authorDid, at]);
-    await runner.query(COMMENTS_STATEMENTS.clearTombstonesOf, [authorDid]);
-    await runner.query(COMMENTS_STATEMENTS.eraseUpvotes, [authorDid]);
-    return tombstoned;
+    const cleared = affectedRows(await runner.query(COMMENTS_STATEMENTS.clearTombstonesOf, [authorDid]));
+    const upvotes = affectedRows(await runner.query(COMMENTS_STATEMENTS.eraseUpvotes, [authorDid]));
+    return { tombstoned, erased: { comments: tombstoned.length + cleared, comment_upvotes: upvotes } };
   }
 
   /** Makes a live comment a tombstone; false when it was one already. */

@@ -791,6 +791,16 @@ export class AppConfig {
   @Max(365)
   ACCOUNT_ERASURE_GRACE_DAYS = 30;
 
+  /**
+   * Key of the hashes an erased person's bans keep of their DID (HMAC-SHA256); the same on every
+   * replica and kept for as long as those bans should hold (changing it lifts them). Without it, a
+   * fixed development key (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+   */
+  @IsOptional()
+  @IsString()
+  @MinLength(32)
+  ERASED_BAN_SECRET?: string;
+
   /** Deadline of one page's or image's fetch, redirects included (milliseconds). */
   @Type(() => Number)
   @IsInt()

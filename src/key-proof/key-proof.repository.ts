@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager, In } from 'typeorm';
 import { defineStatements } from '../infrastructure/database/statements';
 import { KeyProofCeremony } from './entities/key-proof-ceremony.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 /** The key-proof module's fixed SQL (docs/decisions/0131-a-repository-per-module.md). */
 export const KEY_PROOF_STATEMENTS = defineStatements('KeyProofRepository', {
@@ -32,8 +33,10 @@ export interface NewCeremony {
 export class KeyProofRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async eraseOf(ownerDid: string, runner: EntityManager): Promise<void> {
-    await runner.query(KEY_PROOF_STATEMENTS.eraseOf, [ownerDid]);
+  async eraseOf(ownerDid: string, runner: EntityManager): Promise<ErasedRows> {
+    return {
+      key_proof_ceremonies: affectedRows(await runner.query(KEY_PROOF_STATEMENTS.eraseOf, [ownerDid])),
+    };
   }
 
   /** Stores a pending ceremony; false when its code is already taken. */

@@ -6,6 +6,7 @@ import { defineStatements } from '../infrastructure/database/statements';
 import type { ApplicationStatus } from '../spaces';
 import { SpaceApplication, StoredApplicationResponse } from './entities/space-application.entity';
 import { SpaceInvite } from './entities/space-invite.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 const APPLICATION_COLUMNS =
   '"id", "space_id", "applicant_did", "status", "responses", "invite_id", "submitted_at", "decided_at", ' +
@@ -39,6 +40,11 @@ export const LEGACY_SPACES_STATEMENTS = defineStatements('LegacySpacesRepository
    */
   eraseApplicationsOf: 'DELETE FROM "space_applications" WHERE "applicant_did" = $1',
   forgetDecider: 'UPDATE "space_applications" SET "decided_by_did" = NULL WHERE "decided_by_did" = $1',
+  /**
+   * The invites they created, revoked or not: an admin's links stop admitting when the admin goes
+   * (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md).
+   */
+  eraseInvitesOf: 'DELETE FROM "space_invites" WHERE "creator_did" = $1',
   /** Revokes every current invite of the space ($1) at $2. */
   revokeInvitesOfSpace:
     'UPDATE "space_invites" SET "revoked_at" = $2 WHERE "space_id" = $1 AND "revoked_at" IS NULL',
@@ -77,9 +83,13 @@ function applicationFromRow(row: ApplicationRow): SpaceApplication {
 export class LegacySpacesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async eraseApplicationsOf(did: string, runner: EntityManager): Promise<void> {
-    await runner.query(LEGACY_SPACES_STATEMENTS.eraseApplicationsOf, [did]);
-    await runner.query(LEGACY_SPACES_STATEMENTS.forgetDecider, [did]);
+  async eraseApplicationsOf(did: string, runner: EntityManager): Promise<ErasedRows> {
+    const applications = affectedRows(
+      await runner.query(LEGACY_SPACES_STATEMENTS.eraseApplicationsOf, [did]),
+    );
+    const decisions = affectedRows(await runner.query(LEGACY_SPACES_STATEMENTS.forgetDecider, [did]));
+    const invites = affectedRows(await runner.query(LEGACY_SPACES_STATEMENTS.eraseInvitesOf, [did]));
+    return { space_applications: applications + decisions, space_invites: invites };
   }
 
   // Applications

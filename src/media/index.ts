@@ -4,3 +4,4 @@ export { MediaLookupService } from './services/media-lookup.service';
 export { MediaRecordsModule } from './media-records.module';
 export { MediaImportsService, MediaImportRefused } from './services/media-imports.service';
 export type { ImportedImage } from './services/media-imports.service';
+export { MediaErasureService, type MediaReferenceSource } from './services/media-erasure.service';

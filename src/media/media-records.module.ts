@@ -9,6 +9,9 @@ import { MediaLookupService } from './services/media-lookup.service';
 import { MediaRepository } from './media.repository';
 import { MediaImportsService } from './services/media-imports.service';
 import { mediaStorageProvider } from './services/storage/media-storage.provider';
+import { JobsModule } from '../infrastructure/jobs/jobs.module';
+import { MediaErasureService } from './services/media-erasure.service';
+import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
 
 /**
  * The part of the media module other modules import (`MediaLookupService`): it depends on nothing but
@@ -17,10 +20,11 @@ import { mediaStorageProvider } from './services/storage/media-storage.provider'
  * `MediaModule`: one Nest module would import spaces and be imported by it, a cycle
  * (docs/decisions/0142-a-records-module-breaks-a-module-cycle.md). It also provides `MediaModule`
  * the repository, the URLs and their signer (one key per process), and the store (MediaStorage).
- * `MediaImportsService` keeps images other modules fetched (link previews) as public media.
+ * `MediaImportsService` keeps images other modules fetched (link previews) as public media;
+ * `MediaErasureService` erases a person's media in an account erasure.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([Media, MediaSpaceUsage])],
+  imports: [TypeOrmModule.forFeature([Media, MediaSpaceUsage]), JobsModule],
   providers: [
     mediaStorageProvider,
     MediaRepository,
@@ -29,6 +33,8 @@ import { mediaStorageProvider } from './services/storage/media-storage.provider'
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    MediaErasureService,
+    MediaErasureSubscriber,
   ],
   exports: [
     mediaStorageProvider,
@@ -38,6 +44,7 @@ import { mediaStorageProvider } from './services/storage/media-storage.provider'
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    MediaErasureService,
   ],
 })
 export class MediaRecordsModule {}

@@ -66,6 +66,15 @@ export const MEDIA_STATEMENTS = defineStatements('MediaRepository', {
   failUnprocessed:
     "UPDATE media SET state = 'failed', failure_reason = 'processing did not finish in time', updated_at = $2 " +
     "WHERE state = 'pending' AND uploaded_at < $1 RETURNING id, storage_key, kind",
+  /** Erasure (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  erasure: {
+    /** Every media uploaded by $1, locked for the erasure's transaction (`idx_media_uploader`). */
+    uploadsOf: 'SELECT id FROM media WHERE uploader_did = $1 ORDER BY id FOR UPDATE',
+    /** Deletes these media ($1 uuid[]); their ids and stored keys, for the files' deletion after commit. */
+    deleteUploads: 'DELETE FROM media WHERE id = ANY($1::uuid[]) RETURNING id, storage_key, poster_key',
+    /** The kept media ($1 uuid[]) no longer name their uploader ($2: the erased placeholder). */
+    forgetUploader: 'UPDATE media SET uploader_did = $2 WHERE id = ANY($1::uuid[])',
+  },
   /** The per-identity upload quota (docs/decisions/0114-media-upload-quota.md). */
   quota: {
     /** One mint per uploader at a time ($1: the uploader's lock name), until the transaction ends. */
@@ -343,5 +352,30 @@ export class MediaRepository {
       quota,
     ]);
     return first?.created_at;
+  }
+
+  /** Every media uploaded by `did`, locked in the runner's transaction. */
+  async uploadsOf(did: string, runner: EntityManager): Promise<string[]> {
+    const rows = await runner.query<{ id: string }[]>(MEDIA_STATEMENTS.erasure.uploadsOf, [did]);
+    return rows.map((row) => row.id);
+  }
+
+  /** Deletes these media; their ids and stored keys (original and poster). */
+  async deleteUploads(ids: string[], runner: EntityManager): Promise<{ id: string; keys: string[] }[]> {
+    if (ids.length === 0) return [];
+    // TypeORM answers a DELETE ... RETURNING as [rows, affected].
+    const [rows] = await runner.query<
+      [{ id: string; storage_key: string | null; poster_key: string | null }[], number]
+    >(MEDIA_STATEMENTS.erasure.deleteUploads, [ids]);
+    return rows.map((row) => ({
+      id: row.id,
+      keys: [row.storage_key, row.poster_key].filter((key): key is string => key !== null),
+    }));
+  }
+
+  /** The kept media of an erased person name `placeholder` as their uploader. */
+  async forgetUploader(ids: string[], placeholder: string, runner: EntityManager): Promise<void> {
+    if (ids.length === 0) return;
+    await runner.query(MEDIA_STATEMENTS.erasure.forgetUploader, [ids, placeholder]);
   }
 }

@@ -5,6 +5,7 @@ import { KeysetSeek } from '../common/pagination/keyset';
 import { defineStatements } from '../infrastructure/database/statements';
 import { GroupMembership } from './entities/group-membership.entity';
 import { SpaceGroup } from './entities/space-group.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 /**
  * A group membership counts only while the person is an active member of the group's live space
@@ -264,8 +265,8 @@ export class MembershipsRepository {
   }
 
   /** Takes the person out of every group of the space, in the runner's transaction. */
-  async eraseMember(did: string, runner: EntityManager): Promise<void> {
-    await runner.query(MEMBERSHIPS_STATEMENTS.eraseMember, [did]);
+  async eraseMember(did: string, runner: EntityManager): Promise<ErasedRows> {
+    return { group_memberships: affectedRows(await runner.query(MEMBERSHIPS_STATEMENTS.eraseMember, [did])) };
   }
 
   async removeFromGroups(spaceId: string, did: string, runner: EntityManager): Promise<void> {

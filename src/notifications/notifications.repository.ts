@@ -11,6 +11,7 @@ import {
   StoredPost,
   StoredScope,
 } from './entities/notification.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 /** The key an item is counted once by: a post's id, a person's DID. */
 const ITEM_KEY = `COALESCE(EXCLUDED.people->0->>'id', EXCLUDED.people->0->>'did')`;
@@ -242,10 +243,13 @@ export class NotificationsRepository {
     @InjectRepository(Notification) private readonly notifications: Repository<Notification>,
   ) {}
 
-  async eraseAbout(did: string, runner: EntityManager): Promise<void> {
-    await runner.query(NOTIFICATIONS_STATEMENTS.eraseAbout, [did]);
-    await runner.query(NOTIFICATIONS_STATEMENTS.forgetFinishedFanoutsOf, [did]);
-    await runner.query(NOTIFICATIONS_STATEMENTS.eraseFinishedFanoutsOf, [did]);
+  async eraseAbout(did: string, runner: EntityManager): Promise<ErasedRows> {
+    const notifications = affectedRows(await runner.query(NOTIFICATIONS_STATEMENTS.eraseAbout, [did]));
+    const forgotten = affectedRows(
+      await runner.query(NOTIFICATIONS_STATEMENTS.forgetFinishedFanoutsOf, [did]),
+    );
+    const fanouts = affectedRows(await runner.query(NOTIFICATIONS_STATEMENTS.eraseFinishedFanoutsOf, [did]));
+    return { notifications, notification_fanouts: forgotten + fanouts };
   }
 
   /**

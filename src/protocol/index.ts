@@ -2,6 +2,10 @@ export { AuthModule } from './auth/auth.module';
 export { grantCoversSpace } from './auth/domain/credential-grant';
 export { IdentityDirectory } from './auth/domain/identity-directory';
 export {
+  AccountDeactivationService,
+  type DeactivationSource,
+} from './auth/services/account-deactivation.service';
+export {
   ProofStandingService,
   type ProofHolder,
   type StandingListener,

@@ -11,6 +11,7 @@ import { SpaceTopicsController } from './controllers/space-topics.controller';
 import { OutboundModule } from '../infrastructure/outbound/outbound.module';
 import { DomainFetcherService, HttpsDomainFetcherService } from './services/domain-fetcher.service';
 import { SpaceMembership } from './entities/space-membership.entity';
+import { SpaceErasedBan } from './entities/space-erased-ban.entity';
 import { SpaceMembershipReadsService } from './services/space-membership-reads.service';
 import { SpacePage } from './entities/space-page.entity';
 import { SpaceTopic } from './entities/space-topic.entity';
@@ -55,7 +56,7 @@ import { MediaRecordsModule } from '../media';
     MediaRecordsModule,
     OutboundModule,
     LinkPreviewsModule,
-    TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage]),
+    TypeOrmModule.forFeature([Space, SpaceMembership, SpaceTopic, SpacePage, SpaceErasedBan]),
   ],
   controllers: [
     SpaceSiteController,

@@ -5,6 +5,7 @@ import { KeysetSeek } from '../common/pagination/keyset';
 import { defineStatements } from '../infrastructure/database/statements';
 import { UserSpacePin } from './entities/user-space-pin.entity';
 import { StoredProfileLink, User } from './entities/user.entity';
+import { affectedRows, ErasedRows } from '../common/erasure/erased-rows';
 
 /**
  * Every column of `users`: an account by one key is read on fixed SQL with an explicit mapping, as
@@ -154,6 +155,9 @@ export const USERS_STATEMENTS = defineStatements('UsersRepository', {
   /** Cancels a scheduled erasure of $1: the row when there was one. */
   cancelErasure:
     'UPDATE users SET erasure_due_at = NULL WHERE did = $1 AND erasure_due_at IS NOT NULL RETURNING id',
+  /** Whether the account of $1 awaits its erasure (deactivated meanwhile). */
+  erasurePending:
+    'SELECT EXISTS (SELECT 1 FROM users WHERE did = $1 AND erasure_due_at IS NOT NULL) AS pending',
   /** Up to $2 DIDs whose erasure is due at $1, earliest first (over idx_users_erasure_due). */
   dueErasures:
     'SELECT did FROM users WHERE erasure_due_at IS NOT NULL AND erasure_due_at <= $1 ORDER BY erasure_due_at, did LIMIT $2',
@@ -424,12 +428,18 @@ export class UsersRepository {
     return rows[0]?.erasure_due_at ?? null;
   }
 
-  /** Cancels the scheduled erasure of `did`: whether one was scheduled. */
-  async cancelErasure(did: string): Promise<boolean> {
+  /** Cancels the scheduled erasure of `did`: the account's id when one was scheduled, else null. */
+  async cancelErasure(did: string): Promise<string | null> {
     const [rows] = await this.dataSource.query<[{ id: string }[], number]>(USERS_STATEMENTS.cancelErasure, [
       did,
     ]);
-    return rows.length > 0;
+    return rows[0]?.id ?? null;
+  }
+
+  /** Whether the account of `did` awaits its erasure. */
+  async erasurePending(did: string): Promise<boolean> {
+    const rows = await this.dataSource.query<{ pending: boolean }[]>(USERS_STATEMENTS.erasurePending, [did]);
+    return rows[0]?.pending === true;
   }
 
   async dueErasures(now: Date, limit: number): Promise<string[]> {
@@ -450,9 +460,10 @@ export class UsersRepository {
     return rows.length === 0 ? null : { id: rows[0].id, avatarId: rows[0].avatar_id };
   }
 
-  async eraseAccount(userId: string, runner: EntityManager): Promise<void> {
-    await runner.query(USERS_STATEMENTS.erasePins, [userId]);
-    await runner.query(USERS_STATEMENTS.eraseAccount, [userId]);
+  async eraseAccount(userId: string, runner: EntityManager): Promise<ErasedRows> {
+    const pins = affectedRows(await runner.query(USERS_STATEMENTS.erasePins, [userId]));
+    const users = affectedRows(await runner.query(USERS_STATEMENTS.eraseAccount, [userId]));
+    return { users, user_space_pins: pins };
   }
 
   async countShownPins(user: User, runner: EntityManager): Promise<number> {

@@ -2,10 +2,12 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 import { ApplicationErasureService } from '../../legacy-spaces';
 import { CommentErasureService } from '../../comments';
 import { IdempotencyStore } from '../../infrastructure/idempotency/idempotency-store';
 import { KeyProofErasureService } from '../../key-proof';
+import { MediaErasureService } from '../../media';
 import { GroupMembershipErasureService } from '../../memberships';
 import { NotificationErasureService } from '../../notifications';
 import { PostErasureService } from '../../posts';
@@ -45,6 +47,7 @@ export class AccountErasuresService {
     private readonly notifications: NotificationErasureService,
     private readonly keyProofs: KeyProofErasureService,
     private readonly idempotency: IdempotencyStore,
+    private readonly media: MediaErasureService,
   ) {}
 
   /** Erases every account whose erasure is due now, up to a batch; failures are counted and retried later. */
@@ -68,20 +71,34 @@ export class AccountErasuresService {
     const erased = await this.dataSource.transaction(async (manager) => {
       const account = await this.accounts.lockDue(manager, did);
       if (!account) return null;
-      await this.groups.erase(manager, did);
-      await this.applications.erase(manager, did);
-      await this.spaces.eraseMember(manager, did);
-      await this.comments.erase(manager, did, at);
-      const chained = await this.posts.erase(manager, did, at);
-      await this.notifications.erase(manager, did);
-      await this.keyProofs.erase(manager, did);
-      await this.idempotency.eraseOf(manager, did);
-      await this.accounts.eraseOwn(manager, account);
-      return { account, chained };
+      const rows: ErasedRows[] = [];
+      rows.push(await this.groups.erase(manager, did));
+      rows.push(await this.applications.erase(manager, did));
+      rows.push(await this.spaces.eraseMember(manager, did));
+      rows.push(await this.comments.erase(manager, did, at));
+      const posts = await this.posts.erase(manager, did, at);
+      rows.push(posts.erased);
+      rows.push(await this.notifications.erase(manager, did));
+      rows.push(await this.keyProofs.erase(manager, did));
+      rows.push(await this.idempotency.eraseOf(manager, did));
+      rows.push(await this.accounts.eraseOwn(manager, account));
+      // Last: the person's own references (avatar, attachments) are gone by now, so what still
+      // names one of their uploads is a space's (0192-an-erasure-takes-the-persons-media-and-invites.md).
+      rows.push(await this.media.erase(manager, did));
+      return { account, chained: posts.chained, tables: Object.assign({}, ...rows) as ErasedRows };
     });
     if (!erased) return false;
-    // The audit line: which account was erased and when; its DID stays out of the logs.
-    this.logger.log({ account: erased.account.id, erasedAt: at.toISOString() }, 'account erased');
+    // The audit line (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md): which account,
+    // when, and the rows deleted or anonymized by table; no DID, no content.
+    this.logger.log(
+      {
+        audit: 'account.erasure.done',
+        account: erased.account.id,
+        at: at.toISOString(),
+        tables: erased.tables,
+      },
+      'account erased',
+    );
     await this.posts.settle(erased.chained);
     return true;
   }

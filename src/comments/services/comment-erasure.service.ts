@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { CommentsRepository } from '../comments.repository';
 import { CommentRemoved } from '../events/comment.events';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The comments module's part of an account's erasure, inside the erasure's transaction
@@ -18,10 +19,12 @@ export class CommentErasureService {
     private readonly events: DomainEvents,
   ) {}
 
-  async erase(manager: EntityManager, did: string, at: Date): Promise<void> {
-    for (const comment of await this.comments.eraseAllOf(did, at, manager)) {
+  async erase(manager: EntityManager, did: string, at: Date): Promise<ErasedRows> {
+    const { tombstoned, erased } = await this.comments.eraseAllOf(did, at, manager);
+    for (const comment of tombstoned) {
       if (comment.parent_comment_id) await this.comments.uncountReply(comment.parent_comment_id, manager);
       await this.events.emit(manager, new CommentRemoved(comment.space_id, comment.post_id, comment.id));
     }
+    return erased;
   }
 }

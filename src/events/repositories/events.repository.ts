@@ -16,6 +16,10 @@ const PUBLIC_EVENTS_OF_WINDOW = `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE v
 
 /** The fixed SQL on `events` (docs/decisions/0131-a-repository-per-module.md). */
 export const EVENTS_STATEMENTS = defineStatements('EventsRepository', {
+  /** Which of these media ($1 uuid[]) a row still names: an erasure keeps those (0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  mediaNamed:
+    'SELECT cover_media_id AS id FROM events WHERE cover_media_id = ANY($1::uuid[]) ' +
+    'UNION SELECT cover_media_id FROM event_occurrence_overrides WHERE cover_media_id = ANY($1::uuid[])',
   /**
    * The public events that may occur in a window ($1 its end, $2 its start) outside the horizon,
    * of one space ($3) or of every discoverable space: their rules are expanded.
@@ -168,5 +172,11 @@ export class EventsRepository {
   async countOfSpace(spaceId: string): Promise<number> {
     const [{ n }] = await this.dataSource.query<{ n: number }[]>(EVENTS_STATEMENTS.countOfSpace, [spaceId]);
     return n;
+  }
+
+  /** Which of these media an event or an occurrence's override still names. */
+  async mediaNamed(mediaIds: string[], runner: EntityManager): Promise<string[]> {
+    const rows = await runner.query<{ id: string }[]>(EVENTS_STATEMENTS.mediaNamed, [mediaIds]);
+    return rows.map((row) => row.id);
   }
 }

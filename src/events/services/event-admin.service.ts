@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
@@ -6,7 +6,7 @@ import { invalidRequest, notFound, ValidationDetail } from '../../common/errors/
 import { newUuid, parseEntityId } from '../../common/ids/entity-id';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { SpaceAccessService } from '../../spaces';
-import { MediaLookupService } from '../../media';
+import { MediaErasureService, MediaLookupService } from '../../media';
 import { scheduleOf } from '../domain/event-shape';
 import { seriesOf } from '../domain/occurrences';
 import { EventAdminRecord, OccurrenceOverrideRecord } from '../dto/event-records.dto';
@@ -26,7 +26,7 @@ import { OccurrencesService } from './occurrences.service';
  * transaction.
  */
 @Injectable()
-export class EventAdminService {
+export class EventAdminService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsRepository,
@@ -35,8 +35,14 @@ export class EventAdminService {
     private readonly occurrences: OccurrencesService,
     private readonly tickets: EventTicketsService,
     private readonly media: MediaLookupService,
+    private readonly mediaErasure: MediaErasureService,
     private readonly domainEvents: DomainEvents,
   ) {}
+
+  /** An erasure keeps the media these rows name (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  onModuleInit(): void {
+    this.mediaErasure.registerReferences('events', (manager, ids) => this.events.mediaNamed(ids, manager));
+  }
 
   async create(
     principal: RequestPrincipal,

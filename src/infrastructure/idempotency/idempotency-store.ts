@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { serviceUnavailable } from '../../common/errors/api-error';
 import { RequestWrites } from '../database/request-writes';
 import { IdempotencyRepository, type HeldRow, type KeyOwner } from './idempotency.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 export type { KeyOwner } from './idempotency.repository';
 
@@ -35,7 +36,7 @@ export class IdempotencyStore {
   ) {}
 
   /** The records of a person, as signer or client, inside an erasure's transaction (docs/decisions/0196). */
-  eraseOf(manager: EntityManager, did: string): Promise<void> {
+  eraseOf(manager: EntityManager, did: string): Promise<ErasedRows> {
     return this.repository.eraseOf(did, manager);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { defineStatements } from '../database/statements';
+import { affectedRows, ErasedRows } from '../../common/erasure/erased-rows';
 
 /** Idempotency-Keys' fixed SQL on `idempotency_keys` (docs/decisions/0131-a-repository-per-module.md). */
 export const IDEMPOTENCY_STATEMENTS = defineStatements('IdempotencyRepository', {
@@ -53,8 +54,8 @@ export interface HeldRow {
 export class IdempotencyRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async eraseOf(did: string, runner: EntityManager): Promise<void> {
-    await runner.query(IDEMPOTENCY_STATEMENTS.eraseOf, [did]);
+  async eraseOf(did: string, runner: EntityManager): Promise<ErasedRows> {
+    return { idempotency_keys: affectedRows(await runner.query(IDEMPOTENCY_STATEMENTS.eraseOf, [did])) };
   }
 
   /** True when the key was taken for the reservation. */

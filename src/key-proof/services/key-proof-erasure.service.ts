@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { KeyProofRepository } from '../key-proof.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The key-proof module's part of an account's erasure, inside its transaction
@@ -10,7 +11,7 @@ import { KeyProofRepository } from '../key-proof.repository';
 export class KeyProofErasureService {
   constructor(private readonly ceremonies: KeyProofRepository) {}
 
-  erase(manager: EntityManager, did: string): Promise<void> {
+  erase(manager: EntityManager, did: string): Promise<ErasedRows> {
     return this.ceremonies.eraseOf(did, manager);
   }
 }

@@ -91,6 +91,10 @@ export class SpaceApplicationsService {
     const membership = await this.directory.membershipOf(space.id, did, manager);
     if (membership?.status === 'banned') throw forbidden('Banned from this space');
     if (membership?.status === 'active') throw conflict('Already a member');
+    // Banned, then erased, and back with the same DID (0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+    if (!membership && (await this.writes.erasedBan(manager, space.id, did))) {
+      throw forbidden('Banned from this space');
+    }
     const pending = await this.legacy.pendingApplication(space.id, did, manager);
     if (pending) return { application: pending, existing: true };
     const answers = checkResponses(space.applicationQuestions, responses);

@@ -8,3 +8,15 @@ export const SWEEP_JOB = 'media.sweep';
 export interface ProbeJob {
   mediaId: string;
 }
+
+/**
+ * Deletes the stored files of media an erasure deleted, recorded in the erasure's transaction
+ * (job outbox), so they go only once it committed, retried until they are gone
+ * (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md).
+ */
+export const DELETE_FILES_JOB = 'media.delete-files';
+
+export interface DeleteFilesJob {
+  /** Each media's id (its variants are listed under it) and its stored keys. */
+  media: { id: string; keys: string[] }[];
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { MembershipsRepository } from '../memberships.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The memberships module's part of an account's erasure, inside its transaction
@@ -11,7 +12,7 @@ import { MembershipsRepository } from '../memberships.repository';
 export class GroupMembershipErasureService {
   constructor(private readonly memberships: MembershipsRepository) {}
 
-  erase(manager: EntityManager, did: string): Promise<void> {
+  erase(manager: EntityManager, did: string): Promise<ErasedRows> {
     return this.memberships.eraseMember(did, manager);
   }
 }

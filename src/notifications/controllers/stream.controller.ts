@@ -1,6 +1,7 @@
 import { Controller, Get, Headers, Req, Res } from '@nestjs/common';
 import {
   ApiExtraModels,
+  ApiForbiddenResponse,
   ApiHeader,
   ApiOkResponse,
   ApiOperation,
@@ -29,7 +30,8 @@ notifications, none older than STREAM_RESUME_MAX_AGE_MS); past that, or for an i
 position of this stream, an \`event: reset\` (data \`{"reason"}\`, \`id\` the newest position) asks the
 client to read the listing again. A comment line (\`: heartbeat\`) every STREAM_HEARTBEAT_MS. A drain
 (the replica stopping) sends \`retry: <ms>\` and closes; revocation of the credential or removal of the
-signing key closes the stream within 5 s. At most STREAM_MAX_PER_IDENTITY open streams per person (429).`;
+signing key closes the stream within 5 s, and so does the person's request of their erasure (DELETE /profile),
+during whose grace period no stream opens (403). At most STREAM_MAX_PER_IDENTITY open streams per person (429).`;
 
 /** The caller's notifications as they are written (docs/decisions/0170-a-live-stream-of-notifications.md). */
 @ApiTags('notifications')
@@ -59,6 +61,10 @@ export class StreamController {
         },
       },
     },
+  })
+  @ApiForbiddenResponse({
+    description:
+      'the credential does not grant read:profile, or the account awaits its erasure (deactivated)',
   })
   @ApiTooManyRequestsResponse({ description: 'the person holds STREAM_MAX_PER_IDENTITY open streams' })
   openStream(

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { NotificationsRepository } from '../notifications.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The notifications module's part of an account's erasure, inside its transaction
@@ -11,7 +12,7 @@ import { NotificationsRepository } from '../notifications.repository';
 export class NotificationErasureService {
   constructor(private readonly notifications: NotificationsRepository) {}
 
-  erase(manager: EntityManager, did: string): Promise<void> {
+  erase(manager: EntityManager, did: string): Promise<ErasedRows> {
     return this.notifications.eraseAbout(did, manager);
   }
 }

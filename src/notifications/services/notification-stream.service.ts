@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { randomUUID } from 'node:crypto';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock, Repeating } from '../../common/clock/clock';
-import { ApiError } from '../../common/errors/api-error';
+import { ApiError, forbidden } from '../../common/errors/api-error';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
 import { AppConfig } from '../../config/app-config';
 import { ShutdownState } from '../../infrastructure/health/shutdown-state';
@@ -130,6 +130,9 @@ export class NotificationStreamService implements OnModuleInit, OnModuleDestroy 
       return;
     }
     const holder = this.standing.holderOf(request, principal);
+    // An account awaiting its erasure is deactivated: no stream opens on it
+    // (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md).
+    if (await this.standing.deactivated(holder)) throw forbidden('The account is deactivated');
     // Where a catch-up (after a lost subscription) starts: past the newest notification now.
     const latest = await this.notifications.latest(principal.did);
     const position = latest

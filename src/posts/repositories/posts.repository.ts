@@ -4,6 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { defineStatements } from '../../infrastructure/database/statements';
 import { Post } from '../entities/post.entity';
 import { countChangeParameters, countChangeStatement } from './post-counts.repository';
+import { affectedRows, ErasedRows } from '../../common/erasure/erased-rows';
 
 /** Every column of a post, in the entity's order (the insert's $1…$20). */
 const POST_COLUMNS =
@@ -270,9 +271,10 @@ export class PostsRepository {
   }
 
   /** Every post of the author deleted without its text; their upvotes gone (erasure). */
-  async erasePostsOf(authorDid: string, at: Date, runner: EntityManager): Promise<void> {
-    await runner.query(POSTS_STATEMENTS.erasePosts, [authorDid, at]);
-    await runner.query(POSTS_STATEMENTS.eraseUpvotes, [authorDid]);
+  async erasePostsOf(authorDid: string, at: Date, runner: EntityManager): Promise<ErasedRows> {
+    const posts = affectedRows(await runner.query(POSTS_STATEMENTS.erasePosts, [authorDid, at]));
+    const upvotes = affectedRows(await runner.query(POSTS_STATEMENTS.eraseUpvotes, [authorDid]));
+    return { posts, post_upvotes: upvotes };
   }
 
   async softDelete(postId: string, at: Date, runner: EntityManager = this.dataSource.manager): Promise<void> {

@@ -3,6 +3,7 @@ import { EntityManager } from 'typeorm';
 import { PostsRepository } from '../repositories/posts.repository';
 import { PostContentChainService } from './post-content-chain.service';
 import { PostCountsService } from './post-counts.service';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The posts module's part of an account's erasure, inside the erasure's transaction
@@ -19,8 +20,15 @@ export class PostErasureService {
     private readonly chain: PostContentChainService,
   ) {}
 
-  /** Erases what `did` wrote and voted; the ids of the chained posts to settle after commit. */
-  async erase(manager: EntityManager, did: string, at: Date): Promise<string[]> {
+  /**
+   * Erases what `did` wrote and voted: the ids of the chained posts to settle after commit, and the
+   * rows changed by table.
+   */
+  async erase(
+    manager: EntityManager,
+    did: string,
+    at: Date,
+  ): Promise<{ chained: string[]; erased: ErasedRows }> {
     const live = await this.posts.erasableLivePosts(did, manager);
     for (const post of live) {
       await this.counts.add(
@@ -29,10 +37,10 @@ export class PostErasureService {
         -1,
       );
     }
-    await this.posts.erasePostsOf(did, at, manager);
+    const erased = await this.posts.erasePostsOf(did, at, manager);
     const chained = live.filter((post) => post.content_id !== null).map((post) => post.id);
     if (chained.length > 0) await this.chain.enqueue(manager, chained);
-    return chained;
+    return { chained, erased };
   }
 
   /** After commit: publishes the retractions `erase` enqueued (the outbox's sweep retries). */

@@ -8,6 +8,7 @@ import { RelayModule } from '../relay/relay.module';
 import { AuthRepository } from './auth.repository';
 import { IdentityDirectory, RevocationLookup } from './domain/identity-directory';
 import { ReplayEntry } from './entities/replay-entry.entity';
+import { AccountDeactivationService } from './services/account-deactivation.service';
 import { CredentialVerificationService } from './services/credential-verification.service';
 import { ProofAuthenticationService } from './services/proof-authentication.service';
 import { ProofStandingService } from './services/proof-standing.service';
@@ -31,6 +32,7 @@ import { ReplayService } from './services/replay.service';
     // PostgreSQL also beside Redis: a Redis restart would forget spent pairs.
     ReplayService,
     ProofStandingService,
+    AccountDeactivationService,
   ],
   exports: [
     RequestAuthenticator,
@@ -39,6 +41,7 @@ import { ReplayService } from './services/replay.service';
     RevocationLookup,
     ERROR_RESPONSE_HOOKS,
     ProofStandingService,
+    AccountDeactivationService,
   ],
 })
 export class AuthModule {}

@@ -16,6 +16,7 @@ import {
   spaceFromRow,
   SpaceRow,
 } from './space-rows';
+import { affectedRows } from '../../common/erasure/erased-rows';
 
 /** A person's active memberships of live spaces, with the space's columns. */
 const ACTIVE_OF_PERSON =
@@ -110,16 +111,22 @@ export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRe
     'SELECT m.space_id, m.role FROM space_memberships m INNER JOIN spaces s ON s.id = m.space_id ' +
     `AND s.deleted_at IS NULL WHERE ${ACTIVE_OF_PERSON_WHERE} AND m.space_id = ANY($2)`,
   /**
-   * Erasure of a person ($1) (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): every
-   * membership row but a ban goes (the spaces whose active count changes come back)…
+   * Erasure of a person ($1) (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): their bans
+   * are kept as the keyed hash ($2) of their DID only
+   * (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md)…
    */
-  eraseMemberships:
-    "DELETE FROM space_memberships WHERE member_did = $1 AND status <> 'banned' RETURNING space_id, status",
-  /** …a ban stays, so it keeps refusing the DID, without the person's status message… */
-  eraseBanDetails:
-    "UPDATE space_memberships SET status_message = NULL WHERE member_did = $1 AND status = 'banned'",
+  keepErasedBans:
+    'INSERT INTO space_erased_bans (space_id, did_hash, banned_at) ' +
+    "SELECT space_id, $2, banned_at FROM space_memberships WHERE member_did = $1 AND status = 'banned' " +
+    'ON CONFLICT (space_id, did_hash) DO NOTHING RETURNING space_id',
+  /** …every membership row of theirs goes (the spaces whose active count changes come back)… */
+  eraseMemberships: 'DELETE FROM space_memberships WHERE member_did = $1 RETURNING space_id, status',
   /** …and the bans they gave no longer name them. */
   forgetBanner: 'UPDATE space_memberships SET banned_by_did = NULL WHERE banned_by_did = $1',
+  /** Whether the space ($1) bans an erased person by the hash ($2) of their DID (primary key). */
+  erasedBan: 'SELECT 1 FROM space_erased_bans WHERE space_id = $1 AND did_hash = $2',
+  /** Lifts a ban of an erased person ($1 space, $2 hash). */
+  liftErasedBan: 'DELETE FROM space_erased_bans WHERE space_id = $1 AND did_hash = $2 RETURNING space_id',
 });
 
 /** A person's active membership of a live space, as SpaceMembershipReadsService lists them. */
@@ -155,15 +162,41 @@ function unprefixed(row: FoundMembershipRow): MembershipRow {
 export class SpaceMembershipsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Erases the person's memberships (bans kept, bare): the spaces where they were active. */
-  async eraseOf(did: string, runner: EntityManager): Promise<string[]> {
+  /**
+   * Erases the person's memberships, their bans kept under `didHash` only: the rows erased and the
+   * spaces where they were active.
+   */
+  async eraseOf(
+    did: string,
+    didHash: string,
+    runner: EntityManager,
+  ): Promise<{ erased: number; bans: number; activeIn: string[] }> {
+    const bans = await runner.query<unknown[]>(SPACE_MEMBERSHIPS_STATEMENTS.keepErasedBans, [did, didHash]);
     const [rows] = await runner.query<[{ space_id: string; status: string }[], number]>(
       SPACE_MEMBERSHIPS_STATEMENTS.eraseMemberships,
       [did],
     );
-    await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.eraseBanDetails, [did]);
-    await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.forgetBanner, [did]);
-    return rows.filter((row) => row.status === 'active').map((row) => row.space_id);
+    const banned = affectedRows(await runner.query(SPACE_MEMBERSHIPS_STATEMENTS.forgetBanner, [did]));
+    return {
+      erased: rows.length + banned,
+      bans: bans.length,
+      activeIn: rows.filter((row) => row.status === 'active').map((row) => row.space_id),
+    };
+  }
+
+  /** Whether the space bans an erased person by the hash of their DID. */
+  async erasedBan(spaceId: string, didHash: string, runner: EntityManager): Promise<boolean> {
+    const rows = await runner.query<unknown[]>(SPACE_MEMBERSHIPS_STATEMENTS.erasedBan, [spaceId, didHash]);
+    return rows.length > 0;
+  }
+
+  /** Lifts a ban of an erased person: whether there was one. */
+  async liftErasedBan(spaceId: string, didHash: string, runner: EntityManager): Promise<boolean> {
+    const [rows] = await runner.query<[unknown[], number]>(SPACE_MEMBERSHIPS_STATEMENTS.liftErasedBan, [
+      spaceId,
+      didHash,
+    ]);
+    return rows.length > 0;
   }
 
   /** The person's membership row in any state, or null. */

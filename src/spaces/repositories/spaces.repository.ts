@@ -95,6 +95,12 @@ const DIRECTORY_COMBINATIONS: DirectoryFilter[][] = Array.from(
 
 /** The spaces module's fixed SQL on `spaces` (docs/decisions/0131-a-repository-per-module.md). */
 export const SPACES_STATEMENTS = defineStatements('SpacesRepository', {
+  /** Which of these media ($1 uuid[]) a row still names: an erasure keeps those (0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  mediaNamed:
+    'SELECT avatar_media_id AS id FROM spaces WHERE avatar_media_id = ANY($1::uuid[]) ' +
+    'UNION SELECT header_media_id FROM spaces WHERE header_media_id = ANY($1::uuid[]) ' +
+    'UNION SELECT background_media_id FROM spaces WHERE background_media_id = ANY($1::uuid[]) ' +
+    'UNION SELECT cover_media_id FROM space_pages WHERE cover_media_id = ANY($1::uuid[])',
   /** A live space by DID, uuid or subdomain. */
   live: { byId: live('id'), byDid: live('did'), byDomain: live('domain') },
   /** A live space, a person's membership there and a live topic of it, by DID, uuid or subdomain. */
@@ -332,5 +338,11 @@ export class SpacesRepository {
       expectedHeadCid === null ? values : [...values, expectedHeadCid],
     );
     return affected === 1;
+  }
+
+  /** Which of these media a space or a page still names (any row, deleted ones too). */
+  async mediaNamed(mediaIds: string[], runner: EntityManager): Promise<string[]> {
+    const rows = await runner.query<{ id: string }[]>(SPACES_STATEMENTS.mediaNamed, [mediaIds]);
+    return rows.map((row) => row.id);
   }
 }

@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
+import { AppConfig } from '../../config/app-config';
+import { erasedBanHash } from '../domain/erased-bans';
 import { forbidden } from '../../common/errors/api-error';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { MemberBanned, MemberJoined, MembershipEnded } from '../events/membership.events';
 import { SpaceMembership } from '../entities/space-membership.entity';
 import { SpaceMembershipsRepository } from '../repositories/space-memberships.repository';
 import { SpacesRepository } from '../repositories/spaces.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 /**
  * The membership changes shared by joins, approvals, leaves, kicks and bans. Callers hold the
@@ -19,6 +22,7 @@ export class MembershipWritesService {
     private readonly events: DomainEvents,
     private readonly spaces: SpacesRepository,
     private readonly memberships: SpaceMembershipsRepository,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -29,6 +33,7 @@ export class MembershipWritesService {
     const existing = await this.memberships.find(spaceId, did, manager);
     if (existing?.status === 'active') return existing;
     if (existing?.status === 'banned') throw forbidden('Banned from this space');
+    if (!existing && (await this.erasedBan(manager, spaceId, did))) throw forbidden('Banned from this space');
     const now = this.clock.now();
     const membership =
       existing ??
@@ -74,14 +79,34 @@ export class MembershipWritesService {
   /**
    * The spaces module's part of an account's erasure, inside its transaction
    * (docs/decisions/0196-what-an-erasure-removes-and-keeps.md): every membership row of the person
-   * goes but a ban (kept so it keeps refusing the DID, its status message gone), the bans they gave
+   * goes, a ban kept as the keyed hash of the DID only so it keeps refusing the DID
+   * (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md), the bans they gave
    * stop naming them, and the spaces they were active in are recounted. No membership event: the
    * erasure removes the person's group rows, applications and notifications itself, and nobody is
    * told that they left. Idempotent.
    */
-  async eraseMember(manager: EntityManager, did: string): Promise<void> {
-    const spaces = [...new Set(await this.memberships.eraseOf(did, manager))].sort();
-    for (const spaceId of spaces) await this.refreshCount(manager, spaceId);
+  async eraseMember(manager: EntityManager, did: string): Promise<ErasedRows> {
+    const erased = await this.memberships.eraseOf(did, this.hashOf(did), manager);
+    for (const spaceId of [...new Set(erased.activeIn)].sort()) await this.refreshCount(manager, spaceId);
+    return { space_memberships: erased.erased, space_erased_bans: erased.bans };
+  }
+
+  /**
+   * Whether the space bans `did` as an erased person (by the keyed hash of the DID: a person who
+   * was banned, erased, and comes back with the same DID is still refused;
+   * docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+   */
+  erasedBan(manager: EntityManager, spaceId: string, did: string): Promise<boolean> {
+    return this.memberships.erasedBan(spaceId, this.hashOf(did), manager);
+  }
+
+  /** Lifts the ban of an erased person with this DID: whether there was one. */
+  liftErasedBan(manager: EntityManager, spaceId: string, did: string): Promise<boolean> {
+    return this.memberships.liftErasedBan(spaceId, this.hashOf(did), manager);
+  }
+
+  private hashOf(did: string): string {
+    return erasedBanHash(this.config.ERASED_BAN_SECRET, did);
   }
 
   /** Recounts active members (exact under the row lock) and, for a join, records the activity. */

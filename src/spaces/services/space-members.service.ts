@@ -190,7 +190,13 @@ export class SpaceMembersService {
     await this.dataSource.transaction(async (manager) => {
       await this.access.lock(manager, context.space.id);
       const target = await this.memberships.find(context.space.id, memberDid, manager);
-      if (target?.status !== 'banned') throw notFound();
+      // A ban the person's erasure kept as a hash is lifted by their DID too
+      // (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+      const lifted = await this.writes.liftErasedBan(manager, context.space.id, memberDid);
+      if (target?.status !== 'banned') {
+        if (lifted) return;
+        throw notFound();
+      }
       Object.assign(target, { status: 'removed', bannedAt: null, bannedByDid: null });
       await this.memberships.save(target, manager);
     });

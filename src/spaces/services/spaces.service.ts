@@ -1,11 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
 import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { newUuid } from '../../common/ids/entity-id';
-import { MediaLookupService } from '../../media';
+import { MediaErasureService, MediaLookupService } from '../../media';
 import { LinkPreviewsService } from '../../link-previews';
 import { OriginIdentities } from '../../protocol';
 import {
@@ -37,7 +37,7 @@ import { StoredApplicationQuestion } from '../domain/space-views';
 
 /** Creating, reading, configuring and deleting spaces (the legacy Spaces table). */
 @Injectable()
-export class SpacesService {
+export class SpacesService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly spaces: SpacesRepository,
@@ -48,8 +48,14 @@ export class SpacesService {
     private readonly clock: Clock,
     private readonly events: DomainEvents,
     private readonly media: MediaLookupService,
+    private readonly mediaErasure: MediaErasureService,
     private readonly previews: LinkPreviewsService,
   ) {}
+
+  /** An erasure keeps the media these rows name (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  onModuleInit(): void {
+    this.mediaErasure.registerReferences('spaces', (manager, ids) => this.spaces.mediaNamed(ids, manager));
+  }
 
   /**
    * A new space: an identity chain signed by the origin key, a closed private space, and the

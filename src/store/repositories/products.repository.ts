@@ -25,6 +25,10 @@ const PRICE_COLUMNS = 'id, product_id, position, type, currency, amount, suggest
  * (docs/decisions/0131-a-repository-per-module.md).
  */
 export const PRODUCTS_STATEMENTS = defineStatements('ProductsRepository', {
+  /** Which of these media ($1 uuid[]) a row still names: an erasure keeps those (0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  mediaNamed:
+    'SELECT cover_media_id AS id FROM store_products WHERE cover_media_id = ANY($1::uuid[]) ' +
+    'UNION SELECT cover_media_id FROM store_releases WHERE cover_media_id = ANY($1::uuid[])',
   /**
    * A page of a space's published live products in the listing's order (`sort_order, id`, over
    * the partial index of published products): $1 space id; after a cursor $2, $3 its position
@@ -287,5 +291,11 @@ export class ProductsRepository {
       column('interval'),
       column('archived'),
     ]);
+  }
+
+  /** Which of these media a product or a release still names. */
+  async mediaNamed(mediaIds: string[], runner: EntityManager): Promise<string[]> {
+    const rows = await runner.query<{ id: string }[]>(PRODUCTS_STATEMENTS.mediaNamed, [mediaIds]);
+    return rows.map((row) => row.id);
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
@@ -8,7 +8,7 @@ import { newUuid, parseEntityId } from '../../common/ids/entity-id';
 import { DomainEvents } from '../../infrastructure/events/domain-events.service';
 import { SpaceAccessService } from '../../spaces';
 import { ProductPublished } from '../events/store.events';
-import { MediaLookupService } from '../../media';
+import { MediaErasureService, MediaLookupService } from '../../media';
 import { priceRows } from '../domain/prices';
 import { firstFreeSlug, slugCandidatesPattern, slugFrom } from '../domain/store-rules';
 import { ProductAdminRecord } from '../dto/store-records.dto';
@@ -25,7 +25,7 @@ import { DERIVED_SLUG_ATTEMPTS, UniqueWritesService } from './unique-writes.serv
  * release and ticket list at once.
  */
 @Injectable()
-export class ProductsService {
+export class ProductsService implements OnModuleInit {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly products: ProductsRepository,
@@ -34,8 +34,14 @@ export class ProductsService {
     private readonly access: SpaceAccessService,
     private readonly clock: Clock,
     private readonly media: MediaLookupService,
+    private readonly mediaErasure: MediaErasureService,
     private readonly events: DomainEvents,
   ) {}
+
+  /** An erasure keeps the media these rows name (docs/decisions/0192-an-erasure-takes-the-persons-media-and-invites.md). */
+  onModuleInit(): void {
+    this.mediaErasure.registerReferences('store', (manager, ids) => this.products.mediaNamed(ids, manager));
+  }
 
   async create(
     principal: RequestPrincipal,

@@ -35,7 +35,9 @@ export class ProfileController {
 
   @Delete()
   @HttpCode(202)
-  @RateLimitClass('sensitive')
+  // Not a class of design.md §6 (whose `sensitive` is key-proof present): the all-requests budget
+  // only (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md).
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({
     summary: 'Request the erasure of the own account',
@@ -55,7 +57,7 @@ export class ProfileController {
 
   @Post('restore')
   @HttpCode(204)
-  @RateLimitClass('sensitive')
+  @RateLimitClass('ordinary')
   @IdentityProof()
   @ApiOperation({ summary: 'Cancel a scheduled erasure of the own account (during its grace period)' })
   @ApiNoContentResponse()

@@ -1,13 +1,14 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { AppConfig } from '../../config/app-config';
-import { ContentPublisher } from '../../protocol';
+import { AccountDeactivationService, ContentPublisher } from '../../protocol';
 import { SpaceDirectoryService } from '../../spaces';
 import { EraseProfileRequest, ErasureScheduledResponse } from '../dto/account.dto';
 import { UsersRepository } from '../users.repository';
+import { ErasedRows } from '../../common/erasure/erased-rows';
 
 const DAY_MS = 86_400_000;
 
@@ -24,14 +25,25 @@ export interface ErasableAccount {
  * rows last in the erasure's transaction, which the account-erasure module drives.
  */
 @Injectable()
-export class AccountErasureService {
+export class AccountErasureService implements OnModuleInit {
+  private readonly logger = new Logger(AccountErasureService.name);
+
   constructor(
     private readonly users: UsersRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly publisher: ContentPublisher,
     private readonly spaces: SpaceDirectoryService,
+    private readonly deactivations: AccountDeactivationService,
   ) {}
+
+  /**
+   * Proofs and credentials are verified by protocol, which cannot read users: it is told where a
+   * pending erasure is read (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md).
+   */
+  onModuleInit(): void {
+    this.deactivations.register((did) => this.users.erasurePending(did));
+  }
 
   /** DELETE /profile: schedules the erasure after the grace period (again: the new time). */
   async schedule(
@@ -54,12 +66,33 @@ export class AccountErasureService {
     const dueAt = new Date(this.clock.now().getTime() + this.config.ACCOUNT_ERASURE_GRACE_DAYS * DAY_MS);
     const scheduled = await this.users.scheduleErasure(principal.did, dueAt);
     if (!scheduled) throw notFound();
+    // The audit line (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md): who (the
+    // account, not the DID), when, and when it falls due; nothing of the profile.
+    this.logger.log(
+      {
+        audit: 'account.erasure.scheduled',
+        account: account.id,
+        at: this.clock.now().toISOString(),
+        dueAt: scheduled.toISOString(),
+      },
+      'account erasure scheduled',
+    );
+    // Credentials it issued are refused and its streams close, on every replica, from now on.
+    await this.deactivations.changed(principal.did);
     return { erasureScheduledAt: scheduled.toISOString() };
   }
 
   /** POST /profile/restore: cancels a scheduled erasure; 409 when none is scheduled. */
   async restore(principal: RequestPrincipal): Promise<void> {
-    if (await this.users.cancelErasure(principal.did)) return;
+    const cancelled = await this.users.cancelErasure(principal.did);
+    if (cancelled) {
+      this.logger.log(
+        { audit: 'account.erasure.cancelled', account: cancelled, at: this.clock.now().toISOString() },
+        'account erasure cancelled',
+      );
+      await this.deactivations.changed(principal.did);
+      return;
+    }
     if (!(await this.users.accountExists(principal.did))) throw notFound();
     throw conflict('No erasure is scheduled');
   }
@@ -88,7 +121,7 @@ export class AccountErasureService {
   }
 
   /** Erases the account's own rows (pins, the account): the handle becomes free. */
-  async eraseOwn(manager: EntityManager, account: ErasableAccount): Promise<void> {
-    await this.users.eraseAccount(account.id, manager);
+  eraseOwn(manager: EntityManager, account: ErasableAccount): Promise<ErasedRows> {
+    return this.users.eraseAccount(account.id, manager);
   }
 }

@@ -6,6 +6,7 @@ import { JobQueue, JobRetry } from '../../../src/infrastructure/jobs/job-queue';
 import {
   JobQueues,
   LINK_PREVIEW_KIND_DATA,
+  MEDIA_ERASURE_KIND_DATA,
   MEDIA_PROBE_KIND_DATA,
   NOTIFICATION_KIND_DATA,
   REPEATING_KIND_DATA,
@@ -80,6 +81,7 @@ const REDIS_URL = process.env.REDIS_URL;
         [
           ANNOUNCE_POST,
           ...Object.keys(MEDIA_PROBE_KIND_DATA),
+          ...Object.keys(MEDIA_ERASURE_KIND_DATA),
           ...Object.keys(NOTIFICATION_KIND_DATA),
           ...Object.keys(LINK_PREVIEW_KIND_DATA),
           ...Object.keys(WEBHOOK_KIND_DATA),
@@ -122,6 +124,7 @@ const REDIS_URL = process.env.REDIS_URL;
       const jobs = api.app.get(JobQueue);
       const direct = {
         ...MEDIA_PROBE_KIND_DATA,
+        ...MEDIA_ERASURE_KIND_DATA,
         ...NOTIFICATION_KIND_DATA,
         ...LINK_PREVIEW_KIND_DATA,
         ...WEBHOOK_KIND_DATA,

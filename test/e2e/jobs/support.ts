@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { JobQueue } from '../../../src/infrastructure/jobs/job-queue';
 import { CHAIN_OUTBOX_SWEEP } from '../../../src/protocol/publishing/events/chain-outbox-sweep.subscriber';
 import { ANNOUNCE_JOIN } from '../../../src/notifications/events/join-announcements.subscriber';
-import { PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
+import { DELETE_FILES_JOB, PROBE_JOB, SWEEP_JOB } from '../../../src/media/events/media.events';
 import { OCCURRENCE_REFRESH } from '../../../src/events/events/occurrence-refresh.subscriber';
 import { RESOLVE_LINK_PREVIEW } from '../../../src/link-previews/events/link-previews.subscriber';
 import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../../src/webhooks/services/webhook-deliveries.service';
@@ -18,6 +18,11 @@ import { ERASURE_SWEEP_JOB } from '../../../src/account-erasure/events/account-e
 export const MEDIA_PROBE_KIND_DATA: Record<string, unknown> = {
   // A media that does not exist (any more): the job finds nothing to do, which is its idempotence.
   [PROBE_JOB]: { mediaId: randomUUID() },
+};
+
+/** The files of erased media (0192-an-erasure-takes-the-persons-media-and-invites.md): none, nothing to delete. */
+export const MEDIA_ERASURE_KIND_DATA: Record<string, unknown> = {
+  [DELETE_FILES_JOB]: { media: [] },
 };
 
 /** Kinds queued with data of their own (not through a write in the test). */

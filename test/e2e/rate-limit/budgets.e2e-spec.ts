@@ -143,6 +143,23 @@ describe.each([
       expectRefused(await send('post', '/v1/key-proof/present', ip), 'sensitive', 2);
     });
 
+    it('charges DELETE /profile and POST /profile/restore to the all-requests budget only, not `sensitive`', async () => {
+      // design.md §6 names no class for them (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md).
+      const ip = freshIp();
+      for (let hit = 1; hit <= 3; hit++) {
+        for (const [method, path] of [
+          ['delete', '/profile'],
+          ['post', '/profile/restore'],
+        ] as const) {
+          const answer = await send(method, path, ip);
+          expect(answer.status).toBe(401);
+          expect(answer.headers['ratelimit-limit']).toBe('10');
+        }
+      }
+      // The IP's key-proof budget is untouched.
+      expect((await send('post', '/v1/key-proof/present', ip)).status).toBe(400);
+    });
+
     it('keeps budgets per IP, and ignores spoofed further X-Forwarded-For hops', async () => {
       const ip = freshIp();
       for (let hit = 1; hit <= 2; hit++) await send('post', '/v1/key-proof/present', ip);

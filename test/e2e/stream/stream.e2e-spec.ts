@@ -392,6 +392,33 @@ describe('notification stream (e2e)', () => {
       expect((await connect(gone)).status).toBe(401);
     });
 
+    it("closes within 5 s once the person asks for their erasure, theirs and an app's on their credential; none opens meanwhile", async () => {
+      const leaving = await t.person();
+      expectStatus(await leaving.signUp('stream-leaving'), 201);
+      const app = await t.person();
+      const credential = leaving.grant(app, ['read:profile']);
+      const own = await connect(leaving);
+      const granted = await connect(app, { credential });
+      const bystander = await connect(member);
+      expect([own.status, granted.status, bystander.status]).toEqual([200, 200, 200]);
+      const started = Date.now();
+      // Deactivated while the erasure is pending (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md).
+      expectStatus(await leaving.send('DELETE', '/profile', { confirmHandle: 'stream-leaving' }), 202);
+      expect(await own.waitForEnd(5000)).toBe(true);
+      expect(await granted.waitForEnd(5000)).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(bystander.ended).toBe(false);
+      // Its proofs still verify (to cancel), but no stream opens on them nor on its credentials.
+      const refused = await connect(leaving);
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({ code: 'E_FORBIDDEN' });
+      expect((await connect(app, { credential })).status).toBe(403);
+      // A restore brings the streams back.
+      expectStatus(await leaving.post('/profile/restore', {}), 204);
+      expect((await connect(leaving)).status).toBe(200);
+      expect((await connect(app, { credential })).status).toBe(200);
+    });
+
     it('closes within 5 s once the signing key is removed, and keeps a stream of another key', async () => {
       const frank = await t.person();
       const oldKey = frank.identity.authKey;

@@ -1,8 +1,12 @@
 import { AccountErasuresService } from '../../../src/account-erasure';
 import { Actor } from '../../support/actors';
+import { eventually } from '../../support/eventually';
+import { CapturedLog, LogLine } from '../../support/log-capture';
+import { legacyImage, pngBytes, spaceUpload } from '../../support/media-uploads';
+import { bootMedia, MediaTestApp, storedOf, uuidOf } from '../media/support';
 import { addToGroup, admit, makePublic, newGroup, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
-import { bootSpaces, expectInvalid, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
+import { expectInvalid, expectNotFound, expectStatus } from '../spaces/support';
 
 const DAY_MS = 86_400_000;
 
@@ -12,7 +16,23 @@ const DAY_MS = 86_400_000;
  * POST /profile/restore cancels.
  */
 describe('erasure on request (e2e)', () => {
-  let t: SpacesTestApp;
+  let t: MediaTestApp;
+  const log = new CapturedLog();
+  /** The audit lines of erasures (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md). */
+  const audits = (kind: string): LogLine[] => log.lines().filter((line) => line.audit === kind);
+  /** Nothing of the person's profile or identity in an audit line: only the account id and counts. */
+  const expectBare = (line: LogLine) => {
+    for (const text of [
+      alice.did,
+      'erase-alice',
+      'Alice',
+      'Makes things',
+      'alice@example.com',
+      'alice.example',
+    ]) {
+      expect(JSON.stringify(line)).not.toContain(text);
+    }
+  };
   let owner: Actor;
   let alice: Actor;
   let spaceId: string;
@@ -21,18 +41,29 @@ describe('erasure on request (e2e)', () => {
   let ownerPostId: string;
   let aliceCommentId: string;
   let aliceUserId: string;
+  let aliceIdentityId: string;
+  let app: Actor;
+  let credential: string;
+  /** Alice's uploads: her avatar and an attachment (erased), a space avatar she set as an admin (kept). */
+  let avatarId: string;
+  let attachmentId: string;
+  let spaceAvatarId: string;
 
   beforeAll(async () => {
-    t = await bootSpaces();
-    [owner, alice] = await Promise.all([person(t), person(t)]);
+    t = await bootMedia({ env: { LOG_LEVEL: 'info' }, override: log.install });
+    [owner, alice, app] = await Promise.all([person(t), person(t), person(t)]);
     expectStatus(await owner.signUp('erase-owner', 'Owner'), 201);
     const account = await alice.signUp('erase-alice', 'Alice');
     expectStatus(account, 201);
+    aliceIdentityId = account.body.id as string;
+    credential = alice.grant(app, ['read:profile']);
     aliceUserId = (
       (await t.dataSource.query('SELECT id FROM users WHERE did = $1', [alice.did])) as { id: string }[]
     )[0].id;
+    avatarId = await legacyImage(t, alice, 'me.png');
     expectStatus(
       await alice.patch('/profile', {
+        avatarId,
         isPublic: true,
         bio: 'Makes things',
         links: [{ url: 'https://alice.example/', label: 'Site' }],
@@ -46,9 +77,24 @@ describe('erasure on request (e2e)', () => {
     const group = await newGroup(owner, spaceId);
     await addToGroup(owner, spaceId, group.id, alice);
     expectStatus(await alice.put('/profile/pins', { spaceIds: [spaceId] }), 200);
+    // As an admin, alice creates an invite and sets the space's avatar to an image of hers.
+    expectStatus(await owner.put(`/spaces/${spaceId}/members/${alice.did}`, { role: 'admin' }), 200);
+    expectStatus(await alice.post(`/spaces/${spaceId}/my-invite`, {}), 201);
+    spaceAvatarId = await legacyImage(t, alice, 'space.png');
+    expectStatus(await alice.put(`/spaces/${spaceId}`, { avatarId: spaceAvatarId }), 200);
+    attachmentId = await spaceUpload(t, alice, spaceId, {
+      filename: 'photo.png',
+      contentType: 'image/png',
+      bytes: await pngBytes(),
+    });
     const topic = await newTopic(owner, spaceId, 'Open', 'public');
     alicePostId = (
-      await newPost(alice, spaceId, { topic, title: 'Alice writes', body: 'secret words of alice' })
+      await newPost(alice, spaceId, {
+        topic,
+        title: 'Alice writes',
+        body: 'secret words of alice',
+        attachments: [attachmentId],
+      })
     ).id;
     ownerPostId = (await newPost(owner, spaceId, { topic, body: 'hello from the owner' })).id;
     const comment = await alice.post(`/v1/spaces/${spaceId}/posts/${ownerPostId}/comments`, {
@@ -73,8 +119,18 @@ describe('erasure on request (e2e)', () => {
     const applying = (await newSpace(owner, 'Applications')).id;
     await makePublic(owner, applying, 'application');
     expectStatus(await alice.post(`/spaces/${applying}/applications`, { responses: [] }), 201);
+    expectStatus(
+      await owner.post(`/spaces/${spaceId}/pages`, {
+        title: 'Credits',
+        slug: 'credits',
+        body: `Thanks [@alice](mention:${aliceIdentityId}).`,
+      }),
+      201,
+    );
     bannedSpaceId = (await newSpace(owner, 'Banned here')).id;
     expectStatus(await owner.post(`/spaces/${bannedSpaceId}/members/${alice.did}/bans`, {}), 200);
+    await makePublic(owner, bannedSpaceId);
+    expectStatus(await alice.post(`/spaces/${bannedSpaceId}/join`), 403);
   });
 
   afterAll(() => t?.close());
@@ -107,16 +163,48 @@ describe('erasure on request (e2e)', () => {
     expect(scheduled.getTime() - t.clock.now().getTime()).toBeGreaterThan(30 * DAY_MS - 60_000);
     expect(scheduled.getTime() - t.clock.now().getTime()).toBeLessThanOrEqual(30 * DAY_MS);
     expect((await dueAt(alice.did))?.toISOString()).toBe(scheduled.toISOString());
+    const [audit] = audits('account.erasure.scheduled');
+    expect(audit).toMatchObject({
+      msg: 'account erasure scheduled',
+      account: aliceUserId,
+      dueAt: scheduled.toISOString(),
+    });
+    expect(Math.abs(Date.parse(audit.at as string) - t.clock.now().getTime())).toBeLessThan(60_000);
+    expectBare(audit);
 
     expectNotFound(await t.anonymous.get('/v1/users/erase-alice'));
     expectNotFound(await t.anonymous.get(`/v1/users/${alice.did}`));
+    expectNotFound(await t.anonymous.get(`/v1/users/${aliceIdentityId}`));
     expect((await t.anonymous.get('/v1/users')).text).not.toContain(alice.did);
     expect((await owner.get(`/spaces/${spaceId}/members`)).text).not.toContain(alice.did);
+    // As a delete deactivates (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md): a
+    // post's author null, a comment's only its DID, a mention plain text, credentials refused.
+    const card = (await t.anonymous.get(`/v1/spaces/${spaceId}/posts`)).body.items.find(
+      (item: { id: string }) => item.id === alicePostId,
+    ) as { author: unknown };
+    expect(card.author).toBeNull();
+    expect((await t.anonymous.get(`/v1/spaces/${spaceId}/posts/${alicePostId}`)).body.post.author).toBeNull();
+    const thread = await owner.get(`/v1/spaces/${spaceId}/posts/${ownerPostId}/comments`);
+    expect((thread.body.items as { author: unknown }[])[0].author).toEqual({ did: alice.did });
+    expect(thread.text).not.toContain('erase-alice');
+    expect((await t.anonymous.get(`/v1/spaces/${spaceId}/pages/credits`)).body.body).toBe('Thanks @alice.');
+    const refused = await app.get('/v1/profile', { credential });
+    expect(refused.status).toBe(403);
+    // Its own proofs still verify: it sees what is pending, and may cancel.
+    expectStatus(await alice.get('/v1/profile'), 200);
 
     expectStatus(await alice.post('/profile/restore', {}), 204);
     expect(await dueAt(alice.did)).toBeNull();
+    const [cancelled] = audits('account.erasure.cancelled');
+    expect(cancelled).toMatchObject({ msg: 'account erasure cancelled', account: aliceUserId });
+    expect(Date.parse(cancelled.at as string)).toBeLessThanOrEqual(t.clock.now().getTime());
+    expectBare(cancelled);
     expectStatus(await t.anonymous.get('/v1/users/erase-alice'), 200);
     expect((await owner.get(`/spaces/${spaceId}/members`)).text).toContain(alice.did);
+    expectStatus(await app.get('/v1/profile', { credential }), 200);
+    expect((await t.anonymous.get(`/v1/spaces/${spaceId}/pages/credits`)).body.body).toBe(
+      `Thanks [@alice](mention:${aliceIdentityId}).`,
+    );
     // Nothing left to cancel.
     expectStatus(await alice.post('/profile/restore', {}), 409);
   });
@@ -147,13 +235,53 @@ describe('erasure on request (e2e)', () => {
     expect(await scalar('SELECT handle FROM users WHERE did = $1', [alice.did])).toEqual({
       handle: 'erase-alice',
     });
+    // No media row nor file went: files go only after a commit.
+    expect(await scalar('SELECT count(*)::int AS n FROM media WHERE uploader_did = $1', [alice.did])).toEqual(
+      { n: 3 },
+    );
+    expect(
+      await scalar('SELECT count(*)::int AS n FROM space_invites WHERE creator_did = $1', [alice.did]),
+    ).toEqual({ n: 1 });
+    for (const id of [avatarId, attachmentId, spaceAvatarId]) expect(await storedOf(t, id)).not.toEqual([]);
     await t.dataSource.query('DROP TRIGGER erasure_fault ON key_proof_ceremonies');
     await t.dataSource.query('DROP FUNCTION erasure_fault()');
 
+    // The failed run logged no erasure.
+    expect(audits('account.erasure.done')).toEqual([]);
     expect(await erasures().sweep()).toEqual({ erased: 1, failed: 0 });
     expect(await scalar('SELECT count(*)::int AS n FROM users WHERE did = $1', [alice.did])).toEqual({
       n: 0,
     });
+    // One audit line: the account, when, and the rows deleted or anonymized per table.
+    const done = audits('account.erasure.done');
+    expect(done).toHaveLength(1);
+    expect(done[0]).toMatchObject({ msg: 'account erased', account: aliceUserId });
+    expect(Math.abs(Date.parse(done[0].at as string) - t.clock.now().getTime())).toBeLessThan(60_000);
+    expect(done[0].tables).toEqual(ERASED_TABLES);
+    expectBare(done[0]);
+  });
+
+  it('erases the media nothing else names, rows then files after the commit; keeps the space’s avatar without its uploader', async () => {
+    // The avatar and the attachment: rows gone at once, files deleted by the job after the commit.
+    const ids = await t.dataSource.query('SELECT id FROM media WHERE id = ANY($1::uuid[])', [
+      [avatarId, attachmentId].map(uuidOf),
+    ]);
+    expect(ids).toEqual([]);
+    for (const id of [avatarId, attachmentId]) {
+      await eventually(
+        () => storedOf(t, id),
+        (files) => files.length === 0,
+      );
+    }
+    // The space's avatar, which alice set as an admin: the space's, kept and served, naming nobody.
+    expect(await scalar('SELECT uploader_did FROM media WHERE id = $1', [uuidOf(spaceAvatarId)])).toEqual({
+      uploader_did: 'plat:erased',
+    });
+    expect(await storedOf(t, spaceAvatarId)).not.toEqual([]);
+    // Her invite is gone: its link admits nobody any more.
+    expect(
+      await scalar('SELECT count(*)::int AS n FROM space_invites WHERE creator_did = $1', [alice.did]),
+    ).toEqual({ n: 0 });
   });
 
   it('after the erasure, reads show nothing of the person: posts gone, comments tombstones, counts kept right', async () => {
@@ -228,9 +356,29 @@ describe('erasure on request (e2e)', () => {
         [alice.did],
       ),
     ).toEqual({ title: null, body: '', excerpt: null, display_title: null, attachment_ids: [] });
+    // The ban, as a keyed hash of the DID only (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+    const [ban] = (await t.dataSource.query('SELECT space_id, did_hash FROM space_erased_bans')) as {
+      space_id: string;
+      did_hash: string;
+    }[];
+    expect(ban.did_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await owner.get(`/spaces/${bannedSpaceId}/bans`)).text).not.toContain(alice.did);
+  });
+
+  it('a ban outlives the erasure: the same DID is refused joining and applying; an unban by the DID lifts it', async () => {
+    const join = await alice.post(`/spaces/${bannedSpaceId}/join`);
+    expectStatus(join, 403);
     expect(
-      await scalar('SELECT status, status_message FROM space_memberships WHERE member_did = $1', [alice.did]),
-    ).toEqual({ status: 'banned', status_message: null });
+      await scalar('SELECT count(*)::int AS n FROM space_memberships WHERE member_did = $1', [alice.did]),
+    ).toEqual({ n: 0 });
+    await makePublic(owner, bannedSpaceId, 'application');
+    expectStatus(await alice.post(`/spaces/${bannedSpaceId}/applications`, { responses: [] }), 403);
+    await makePublic(owner, bannedSpaceId);
+    // Another space, without a ban: the DID joins as anyone would.
+    expectStatus(await alice.post(`/spaces/${spaceId}/join`), 200);
+    expectStatus(await owner.send('DELETE', `/spaces/${bannedSpaceId}/bans/${alice.did}`), 204);
+    expect(await scalar('SELECT count(*)::int AS n FROM space_erased_bans')).toEqual({ n: 0 });
+    expectStatus(await alice.post(`/spaces/${bannedSpaceId}/join`), 200);
   });
 
   it('an erasure run again does nothing', async () => {
@@ -259,6 +407,28 @@ const KEPT: Record<string, number> = {
   // The relay's operation logs, kept for verification: the identity chain and its operation.
   relay_identity_chains: 1,
   relay_operations: 1,
-  // The ban, so that it keeps refusing the DID (as the DID for now: hashing it is not done yet).
-  space_memberships: 1,
+};
+
+/** The rows the erasure of the test's person deleted or anonymized, by table (its audit line). */
+const ERASED_TABLES: Record<string, number> = {
+  comment_upvotes: 0,
+  // Her comment, a tombstone now.
+  comments: 1,
+  group_memberships: 1,
+  idempotency_keys: 0,
+  key_proof_ceremonies: 0,
+  // Her avatar and attachment deleted, the space's avatar she set kept without her.
+  media: 3,
+  notification_fanouts: 2,
+  notifications: 9,
+  post_upvotes: 1,
+  posts: 1,
+  space_applications: 1,
+  // The ban she got, as a hash.
+  space_erased_bans: 1,
+  space_invites: 1,
+  // Her membership and the ban row (moved to space_erased_bans).
+  space_memberships: 2,
+  user_space_pins: 1,
+  users: 1,
 };

@@ -5,6 +5,7 @@ import { AppConfig } from '../../../config/app-config';
 import { parseDidUrl, ProtocolError, verifyCredential } from '../../core';
 import { toCredentialGrant } from '../domain/credential-grant';
 import { IdentityDirectory, RevocationLookup } from '../domain/identity-directory';
+import { AccountDeactivationService } from './account-deactivation.service';
 
 /**
  * Verifies an X-Credential (design.md §4): signatures by historical key resolution, `aud` = the
@@ -18,6 +19,7 @@ export class CredentialVerificationService {
     private readonly clock: Clock,
     private readonly identities: IdentityDirectory,
     private readonly revocations: RevocationLookup,
+    private readonly deactivations: AccountDeactivationService,
   ) {}
 
   async verify(token: string, appDid: string): Promise<CredentialGrant | null> {
@@ -33,6 +35,11 @@ export class CredentialVerificationService {
           const state = await this.identities.current(issuerDid);
           if (!state || did !== issuerDid) throw new ProtocolError('KEY_NOT_FOUND', 'unknown issuer');
           if (state.isDeleted) throw new ProtocolError('IDENTITY_DELETED', 'issuer identity is deleted');
+          // An account awaiting its erasure is deactivated as a delete deactivates
+          // (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md).
+          if (await this.deactivations.isDeactivated(issuerDid)) {
+            throw new ProtocolError('IDENTITY_DELETED', 'issuer account is deactivated');
+          }
           const key = await this.identities.resolveKeyAt(did, keyId);
           if (!key) throw new ProtocolError('KEY_NOT_FOUND', 'unknown issuer key');
           return key.publicKeyMultibase;

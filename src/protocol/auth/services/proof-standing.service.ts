@@ -5,6 +5,7 @@ import { Clock } from '../../../common/clock/clock';
 import { resolveCurrentKey } from '../../core';
 import { IdentityCacheBusService } from '../../relay/services/identity-cache-bus.service';
 import { IdentityDirectory, RevocationLookup } from '../domain/identity-directory';
+import { AccountDeactivationService } from './account-deactivation.service';
 
 /** What a verified request stood on: the key that signed its proof, and its credential. */
 export interface ProofHolder {
@@ -37,6 +38,7 @@ export class ProofStandingService {
     private readonly revocations: RevocationLookup,
     private readonly bus: IdentityCacheBusService,
     private readonly clock: Clock,
+    private readonly deactivations: AccountDeactivationService,
   ) {}
 
   /** The holder of a request the access guard verified (its `Authorization` decodes). */
@@ -61,6 +63,7 @@ export class ProofStandingService {
     const state = await this.identities.current(holder.signerDid);
     // A deleted identity is deactivated (docs/decisions/0190-deactivation-follows-the-identity-chain.md).
     if (!state || state.isDeleted) return false;
+    if (await this.deactivated(holder)) return false;
     try {
       resolveCurrentKey(state, holder.kid);
     } catch {
@@ -74,6 +77,17 @@ export class ProofStandingService {
       if (!issuer || issuer.isDeleted) return false;
     }
     return !(await this.revocations.isRevoked(credential.cid, credential.issuer));
+  }
+
+  /**
+   * Whether the signer's or the credential issuer's account is held deactivated by the platform (an
+   * erasure pending: docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md). Its own
+   * proofs still verify, so that it can cancel; a stream does not stand on them.
+   */
+  async deactivated(holder: ProofHolder): Promise<boolean> {
+    if (await this.deactivations.isDeactivated(holder.signerDid)) return true;
+    const issuer = holder.credential?.issuer;
+    return issuer !== undefined && issuer !== holder.signerDid && this.deactivations.isDeactivated(issuer);
   }
 
   watch(listener: StandingListener): void {
