@@ -793,8 +793,8 @@ export class AppConfig {
 
   /**
    * Key of the hashes an erased person's bans keep of their DID (HMAC-SHA256); the same on every
-   * replica and kept for as long as those bans should hold (changing it lifts them). Without it, a
-   * fixed development key (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
+   * replica and kept for as long as those bans should hold (changing it lifts them). Required in
+   * production; elsewhere a fixed development key (docs/decisions/0193-bans-of-erased-people-kept-as-keyed-hashes.md).
    */
   @IsOptional()
   @IsString()
@@ -882,6 +882,7 @@ const PRODUCTION_REQUIRED = [
   'CURSOR_SECRET',
   'MEDIA_URL_SECRET',
   'ORIGIN_KEY',
+  'ERASED_BAN_SECRET',
 ] as const;
 
 export interface LoadOptions {

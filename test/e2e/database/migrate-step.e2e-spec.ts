@@ -17,6 +17,7 @@ describe('migrations as a deployment step (e2e)', () => {
       MEDIA_S3_BUCKET: 'plat-media',
       CURSOR_SECRET: 'x'.repeat(32),
       MEDIA_URL_SECRET: 'm'.repeat(32),
+      ERASED_BAN_SECRET: 'e'.repeat(32),
       ORIGIN_KEY: Buffer.alloc(32, 1).toString('base64url'),
     };
     expect(loadConfig({ NODE_ENV: 'development' }).migrateOnBoot).toBe(true);

@@ -93,6 +93,7 @@ const COMPLETED_PROBES = 'plat_jobs_total{kind="media.probe",outcome="completed"
         REDIS_URL: REDIS_URL!,
         CURSOR_SECRET: 'topology-cursor-secret-topology-cursor',
         MEDIA_URL_SECRET: 'topology-media-url-secret-topology-media',
+        ERASED_BAN_SECRET: 'topology-erased-ban-secret-topology-bans',
         ORIGIN_KEY: Buffer.alloc(32, 7).toString('base64url'),
         ...s3.env,
         MIGRATE_ON_BOOT: 'false',

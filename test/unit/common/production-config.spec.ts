@@ -11,6 +11,7 @@ describe('production configuration is complete or refused', () => {
     REDIS_URL: 'redis://redis:6379',
     CURSOR_SECRET: 'c'.repeat(32),
     MEDIA_URL_SECRET: 'm'.repeat(32),
+    ERASED_BAN_SECRET: 'e'.repeat(32),
     ORIGIN_KEY: Buffer.alloc(32, 1).toString('base64url'),
     MEDIA_S3_BUCKET: 'plat-media',
   };
@@ -35,7 +36,7 @@ describe('production configuration is complete or refused', () => {
     expect(config.PLAT_ROLE).toBe('all');
   });
 
-  it.each(['DATABASE_URL', 'REDIS_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET', 'ORIGIN_KEY'] as const)(
+  it.each(['DATABASE_URL', 'REDIS_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET', 'ORIGIN_KEY', 'ERASED_BAN_SECRET'] as const)(
     'refuses to start without %s, naming it',
     (name) => {
       expect(refusal(without(name))).toBe(`Invalid configuration:\n  - ${name}: required in production`);
@@ -95,6 +96,7 @@ describe('production configuration is complete or refused', () => {
         '  - CURSOR_SECRET: required in production',
         '  - MEDIA_URL_SECRET: required in production',
         '  - ORIGIN_KEY: required in production',
+        '  - ERASED_BAN_SECRET: required in production',
         '  - MEDIA_S3_BUCKET: required in production unless MEDIA_DIR is set to the absolute path of a ' +
           'mounted volume (the default directory does not survive the pod)',
       ].join('\n'),

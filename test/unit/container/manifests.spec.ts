@@ -19,7 +19,7 @@ const k8sDir = join(root, 'docker/k8s');
 const NAME_LABEL = 'app.kubernetes.io/name';
 const COMPONENT_LABEL = 'app.kubernetes.io/component';
 const APP = 'plat-api';
-const REQUIRED_SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'ORIGIN_KEY', 'CURSOR_SECRET', 'MEDIA_URL_SECRET'];
+const REQUIRED_SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'ORIGIN_KEY', 'CURSOR_SECRET', 'MEDIA_URL_SECRET', 'ERASED_BAN_SECRET'];
 const OPTIONAL_SECRET_KEYS = ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'];
 const REQUIRED_CONFIG_KEYS = ['PORT', 'PUBLIC_HOST', 'LOG_LEVEL', 'TRUST_PROXY', 'MEDIA_S3_BUCKET'];
 /** Valid stand-ins for the Secret's placeholders, so the rendered environment can be loaded as production would. */
@@ -29,6 +29,7 @@ const SECRET_STAND_INS: Record<string, string> = {
   ORIGIN_KEY: 'A'.repeat(43),
   CURSOR_SECRET: 'c'.repeat(32),
   MEDIA_URL_SECRET: 'm'.repeat(32),
+  ERASED_BAN_SECRET: 'e'.repeat(32),
   MEDIA_S3_ACCESS_KEY_ID: 'access-key',
   MEDIA_S3_SECRET_ACCESS_KEY: 'secret-key',
 };
