@@ -36,12 +36,16 @@ describe('production configuration is complete or refused', () => {
     expect(config.PLAT_ROLE).toBe('all');
   });
 
-  it.each(['DATABASE_URL', 'REDIS_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET', 'ORIGIN_KEY', 'ERASED_BAN_SECRET'] as const)(
-    'refuses to start without %s, naming it',
-    (name) => {
-      expect(refusal(without(name))).toBe(`Invalid configuration:\n  - ${name}: required in production`);
-    },
-  );
+  it.each([
+    'DATABASE_URL',
+    'REDIS_URL',
+    'CURSOR_SECRET',
+    'MEDIA_URL_SECRET',
+    'ORIGIN_KEY',
+    'ERASED_BAN_SECRET',
+  ] as const)('refuses to start without %s, naming it', (name) => {
+    expect(refusal(without(name))).toBe(`Invalid configuration:\n  - ${name}: required in production`);
+  });
 
   it('refuses OUTBOUND_ALLOWED_PRIVATE_HOSTS: production never fetches from private addresses', () => {
     expect(refusal({ ...complete, OUTBOUND_ALLOWED_PRIVATE_HOSTS: '127.0.0.1:8080' })).toBe(

@@ -22,7 +22,14 @@ const CONFIG_NAMES = new Set(
     .getTargetValidationMetadatas(AppConfig, '', true, false)
     .map((metadata) => metadata.propertyName),
 );
-const PRODUCTION_REQUIRED = ['DATABASE_URL', 'REDIS_URL', 'CURSOR_SECRET', 'MEDIA_URL_SECRET', 'ORIGIN_KEY', 'ERASED_BAN_SECRET'];
+const PRODUCTION_REQUIRED = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'CURSOR_SECRET',
+  'MEDIA_URL_SECRET',
+  'ORIGIN_KEY',
+  'ERASED_BAN_SECRET',
+];
 
 const composeText = readFileSync(join(root, 'docker/compose.yaml'), 'utf8');
 const dotEnv = parseDotEnv(readFileSync(join(root, '.env.example'), 'utf8'));

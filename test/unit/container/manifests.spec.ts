@@ -19,7 +19,14 @@ const k8sDir = join(root, 'docker/k8s');
 const NAME_LABEL = 'app.kubernetes.io/name';
 const COMPONENT_LABEL = 'app.kubernetes.io/component';
 const APP = 'plat-api';
-const REQUIRED_SECRET_KEYS = ['DATABASE_URL', 'REDIS_URL', 'ORIGIN_KEY', 'CURSOR_SECRET', 'MEDIA_URL_SECRET', 'ERASED_BAN_SECRET'];
+const REQUIRED_SECRET_KEYS = [
+  'DATABASE_URL',
+  'REDIS_URL',
+  'ORIGIN_KEY',
+  'CURSOR_SECRET',
+  'MEDIA_URL_SECRET',
+  'ERASED_BAN_SECRET',
+];
 const OPTIONAL_SECRET_KEYS = ['MEDIA_S3_ACCESS_KEY_ID', 'MEDIA_S3_SECRET_ACCESS_KEY'];
 const REQUIRED_CONFIG_KEYS = ['PORT', 'PUBLIC_HOST', 'LOG_LEVEL', 'TRUST_PROXY', 'MEDIA_S3_BUCKET'];
 /** Valid stand-ins for the Secret's placeholders, so the rendered environment can be loaded as production would. */
