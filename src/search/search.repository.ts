@@ -9,9 +9,40 @@ import { ParsedQuery } from './domain/search-query';
 /**
  * The query as PostgreSQL runs it: websearch syntax with the last word as a prefix
  * (`plat_search_query`, db/migrations/1796620000003-Search.ts). $1 the text, $2 the prefix or
- * null, $3 whether the prefix is an alternative.
+ * null, $3 whether the prefix is an alternative. Ranking, highlights and the rows' check use it.
  */
 const QUERY = 'plat_search_query($1::text, $2::text, $3::boolean)';
+
+/**
+ * The query the GIN indexes read by (docs/decisions/0185-bounded-search-work.md): a prefix makes
+ * GIN collect every posting of every word it starts (`meet:*`: most of a million posts) and loses
+ * its skipping between terms, so the index reads by whole words wherever they decide the match and
+ * the rows found are checked against QUERY. With $11 (the words before the prefix hold one a match
+ * must contain) the index reads by those words and the prefix is checked on their rows only.
+ * Otherwise a lone last word (not an `OR` alternative) is read as the whole word when that alone
+ * already matches more than a page of the scope's posts (`EXACT_FIRST`; `form.exact`), as a prefix
+ * only when it is rarer. Both forms are written out, so the planner sees each as a constant, and
+ * a one-time filter on `form.exact` runs one of them.
+ */
+const EXACT_FIRST = 21;
+const INDEXED = `plat_search_query($1::text, CASE WHEN $11::boolean THEN NULL ELSE $2::text END, $3::boolean)`;
+const WHOLE_WORD = "websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)";
+const FORM =
+  'SELECT $2::text IS NOT NULL AND NOT $11::boolean AND NOT $3::boolean AND (SELECT count(*) FROM ' +
+  `(SELECT 1 FROM searchable_posts x WHERE x.topic_id = ANY($4::uuid[]) AND x.vector @@ ${WHOLE_WORD} ` +
+  `LIMIT ${EXACT_FIRST}) found) >= ${EXACT_FIRST} AS exact`;
+/**
+ * Posts twice: read by the index form, or by the whole word (a constant each, so the planner
+ * weighs the GIN and the recency btree by the words' frequencies); the rows checked by QUERY.
+ */
+const bothForms = (select: string, alias: string, where: string) =>
+  `${select} WHERE ${where} AND NOT (SELECT exact FROM form) AND ${alias}.vector @@ ${INDEXED} ` +
+  `AND ts_match_vq(${alias}.vector, ${QUERY}) ` +
+  `UNION ALL ${select} WHERE ${where} AND (SELECT exact FROM form) AND ${alias}.vector @@ ${WHOLE_WORD}`;
+/** The other kinds' smaller tables once, by whichever form `form.exact` chose. */
+const eitherForm = (alias: string) =>
+  `${alias}.vector @@ CASE WHEN (SELECT exact FROM form) THEN ${WHOLE_WORD} ELSE ${INDEXED} END ` +
+  `AND ts_match_vq(${alias}.vector, ${QUERY})`;
 
 /**
  * Relevance blended with recency, a sort key that does not move with the clock
@@ -22,22 +53,55 @@ const score = (alias: string) =>
   `ln(ts_rank_cd(${alias}.vector, ${QUERY}) + 0.001) + extract(epoch FROM ${alias}.recency) / 2592000`;
 
 /**
- * Each kind's hits within the reader's scope, an empty list skipping its branch before any scan
- * ($4 post topics, $5 comment topics, $6 page spaces, $7 event spaces, $8 now): the views the
- * owners publish (`searchable_*`, `live_posts`), each with its GIN index.
+ * Each kind's hits within the reader's scope and since `since` (null: all), an empty list skipping
+ * its branch before any scan ($4 post topics, $5 comment topics, $6 page spaces, $7 event spaces,
+ * $8 now, $10 the post topics' spaces): the views the owners publish (`searchable_*`,
+ * `live_posts`), each with its GIN index. Posts in one scan: the (topic, vector) GIN index reads
+ * the topics' matches, ANDed with the (space, published_at) btree's posts of the window.
  */
-const HITS =
-  // Posts topic by topic: the (topic, vector) GIN index reads each topic's matches only.
-  `SELECT 'post' AS type, p.id, ${score('p')} AS score FROM unnest($4::uuid[]) AS pt(id) ` +
-  `JOIN searchable_posts p ON p.topic_id = pt.id WHERE cardinality($4::uuid[]) > 0 AND p.vector @@ ${QUERY} ` +
-  `UNION ALL SELECT 'comment', c.id, ${score('c')} FROM searchable_comments c ` +
-  'JOIN live_posts lp ON lp.id = c.post_id ' +
-  `WHERE cardinality($5::uuid[]) > 0 AND lp.topic_id = ANY($5::uuid[]) AND c.vector @@ ${QUERY} ` +
-  `UNION ALL SELECT 'page', g.id, ${score('g')} FROM searchable_pages g ` +
-  `WHERE cardinality($6::uuid[]) > 0 AND g.space_id = ANY($6::uuid[]) AND g.vector @@ ${QUERY} ` +
-  `UNION ALL SELECT 'event', e.id, ${score('e')} FROM searchable_events e ` +
-  `WHERE cardinality($7::uuid[]) > 0 AND e.space_id = ANY($7::uuid[]) AND (e.ends_at IS NULL OR e.ends_at > $8) ` +
-  `AND e.vector @@ ${QUERY}`;
+const hitsSince = (since: string | null) => {
+  const recent = (alias: string) => (since ? ` AND ${alias}.recency >= ${since}` : '');
+  return (
+    bothForms(
+      `SELECT 'post' AS type, p.id, ${score('p')} AS score FROM searchable_posts p`,
+      'p',
+      `cardinality($4::uuid[]) > 0 AND p.topic_id = ANY($4::uuid[]) AND p.space_id = ANY($10::uuid[])${recent('p')}`,
+    ) +
+    ` UNION ALL SELECT 'comment', c.id, ${score('c')} FROM searchable_comments c ` +
+    'JOIN live_posts lp ON lp.id = c.post_id ' +
+    `WHERE cardinality($5::uuid[]) > 0 AND lp.topic_id = ANY($5::uuid[]) AND ${eitherForm('c')}${recent('c')} ` +
+    `UNION ALL SELECT 'page', g.id, ${score('g')} FROM searchable_pages g ` +
+    `WHERE cardinality($6::uuid[]) > 0 AND g.space_id = ANY($6::uuid[]) AND ${eitherForm('g')}${recent('g')} ` +
+    `UNION ALL SELECT 'event', e.id, ${score('e')} FROM searchable_events e ` +
+    'WHERE cardinality($7::uuid[]) > 0 AND e.space_id = ANY($7::uuid[]) AND (e.ends_at IS NULL OR e.ends_at > $8) ' +
+    `AND ${eitherForm('e')}${recent('e')}`
+  );
+};
+
+/**
+ * The bounded candidate set (docs/decisions/0185-bounded-search-work.md): the hits of the newest
+ * window (the last day, then the last 30 days, then all) that holds a page past the seek, ranked
+ * within it; a wider window is read only when the narrower one held less than a page.
+ */
+const WINDOWS: [name: string, since: string | null][] = [
+  ['day', "$8::timestamptz - interval '1 day'"],
+  ['month', "$8::timestamptz - interval '30 days'"],
+  ['ever', null],
+];
+const windowed = (seek: string, order: 'ASC' | 'DESC') => {
+  const ctes = WINDOWS.map(
+    ([name, since]) =>
+      `${name} AS MATERIALIZED (SELECT * FROM (${hitsSince(since)}) hits ${seek}ORDER BY score ${order}, id ${order} LIMIT $9)`,
+  );
+  const full = (name: string) => `(SELECT count(*) FROM ${name}) >= $9`;
+  const short = (name: string) => `(SELECT count(*) FROM ${name}) < $9`;
+  const picks = WINDOWS.map(([name], index) => {
+    const narrower = WINDOWS.slice(0, index).map(([earlier]) => short(earlier));
+    const conditions = index === WINDOWS.length - 1 ? narrower : [...narrower, full(name)];
+    return `SELECT * FROM ${name}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
+  });
+  return `WITH form AS MATERIALIZED (${FORM}), ${ctes.join(', ')} ${picks.join(' UNION ALL ')}`;
+};
 
 /**
  * The highlighted passage of one hit of the page, its document read by its kind and id: matched
@@ -53,10 +117,10 @@ const DOCUMENT =
   "UNION ALL SELECT document FROM searchable_pages WHERE h.type = 'page' AND id = h.id " +
   "UNION ALL SELECT document FROM searchable_events WHERE h.type = 'event' AND id = h.id";
 
-/** A page of hits by (score, id), `seek` past the cursor ($9 rows, $10 score, $11 id). */
+/** A page of hits by (score, id), `seek` past the cursor ($9 rows, $12 score, $13 id). */
 const page = (seek: string, order: 'ASC' | 'DESC') =>
   `SELECT h.type, h.id, h.score, ${HIGHLIGHT} AS marked ` +
-  `FROM (SELECT * FROM (${HITS}) hits ${seek}ORDER BY score ${order}, id ${order} LIMIT $9) h ` +
+  `FROM (${windowed(seek, order)}) h ` +
   `CROSS JOIN LATERAL (${DOCUMENT}) d ORDER BY h.score ${order}, h.id ${order}`;
 
 /**
@@ -67,8 +131,8 @@ export const SEARCH_STATEMENTS = defineStatements('SearchRepository', {
   /** The hits of a query in the reader's scope, best first, with their highlights. */
   hits: {
     first: page('', 'DESC'),
-    after: page('WHERE (score, id) < ($10::float8, $11::uuid) ', 'DESC'),
-    before: page('WHERE (score, id) > ($10::float8, $11::uuid) ', 'ASC'),
+    after: page('WHERE (score, id) < ($12::float8, $13::uuid) ', 'DESC'),
+    before: page('WHERE (score, id) > ($12::float8, $13::uuid) ', 'ASC'),
   },
 });
 
@@ -96,6 +160,8 @@ export class SearchRepository implements SearchBackend {
       scope.eventSpaceIds,
       scope.now,
       seek.take,
+      scope.postSpaceIds,
+      query.headRequired,
     ];
     const rows = seek.values
       ? await this.dataSource.query<HitRow[]>(seek.backward ? hits.before : hits.after, [
