@@ -45,12 +45,30 @@ const eitherForm = (alias: string) =>
   `AND ts_match_vq(${alias}.vector, ${QUERY})`;
 
 /**
- * Relevance blended with recency, a sort key that does not move with the clock
- * (docs/decisions/0181-search-query-and-ranking.md): the log of `ts_rank_cd` plus the age in units
- * of 30 days, so a hit twice as relevant outranks one up to ~21 days newer.
+ * The recency tiers (docs/decisions/0185-bounded-search-work.md): the last day's hits first, then
+ * the last 30 days', then the rest, each tier ranked by the score within it. `bonus` lifts a tier's
+ * scores above every score of the tiers after it (a score is about 700 today, 12 more a year), so
+ * one keyset `(score, id)` walks the tiers in turn; `since` is the tier's window, which holds its
+ * hits and every newer tier's.
+ */
+const TIERS: { name: string; since: string | null; bonus: number }[] = [
+  { name: 'day', since: "$8::timestamptz - interval '1 day'", bonus: 20000 },
+  { name: 'month', since: "$8::timestamptz - interval '30 days'", bonus: 10000 },
+  { name: 'ever', since: null, bonus: 0 },
+];
+
+/**
+ * Relevance blended with recency (docs/decisions/0181-search-query-and-ranking.md): the log of
+ * `ts_rank_cd` plus the age in units of 30 days, so a hit twice as relevant outranks one up to ~21
+ * days newer, plus its tier's bonus (record 0185). The tier moves with $8 (now) only when a hit
+ * crosses a tier's edge between two pages.
  */
 const score = (alias: string) =>
-  `ln(ts_rank_cd(${alias}.vector, ${QUERY}) + 0.001) + extract(epoch FROM ${alias}.recency) / 2592000`;
+  `ln(ts_rank_cd(${alias}.vector, ${QUERY}) + 0.001) + extract(epoch FROM ${alias}.recency) / 2592000 + CASE ` +
+  TIERS.filter((tier) => tier.since)
+    .map((tier) => `WHEN ${alias}.recency >= ${tier.since} THEN ${tier.bonus} `)
+    .join('') +
+  'ELSE 0 END';
 
 /**
  * Each kind's hits within the reader's scope and since `since` (null: all), an empty list skipping
@@ -79,25 +97,30 @@ const hitsSince = (since: string | null) => {
 };
 
 /**
- * The bounded candidate set (docs/decisions/0185-bounded-search-work.md): the hits of the newest
- * window (the last day, then the last 30 days, then all) that holds a page past the seek, ranked
- * within it; a wider window is read only when the narrower one held less than a page.
+ * The bounded candidate set (docs/decisions/0185-bounded-search-work.md): each tier's window is a
+ * CTE of its page past the seek, ranked within it and cut at $9 rows. Forward, the narrowest window
+ * that holds a page is the page (a wider one is read only when the narrower held less: one-time
+ * filters on their counts, evaluated in turn); backward, the window of the cursor's tier, whose
+ * rows before the cursor are all those of its tier and the newer ones.
  */
-const WINDOWS: [name: string, since: string | null][] = [
-  ['day', "$8::timestamptz - interval '1 day'"],
-  ['month', "$8::timestamptz - interval '30 days'"],
-  ['ever', null],
-];
 const windowed = (seek: string, order: 'ASC' | 'DESC') => {
-  const ctes = WINDOWS.map(
-    ([name, since]) =>
+  const ctes = TIERS.map(
+    ({ name, since }) =>
       `${name} AS MATERIALIZED (SELECT * FROM (${hitsSince(since)}) hits ${seek}ORDER BY score ${order}, id ${order} LIMIT $9)`,
   );
   const full = (name: string) => `(SELECT count(*) FROM ${name}) >= $9`;
   const short = (name: string) => `(SELECT count(*) FROM ${name}) < $9`;
-  const picks = WINDOWS.map(([name], index) => {
-    const narrower = WINDOWS.slice(0, index).map(([earlier]) => short(earlier));
-    const conditions = index === WINDOWS.length - 1 ? narrower : [...narrower, full(name)];
+  const picks = TIERS.map(({ name, bonus }, index) => {
+    const conditions =
+      order === 'ASC'
+        ? [
+            ...(index > 0 ? [`$12::float8 < ${TIERS[index - 1].bonus}`] : []),
+            ...(bonus > 0 ? [`$12::float8 >= ${bonus}`] : []),
+          ]
+        : [
+            ...TIERS.slice(0, index).map((earlier) => short(earlier.name)),
+            ...(index < TIERS.length - 1 ? [full(name)] : []),
+          ];
     return `SELECT * FROM ${name}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
   });
   return `WITH form AS MATERIALIZED (${FORM}), ${ctes.join(', ')} ${picks.join(' UNION ALL ')}`;
