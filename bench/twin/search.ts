@@ -31,7 +31,7 @@ interface MemberSpaceRow extends SpaceRow {
 /** SearchRepository.search's first page, then SearchPresenter's cards of its post hits. */
 async function searchPage(
   context: TwinContext,
-  scope: { posts: string[]; comments: string[]; publicSpaces: string[] },
+  scope: { posts: string[]; spaces: string[]; comments: string[]; publicSpaces: string[] },
   reader: string | null,
 ): Promise<string> {
   const q = context.url.searchParams.get('q') ?? '';
@@ -49,6 +49,8 @@ async function searchPage(
     scope.publicSpaces,
     new Date(),
     limit + 1,
+    scope.spaces,
+    query.headRequired,
   ]);
   const hits = fetched.slice(0, limit);
   if (hits.some((hit) => hit.type !== 'post')) throw new TwinRefusal(500, 'the twin shows posts only');
@@ -107,7 +109,7 @@ export const spaceSearch: TwinHandler = async (context) => {
     .map((topic) => topic.id);
   const json = await searchPage(
     context,
-    { posts: topicIds, comments: [], publicSpaces: space.is_public ? [space.id] : [] },
+    { posts: topicIds, spaces: [space.id], comments: [], publicSpaces: space.is_public ? [space.id] : [] },
     null,
   );
   return { status: 200, json };
@@ -129,6 +131,7 @@ export const searchAcrossSpaces: TwinHandler = async (context) => {
     context,
     {
       posts: topicIds,
+      spaces: spaces.map((space) => space.id),
       comments: topicIds,
       publicSpaces: spaces.filter((space) => space.is_public).map((space) => space.id),
     },

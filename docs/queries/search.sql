@@ -13,100 +13,740 @@ SELECT
   ) AS marked
 FROM
   (
+    WITH
+      form AS MATERIALIZED (
+        SELECT
+          $2::text IS NOT NULL
+          AND NOT $11::boolean
+          AND NOT $3::boolean
+          AND (
+            SELECT
+              count(*)
+            FROM
+              (
+                SELECT
+                  1
+                FROM
+                  searchable_posts x
+                WHERE
+                  x.topic_id = ANY ($4::UUID[])
+                  AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                LIMIT
+                  21
+              ) found
+          ) >= 21 AS exact
+      ),
+      DAY AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '1 day'
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '1 day'
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND c.recency >= $8::timestamptz - interval '1 day'
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND g.recency >= $8::timestamptz - interval '1 day'
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND e.recency >= $8::timestamptz - interval '1 day'
+          ) hits
+        ORDER BY
+          score DESC,
+          id DESC
+        LIMIT
+          $9
+      ),
+      MONTH AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '30 days'
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '30 days'
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND c.recency >= $8::timestamptz - interval '30 days'
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND g.recency >= $8::timestamptz - interval '30 days'
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND e.recency >= $8::timestamptz - interval '30 days'
+          ) hits
+        ORDER BY
+          score DESC,
+          id DESC
+        LIMIT
+          $9
+      ),
+      ever AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+          ) hits
+        ORDER BY
+          score DESC,
+          id DESC
+        LIMIT
+          $9
+      )
     SELECT
       *
     FROM
+      DAY
+    WHERE
       (
         SELECT
-          'post' AS type,
-          p.id,
-          ln(
-            ts_rank_cd(
-              p.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              p.recency
-          ) / 2592000 AS score
+          count(*)
         FROM
-          unnest($4::UUID[]) AS pt (id)
-          JOIN searchable_posts p ON p.topic_id = pt.id
-        WHERE
-          cardinality($4::UUID[]) > 0
-          AND p.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
+          DAY
+      ) >= $9
+    UNION ALL
+    SELECT
+      *
+    FROM
+      MONTH
+    WHERE
+      (
         SELECT
-          'comment',
-          c.id,
-          ln(
-            ts_rank_cd(
-              c.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              c.recency
-          ) / 2592000
+          count(*)
         FROM
-          searchable_comments c
-          JOIN live_posts lp ON lp.id = c.post_id
-        WHERE
-          cardinality($5::UUID[]) > 0
-          AND lp.topic_id = ANY ($5::UUID[])
-          AND c.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
+          DAY
+      ) < $9
+      AND (
         SELECT
-          'page',
-          g.id,
-          ln(
-            ts_rank_cd(
-              g.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              g.recency
-          ) / 2592000
+          count(*)
         FROM
-          searchable_pages g
-        WHERE
-          cardinality($6::UUID[]) > 0
-          AND g.space_id = ANY ($6::UUID[])
-          AND g.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
+          MONTH
+      ) >= $9
+    UNION ALL
+    SELECT
+      *
+    FROM
+      ever
+    WHERE
+      (
         SELECT
-          'event',
-          e.id,
-          ln(
-            ts_rank_cd(
-              e.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              e.recency
-          ) / 2592000
+          count(*)
         FROM
-          searchable_events e
-        WHERE
-          cardinality($7::UUID[]) > 0
-          AND e.space_id = ANY ($7::UUID[])
-          AND (
-            e.ends_at IS NULL
-            OR e.ends_at > $8
-          )
-          AND e.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-      ) hits
-    ORDER BY
-      score DESC,
-      id DESC
-    LIMIT
-      $9
+          DAY
+      ) < $9
+      AND (
+        SELECT
+          count(*)
+        FROM
+          MONTH
+      ) < $9
   ) h
   CROSS JOIN LATERAL (
     SELECT
@@ -158,102 +798,746 @@ SELECT
   ) AS marked
 FROM
   (
+    WITH
+      form AS MATERIALIZED (
+        SELECT
+          $2::text IS NOT NULL
+          AND NOT $11::boolean
+          AND NOT $3::boolean
+          AND (
+            SELECT
+              count(*)
+            FROM
+              (
+                SELECT
+                  1
+                FROM
+                  searchable_posts x
+                WHERE
+                  x.topic_id = ANY ($4::UUID[])
+                  AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                LIMIT
+                  21
+              ) found
+          ) >= 21 AS exact
+      ),
+      DAY AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '1 day'
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '1 day'
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND c.recency >= $8::timestamptz - interval '1 day'
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND g.recency >= $8::timestamptz - interval '1 day'
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND e.recency >= $8::timestamptz - interval '1 day'
+          ) hits
+        WHERE
+          (score, id) < ($12::float8, $13::uuid)
+        ORDER BY
+          score DESC,
+          id DESC
+        LIMIT
+          $9
+      ),
+      MONTH AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '30 days'
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '30 days'
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND c.recency >= $8::timestamptz - interval '30 days'
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND g.recency >= $8::timestamptz - interval '30 days'
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND e.recency >= $8::timestamptz - interval '30 days'
+          ) hits
+        WHERE
+          (score, id) < ($12::float8, $13::uuid)
+        ORDER BY
+          score DESC,
+          id DESC
+        LIMIT
+          $9
+      ),
+      ever AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+          ) hits
+        WHERE
+          (score, id) < ($12::float8, $13::uuid)
+        ORDER BY
+          score DESC,
+          id DESC
+        LIMIT
+          $9
+      )
     SELECT
       *
     FROM
+      DAY
+    WHERE
       (
         SELECT
-          'post' AS type,
-          p.id,
-          ln(
-            ts_rank_cd(
-              p.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              p.recency
-          ) / 2592000 AS score
+          count(*)
         FROM
-          unnest($4::UUID[]) AS pt (id)
-          JOIN searchable_posts p ON p.topic_id = pt.id
-        WHERE
-          cardinality($4::UUID[]) > 0
-          AND p.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
-        SELECT
-          'comment',
-          c.id,
-          ln(
-            ts_rank_cd(
-              c.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              c.recency
-          ) / 2592000
-        FROM
-          searchable_comments c
-          JOIN live_posts lp ON lp.id = c.post_id
-        WHERE
-          cardinality($5::UUID[]) > 0
-          AND lp.topic_id = ANY ($5::UUID[])
-          AND c.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
-        SELECT
-          'page',
-          g.id,
-          ln(
-            ts_rank_cd(
-              g.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              g.recency
-          ) / 2592000
-        FROM
-          searchable_pages g
-        WHERE
-          cardinality($6::UUID[]) > 0
-          AND g.space_id = ANY ($6::UUID[])
-          AND g.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
-        SELECT
-          'event',
-          e.id,
-          ln(
-            ts_rank_cd(
-              e.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              e.recency
-          ) / 2592000
-        FROM
-          searchable_events e
-        WHERE
-          cardinality($7::UUID[]) > 0
-          AND e.space_id = ANY ($7::UUID[])
-          AND (
-            e.ends_at IS NULL
-            OR e.ends_at > $8
-          )
-          AND e.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-      ) hits
+          DAY
+      ) >= $9
+    UNION ALL
+    SELECT
+      *
+    FROM
+      MONTH
     WHERE
-      (score, id) < ($10::float8, $11::uuid)
-    ORDER BY
-      score DESC,
-      id DESC
-    LIMIT
-      $9
+      (
+        SELECT
+          count(*)
+        FROM
+          DAY
+      ) < $9
+      AND (
+        SELECT
+          count(*)
+        FROM
+          MONTH
+      ) >= $9
+    UNION ALL
+    SELECT
+      *
+    FROM
+      ever
+    WHERE
+      (
+        SELECT
+          count(*)
+        FROM
+          DAY
+      ) < $9
+      AND (
+        SELECT
+          count(*)
+        FROM
+          MONTH
+      ) < $9
   ) h
   CROSS JOIN LATERAL (
     SELECT
@@ -305,102 +1589,720 @@ SELECT
   ) AS marked
 FROM
   (
+    WITH
+      form AS MATERIALIZED (
+        SELECT
+          $2::text IS NOT NULL
+          AND NOT $11::boolean
+          AND NOT $3::boolean
+          AND (
+            SELECT
+              count(*)
+            FROM
+              (
+                SELECT
+                  1
+                FROM
+                  searchable_posts x
+                WHERE
+                  x.topic_id = ANY ($4::UUID[])
+                  AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                LIMIT
+                  21
+              ) found
+          ) >= 21 AS exact
+      ),
+      DAY AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '1 day'
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '1 day'
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND c.recency >= $8::timestamptz - interval '1 day'
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND g.recency >= $8::timestamptz - interval '1 day'
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND e.recency >= $8::timestamptz - interval '1 day'
+          ) hits
+        WHERE
+          (score, id) > ($12::float8, $13::uuid)
+        ORDER BY
+          score ASC,
+          id ASC
+        LIMIT
+          $9
+      ),
+      MONTH AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '30 days'
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND p.recency >= $8::timestamptz - interval '30 days'
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND c.recency >= $8::timestamptz - interval '30 days'
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND g.recency >= $8::timestamptz - interval '30 days'
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+              AND e.recency >= $8::timestamptz - interval '30 days'
+          ) hits
+        WHERE
+          (score, id) > ($12::float8, $13::uuid)
+        ORDER BY
+          score ASC,
+          id ASC
+        LIMIT
+          $9
+      ),
+      ever AS MATERIALIZED (
+        SELECT
+          *
+        FROM
+          (
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND NOT (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ plat_search_query (
+                $1::text,
+                CASE
+                  WHEN $11::boolean THEN NULL
+                  ELSE $2::text
+                END,
+                $3::boolean
+              )
+              AND ts_match_vq (
+                p.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'post' AS type,
+              p.id,
+              ln(
+                ts_rank_cd(
+                  p.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  p.recency
+              ) / 2592000 + CASE
+                WHEN p.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN p.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END AS score
+            FROM
+              searchable_posts p
+            WHERE
+              cardinality($4::UUID[]) > 0
+              AND p.topic_id = ANY ($4::UUID[])
+              AND p.space_id = ANY ($10::UUID[])
+              AND (
+                SELECT
+                  exact
+                FROM
+                  form
+              )
+              AND p.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+            UNION ALL
+            SELECT
+              'comment',
+              c.id,
+              ln(
+                ts_rank_cd(
+                  c.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  c.recency
+              ) / 2592000 + CASE
+                WHEN c.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN c.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_comments c
+              JOIN live_posts lp ON lp.id = c.post_id
+            WHERE
+              cardinality($5::UUID[]) > 0
+              AND lp.topic_id = ANY ($5::UUID[])
+              AND c.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                c.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'page',
+              g.id,
+              ln(
+                ts_rank_cd(
+                  g.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  g.recency
+              ) / 2592000 + CASE
+                WHEN g.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN g.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_pages g
+            WHERE
+              cardinality($6::UUID[]) > 0
+              AND g.space_id = ANY ($6::UUID[])
+              AND g.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                g.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+            UNION ALL
+            SELECT
+              'event',
+              e.id,
+              ln(
+                ts_rank_cd(
+                  e.vector,
+                  plat_search_query ($1::text, $2::text, $3::boolean)
+                ) + 0.001
+              ) + extract(
+                epoch
+                FROM
+                  e.recency
+              ) / 2592000 + CASE
+                WHEN e.recency >= $8::timestamptz - interval '1 day' THEN 20000
+                WHEN e.recency >= $8::timestamptz - interval '30 days' THEN 10000
+                ELSE 0
+              END
+            FROM
+              searchable_events e
+            WHERE
+              cardinality($7::UUID[]) > 0
+              AND e.space_id = ANY ($7::UUID[])
+              AND (
+                e.ends_at IS NULL
+                OR e.ends_at > $8
+              )
+              AND e.vector @@ CASE
+                WHEN (
+                  SELECT
+                    exact
+                  FROM
+                    form
+                ) THEN websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                ELSE plat_search_query (
+                  $1::text,
+                  CASE
+                    WHEN $11::boolean THEN NULL
+                    ELSE $2::text
+                  END,
+                  $3::boolean
+                )
+              END
+              AND ts_match_vq (
+                e.vector,
+                plat_search_query ($1::text, $2::text, $3::boolean)
+              )
+          ) hits
+        WHERE
+          (score, id) > ($12::float8, $13::uuid)
+        ORDER BY
+          score ASC,
+          id ASC
+        LIMIT
+          $9
+      )
     SELECT
       *
     FROM
-      (
-        SELECT
-          'post' AS type,
-          p.id,
-          ln(
-            ts_rank_cd(
-              p.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              p.recency
-          ) / 2592000 AS score
-        FROM
-          unnest($4::UUID[]) AS pt (id)
-          JOIN searchable_posts p ON p.topic_id = pt.id
-        WHERE
-          cardinality($4::UUID[]) > 0
-          AND p.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
-        SELECT
-          'comment',
-          c.id,
-          ln(
-            ts_rank_cd(
-              c.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              c.recency
-          ) / 2592000
-        FROM
-          searchable_comments c
-          JOIN live_posts lp ON lp.id = c.post_id
-        WHERE
-          cardinality($5::UUID[]) > 0
-          AND lp.topic_id = ANY ($5::UUID[])
-          AND c.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
-        SELECT
-          'page',
-          g.id,
-          ln(
-            ts_rank_cd(
-              g.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              g.recency
-          ) / 2592000
-        FROM
-          searchable_pages g
-        WHERE
-          cardinality($6::UUID[]) > 0
-          AND g.space_id = ANY ($6::UUID[])
-          AND g.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-        UNION ALL
-        SELECT
-          'event',
-          e.id,
-          ln(
-            ts_rank_cd(
-              e.vector,
-              plat_search_query ($1::text, $2::text, $3::boolean)
-            ) + 0.001
-          ) + extract(
-            epoch
-            FROM
-              e.recency
-          ) / 2592000
-        FROM
-          searchable_events e
-        WHERE
-          cardinality($7::UUID[]) > 0
-          AND e.space_id = ANY ($7::UUID[])
-          AND (
-            e.ends_at IS NULL
-            OR e.ends_at > $8
-          )
-          AND e.vector @@ plat_search_query ($1::text, $2::text, $3::boolean)
-      ) hits
+      DAY
     WHERE
-      (score, id) > ($10::float8, $11::uuid)
-    ORDER BY
-      score ASC,
-      id ASC
-    LIMIT
-      $9
+      $12::float8 >= 20000
+    UNION ALL
+    SELECT
+      *
+    FROM
+      MONTH
+    WHERE
+      $12::float8 < 20000
+      AND $12::float8 >= 10000
+    UNION ALL
+    SELECT
+      *
+    FROM
+      ever
+    WHERE
+      $12::float8 < 10000
   ) h
   CROSS JOIN LATERAL (
     SELECT

@@ -595,11 +595,15 @@ export class AppConfig {
   @Min(1)
   SEARCH_CONCURRENCY = 2;
 
-  /** Searches that may wait for a slot; past them the answer is 503 with Retry-After. */
+  /**
+   * Searches that may wait for a slot; past them the answer is 503 with Retry-After. 64: a bounded
+   * search holds its slot a few milliseconds (docs/decisions/0185-bounded-search-work.md), so
+   * a burst of a few dozen waits rather than fails.
+   */
   @Type(() => Number)
   @IsInt()
   @Min(0)
-  SEARCH_QUEUE = 16;
+  SEARCH_QUEUE = 64;
 
   /** Image transforms that may wait for a render slot; past them the answer is 503 with Retry-After. */
   @Type(() => Number)

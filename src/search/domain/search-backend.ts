@@ -12,6 +12,8 @@ export type HitType = 'post' | 'comment' | 'page' | 'event';
 export interface SearchScope {
   /** Topics whose posts the reader reads in full. */
   postTopicIds: string[];
+  /** The spaces of those topics (the posts' recency index is by space). */
+  postSpaceIds: string[];
   /** Topics on whose posts the reader reads the comments (none without a signed-in caller). */
   commentTopicIds: string[];
   /** Spaces whose enabled pages the reader sees (those with a public profile). */

@@ -5,7 +5,7 @@
  */
 
 /** Bounds of a query: longer or wordier ones are a 400 (design.md §5). */
-export const SEARCH_LIMITS = { maxLength: 200, maxTerms: 8 } as const;
+export const SEARCH_LIMITS = { maxLength: 200, maxTerms: 8, minPrefix: 3 } as const;
 
 /** The kinds of things a search finds, in the order `types` names them. */
 export const SEARCH_TYPES = ['posts', 'comments', 'pages', 'events'] as const;
@@ -18,6 +18,12 @@ export interface ParsedQuery {
   prefix: string | null;
   /** True when the prefix joins the rest with `OR` (`a OR b…`), else it is required. */
   alternative: boolean;
+  /**
+   * True when `text` has a word a match must contain (not excluded) and the prefix is required:
+   * the index reads by `text` and the prefix is checked on the rows it finds
+   * (docs/decisions/0185-bounded-search-work.md).
+   */
+  headRequired: boolean;
 }
 
 /** Why a query cannot run, as a 400's detail message. */
@@ -30,7 +36,9 @@ const PREFIXABLE = /(^|[\s(])([\p{L}\p{N}]+)$/u;
  * The query `q` as the backend runs it, or `UnsearchableQuery` when it is longer than
  * `SEARCH_LIMITS.maxLength`, has more than `maxTerms` words, or no word a match must contain (a
  * query of only `-excluded` words, or of no letter or digit, would match by scanning everything).
- * A last word that ends the query (no space, not in an open quote, not excluded) is a prefix.
+ * A last word that ends the query (no space, not in an open quote, not excluded) is a prefix when
+ * it has at least `SEARCH_LIMITS.minPrefix` characters (a shorter one would read the postings of
+ * every word it starts: docs/decisions/0185-bounded-search-work.md).
  */
 export function parseSearchQuery(q: string): ParsedQuery {
   const text = q.normalize('NFC');
@@ -47,13 +55,16 @@ export function parseSearchQuery(q: string): ParsedQuery {
   }
   const quotes = (text.match(/"/g) ?? []).length;
   const last = PREFIXABLE.exec(text);
-  if (!last || quotes % 2 === 1 || last[2] === 'OR') return { text, prefix: null, alternative: false };
+  if (!last || quotes % 2 === 1 || last[2] === 'OR' || [...last[2]].length < SEARCH_LIMITS.minPrefix)
+    return { text, prefix: null, alternative: false, headRequired: false };
   const head = text.slice(0, text.length - last[2].length).trimEnd();
   const alternative = /(^|\s)OR$/.test(head);
+  const rest = alternative ? head.slice(0, -2).trimEnd() : head;
   return {
-    text: alternative ? head.slice(0, -2).trimEnd() : head,
+    text: rest,
     prefix: last[2].toLowerCase(),
     alternative,
+    headRequired: !alternative && wordsOf(rest).some((word) => !word.connective && !word.excluded),
   };
 }
 

@@ -45,7 +45,10 @@ export class SearchResult {
   highlight: SearchHighlight;
 }
 
-/** A page of results, best first (relevance blended with recency). */
+/**
+ * A page of results, best first: the last day's, then the last 30 days', then older ones, each by
+ * relevance blended with recency (docs/decisions/0185-bounded-search-work.md).
+ */
 export class SearchListing extends PageEnvelope {
   @ApiProperty({ type: [SearchResult] })
   items: SearchResult[];

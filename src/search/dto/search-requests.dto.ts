@@ -10,8 +10,9 @@ export class SearchQuery extends PaginationQueryDto {
   @ApiProperty({
     description:
       'What to find, in web search syntax: words (all required), "a phrase", `OR`, `-excluded`; the last ' +
-      `word also matches as a prefix while typed. At most ${SEARCH_LIMITS.maxLength} characters and ` +
-      `${SEARCH_LIMITS.maxTerms} words, at least one word not excluded.`,
+      `word, while typed and at least ${SEARCH_LIMITS.minPrefix} characters long, also matches as a prefix ` +
+      '(alone in the query, only while fewer than a page of posts hold it as a whole word). At most ' +
+      `${SEARCH_LIMITS.maxLength} characters and ${SEARCH_LIMITS.maxTerms} words, at least one word not excluded.`,
     maxLength: SEARCH_LIMITS.maxLength,
     example: 'venue change',
   })

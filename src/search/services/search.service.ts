@@ -77,7 +77,7 @@ export class SearchService {
     const wantsTopics = types.has('posts') || (readsComments && types.has('comments'));
     const topics = wantsTopics ? (await this.posts.readableTopics(view)).map((topic) => topic.id) : [];
     const publicSpaces = view.space.isPublic ? [view.space] : [];
-    const scope = this.scopeOf(types, topics, readsComments ? topics : [], publicSpaces);
+    const scope = this.scopeOf(types, topics, readsComments ? topics : [], [view.space.id], publicSpaces);
     const reader = view.kind === 'anonymous' ? null : view.did;
     // The thread listing's `viewer` is the member view's person (comments' record 0059).
     const readers: Readers = {
@@ -108,7 +108,13 @@ export class SearchService {
         )
       : [];
     const publicSpaces = spaces.filter((space) => space.isPublic);
-    const scope = this.scopeOf(types, topics, topics, publicSpaces);
+    const scope = this.scopeOf(
+      types,
+      topics,
+      topics,
+      spaces.map((space) => space.id),
+      publicSpaces,
+    );
     return this.page(parsed, scope, query, { posts: principal.did, comments: principal.did, publicSpaces });
   }
 
@@ -116,11 +122,13 @@ export class SearchService {
     types: Set<SearchType>,
     postTopicIds: string[],
     commentTopicIds: string[],
+    topicSpaceIds: string[],
     publicSpaces: SpaceView[],
   ): SearchScope {
     const spaceIds = publicSpaces.map((space) => space.id);
     return {
       postTopicIds: types.has('posts') ? postTopicIds : [],
+      postSpaceIds: types.has('posts') ? topicSpaceIds : [],
       commentTopicIds: types.has('comments') ? commentTopicIds : [],
       pageSpaceIds: types.has('pages') ? spaceIds : [],
       eventSpaceIds: types.has('events') ? spaceIds : [],

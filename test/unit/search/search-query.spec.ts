@@ -1,16 +1,25 @@
 import { highlightOf, parseSearchQuery, UnsearchableQuery } from '../../../src/search/domain/search-query';
 
 describe('parseSearchQuery (docs/decisions/0181-search-query-and-ranking.md)', () => {
-  it.each<[string, { text: string; prefix: string | null; alternative: boolean }]>([
-    ['venue', { text: '', prefix: 'venue', alternative: false }],
-    ['venue cha', { text: 'venue', prefix: 'cha', alternative: false }],
-    ['venue cha ', { text: 'venue cha ', prefix: null, alternative: false }],
-    ['"venue cha"', { text: '"venue cha"', prefix: null, alternative: false }],
-    ['"venue cha', { text: '"venue cha', prefix: null, alternative: false }],
-    ['mill OR pla', { text: 'mill', prefix: 'pla', alternative: true }],
-    ['mill -base', { text: 'mill -base', prefix: null, alternative: false }],
-    ['mill OR', { text: 'mill OR', prefix: null, alternative: false }],
-    ['Café', { text: '', prefix: 'café', alternative: false }],
+  it.each<[string, { text: string; prefix: string | null; alternative: boolean; headRequired: boolean }]>([
+    ['venue', { text: '', prefix: 'venue', alternative: false, headRequired: false }],
+    ['venue cha', { text: 'venue', prefix: 'cha', alternative: false, headRequired: true }],
+    ['venue cha ', { text: 'venue cha ', prefix: null, alternative: false, headRequired: false }],
+    ['"venue cha"', { text: '"venue cha"', prefix: null, alternative: false, headRequired: false }],
+    ['"venue cha', { text: '"venue cha', prefix: null, alternative: false, headRequired: false }],
+    ['mill OR pla', { text: 'mill', prefix: 'pla', alternative: true, headRequired: false }],
+    ['mill -base', { text: 'mill -base', prefix: null, alternative: false, headRequired: false }],
+    ['mill OR', { text: 'mill OR', prefix: null, alternative: false, headRequired: false }],
+    ['Café', { text: '', prefix: 'café', alternative: false, headRequired: false }],
+    // Excluded words alone do not decide a match: the index reads by the prefix.
+    ['-mill ven', { text: '-mill', prefix: 'ven', alternative: false, headRequired: false }],
+    [
+      '"venue change" mi',
+      { text: '"venue change" mi', prefix: null, alternative: false, headRequired: false },
+    ],
+    // Shorter than SEARCH_LIMITS.minPrefix: a whole word, not a prefix.
+    ['venue ch', { text: 'venue ch', prefix: null, alternative: false, headRequired: false }],
+    ['ab', { text: 'ab', prefix: null, alternative: false, headRequired: false }],
   ])('%j runs as %j', (q, parsed) => {
     expect(parseSearchQuery(q)).toEqual(parsed);
   });
