@@ -145,6 +145,21 @@ describe('proofs of an account whose erasure is pending (e2e)', () => {
     expectStatus(await bob.get('/v1/profile'), 200);
   });
 
+  it('the OpenAPI document and llms.txt mark the routes allowed while erasure is pending, and only them', async () => {
+    const document = (await request(t.http).get('/openapi.json')).body as {
+      paths: Record<string, Record<string, Record<string, unknown>>>;
+    };
+    const marked = Object.entries(document.paths).flatMap(([path, item]) =>
+      Object.entries(item)
+        .filter(([, operation]) => operation['x-allowed-while-erasure-pending'] === true)
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(marked.sort()).toEqual(['DELETE /profile', 'GET /v1/profile', 'POST /profile/restore']);
+    const llms = (await request(t.http).get('/llms.txt')).text;
+    expect(llms).toMatch(/^- POST \/profile\/restore .*; also while erasure is pending\]$/m);
+    expect(llms).not.toMatch(/^- PATCH \/profile .*while erasure is pending/m);
+  });
+
   it('a proof refused while pending spent nothing: after a restore the same jti is accepted, and everything works', async () => {
     const jti = 'leaving-jti-0001';
     expectPending(await post(alice, { jti }));
