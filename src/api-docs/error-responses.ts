@@ -44,7 +44,8 @@ const ERROR_RESPONSES: { [name: string]: ResponseObject } = {
     content: json('ErrorBody'),
   },
   Forbidden: {
-    description: '`E_FORBIDDEN`: verified, but not allowed (key role, credential scope, space role)',
+    description:
+      '`E_FORBIDDEN`: verified, but not allowed (key role, credential scope, space role, an erasure of the account pending)',
     content: json('ErrorBody'),
   },
   NotFound: {

@@ -28,6 +28,8 @@ export function buildLlmsTxt(document: OpenAPIObject): string {
     '- Authenticated writes may send `Idempotency-Key` (1-255 visible ASCII) to retry safely: the same',
     '  key and request (new proof) get the first answer again (`Idempotent-Replayed: true`); another',
     '  request with that key is 409.',
+    "- After `DELETE /profile`, while the erasure is pending, the account's own proofs are refused (403)",
+    '  except on the routes marked "while erasure is pending"; `POST /profile/restore` cancels.',
     '- The full description: /openapi.json (or /openapi.yaml).',
     '',
     '## Routes',
@@ -35,13 +37,19 @@ export function buildLlmsTxt(document: OpenAPIObject): string {
   for (const path of Object.keys(document.paths).sort()) {
     const item = document.paths[path] as Record<
       string,
-      { summary?: string; 'x-auth-class'?: string; 'x-scopes'?: string[] }
+      {
+        summary?: string;
+        'x-auth-class'?: string;
+        'x-scopes'?: string[];
+        'x-allowed-while-erasure-pending'?: boolean;
+      }
     >;
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
       const scopes = operation['x-scopes'] ? `; scopes: ${operation['x-scopes'].join(', ')}` : '';
-      const auth = `${AUTH_NOTES[operation['x-auth-class'] ?? 'anonymous']}${scopes}`;
+      const leaving = operation['x-allowed-while-erasure-pending'] ? '; also while erasure is pending' : '';
+      const auth = `${AUTH_NOTES[operation['x-auth-class'] ?? 'anonymous']}${scopes}${leaving}`;
       const summary = operation.summary ? ` - ${operation.summary}` : '';
       lines.push(`- ${method.toUpperCase()} ${path}${summary} [${auth}]`);
     }

@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata } from '@nestjs/common';
 import { ApiExtension, ApiSecurity } from '@nestjs/swagger';
-import { ROUTE_ACCESS, RouteAccess, Scope } from './route-access';
+import { ALLOWED_WHILE_ERASURE_PENDING, ROUTE_ACCESS, RouteAccess, Scope } from './route-access';
 
 export const PROOF_SECURITY = 'PlatProof';
 export const CREDENTIAL_SECURITY = 'PlatCredential';
@@ -58,3 +58,14 @@ export const IdentityProof = () => declare({ kind: 'identity' }, ApiSecurity(PRO
 
 /** Key-proof ceremony routes: anonymous, the signed envelope is the capability. */
 export const KeyProofRoute = () => declare({ kind: 'key-proof' });
+
+/**
+ * Besides the access class: while the caller's account erasure is pending, their own bare identity
+ * proof is still accepted here (reading their profile, cancelling, exporting); everywhere else it is
+ * refused with 403 (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md).
+ */
+export const AllowedWhileErasurePending = () =>
+  applyDecorators(
+    SetMetadata(ALLOWED_WHILE_ERASURE_PENDING, true),
+    ApiExtension('x-allowed-while-erasure-pending', true),
+  );

@@ -31,6 +31,12 @@ export interface RequestPrincipal {
   credential?: CredentialGrant;
 }
 
+/** What a route allows besides its access class (declared by decorators beside it). */
+export interface RouteAllowances {
+  /** The caller's own bare identity proof is accepted while their erasure is pending. */
+  whileErasurePending: boolean;
+}
+
 /**
  * Verifies the proof and credential of a non-anonymous route and answers who acts, or null for an
  * anonymous caller on an optional-auth route. The protocol layer (src/protocol/auth) implements it.
@@ -44,5 +50,6 @@ export abstract class RequestAuthenticator {
     request: Request,
     access: RouteAccess,
     beforeCommit?: (principal: RequestPrincipal) => void | Promise<void>,
+    allowances?: RouteAllowances,
   ): Promise<RequestPrincipal | null>;
 }

@@ -5,7 +5,7 @@ import { CredentialRefused, forbidden, notFound } from '../errors/api-error';
 import { WriteIdempotency } from '../idempotency/write-idempotency';
 import { PublicSpaceProbe } from './public-space-probe';
 import { RequestAuthenticator, RequestPrincipal } from './request-authenticator';
-import { ROUTE_ACCESS, RouteAccess } from './route-access';
+import { ALLOWED_WHILE_ERASURE_PENDING, ROUTE_ACCESS, RouteAccess } from './route-access';
 
 export type AuthenticatedRequest = Request & { principal?: RequestPrincipal | null };
 
@@ -39,13 +39,21 @@ export class RouteAccessGuard implements CanActivate {
     ]);
     if (!access) throw forbidden('Route has no declared access class');
     if (access.kind === 'anonymous' || access.kind === 'key-proof') return true;
+    const whileErasurePending =
+      this.reflector.getAllAndOverride<boolean | undefined>(ALLOWED_WHILE_ERASURE_PENDING, [
+        context.getHandler(),
+        context.getClass(),
+      ]) === true;
     const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const response = context.switchToHttp().getResponse<Response>();
     const captured = this.hooks?.beforeVerification(request, response);
     if (captured) await captured;
     try {
-      request.principal = await this.authenticator.authenticate(request, access, (principal) =>
-        this.hooks?.afterVerification(request, response, principal),
+      request.principal = await this.authenticator.authenticate(
+        request,
+        access,
+        (principal) => this.hooks?.afterVerification(request, response, principal),
+        { whileErasurePending },
       );
     } catch (error) {
       if (error instanceof CredentialRefused && access.kind === 'gated' && access.spaceParam) {

@@ -26,3 +26,9 @@ export type RouteAccess =
   | { kind: 'key-proof' };
 
 export const ROUTE_ACCESS = 'plat:route-access';
+
+/**
+ * Routes a person whose account erasure is pending may still call with their own bare identity
+ * proof (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md).
+ */
+export const ALLOWED_WHILE_ERASURE_PENDING = 'plat:allowed-while-erasure-pending';

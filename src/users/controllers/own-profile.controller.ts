@@ -1,6 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Gated } from '../../common/auth/access.decorators';
+import { AllowedWhileErasurePending, Gated } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
@@ -16,6 +16,8 @@ export class OwnProfileController {
   @Get()
   @RateLimitClass('read')
   @Gated(['read:profile'])
+  // The person leaving sees what is pending (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md).
+  @AllowedWhileErasurePending()
   @ApiOperation({ summary: 'The granting user’s own profile' })
   @ApiOkResponse({ type: OwnProfileResponse })
   getOwnProfile(@Principal() principal: RequestPrincipal): Promise<OwnProfileResponse> {

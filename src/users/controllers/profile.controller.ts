@@ -8,7 +8,7 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
-import { IdentityProof } from '../../common/auth/access.decorators';
+import { AllowedWhileErasurePending, IdentityProof } from '../../common/auth/access.decorators';
 import { Principal } from '../../common/auth/principal.decorator';
 import { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
@@ -39,6 +39,8 @@ export class ProfileController {
   // only (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md).
   @RateLimitClass('ordinary')
   @IdentityProof()
+  // Asked again while pending: the new time (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md).
+  @AllowedWhileErasurePending()
   @ApiOperation({
     summary: 'Request the erasure of the own account',
     description:
@@ -59,6 +61,7 @@ export class ProfileController {
   @HttpCode(204)
   @RateLimitClass('ordinary')
   @IdentityProof()
+  @AllowedWhileErasurePending()
   @ApiOperation({ summary: 'Cancel a scheduled erasure of the own account (during its grace period)' })
   @ApiNoContentResponse()
   @ApiConflictResponse({ description: 'No erasure is scheduled' })

@@ -408,10 +408,14 @@ describe('notification stream (e2e)', () => {
       expect(await granted.waitForEnd(5000)).toBe(true);
       expect(Date.now() - started).toBeLessThan(5000);
       expect(bystander.ended).toBe(false);
-      // Its proofs still verify (to cancel), but no stream opens on them nor on its credentials.
+      // Its proofs verify only where leaving needs them (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md):
+      // no stream opens on them nor on its credentials.
       const refused = await connect(leaving);
       expect(refused.status).toBe(403);
-      expect(JSON.parse(refused.body)).toMatchObject({ code: 'E_FORBIDDEN' });
+      expect(JSON.parse(refused.body)).toEqual({
+        code: 'E_FORBIDDEN',
+        message: 'Erasure of this account is pending; restore it (POST /profile/restore) to use it',
+      });
       expect((await connect(app, { credential })).status).toBe(403);
       // A restore brings the streams back.
       expectStatus(await leaving.post('/profile/restore', {}), 204);

@@ -190,7 +190,8 @@ describe('erasure on request (e2e)', () => {
     expect((await t.anonymous.get(`/v1/spaces/${spaceId}/pages/credits`)).body.body).toBe('Thanks @alice.');
     const refused = await app.get('/v1/profile', { credential });
     expect(refused.status).toBe(403);
-    // Its own proofs still verify: it sees what is pending, and may cancel.
+    // Its own proofs still verify where leaving needs them: it sees its profile, and may cancel
+    // (the rest: erasure-pending-proofs.e2e-spec.ts).
     expectStatus(await alice.get('/v1/profile'), 200);
 
     expectStatus(await alice.post('/profile/restore', {}), 204);

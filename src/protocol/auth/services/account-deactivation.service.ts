@@ -16,8 +16,9 @@ const CACHE_TTL_MS = 60_000;
  * Deactivation by the platform rather than by the identity chain: an account whose erasure is
  * pending (docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md). Credentials it issued are
  * refused and its live streams do not stand, as for a `delete`
- * (docs/decisions/0190-deactivation-follows-the-identity-chain.md), while its own proofs still
- * verify so that it can cancel. The users module owns the state and registers where to read it
+ * (docs/decisions/0190-deactivation-follows-the-identity-chain.md), and its own proofs verify only
+ * on the routes leaving needs, to see and cancel it
+ * (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md). The users module owns the state and registers where to read it
  * (users imports protocol, not the reverse); the answers are cached per replica and dropped by the
  * identity cache bus, which `changed` drives on every replica, so streams re-check at once.
  */

@@ -4,11 +4,13 @@ import {
   CredentialGrant,
   RequestAuthenticator,
   RequestPrincipal,
+  RouteAllowances,
 } from '../../../common/auth/request-authenticator';
 import { RouteAccess, Scope } from '../../../common/auth/route-access';
 import { Clock } from '../../../common/clock/clock';
 import { conflict, CredentialRefused, forbidden, unauthorized } from '../../../common/errors/api-error';
 import { AppConfig } from '../../../config/app-config';
+import { AccountDeactivationService } from './account-deactivation.service';
 import { CredentialVerificationService } from './credential-verification.service';
 import { grantedScopes } from '../domain/credential-grant';
 import { IdentityDirectory } from '../domain/identity-directory';
@@ -17,6 +19,10 @@ import { ProofRejected, verifyRequestProof } from '../domain/request-proof';
 
 /** (signer, jti) is remembered a little longer than any proof can live (iat window + lifetime). */
 const REPLAY_WINDOW_SECONDS = 360;
+
+/** The 403 to a proof signed by an account whose erasure is pending, off the routes that allow it. */
+export const ERASURE_PENDING_MESSAGE =
+  'Erasure of this account is pending; restore it (POST /profile/restore) to use it';
 
 /** The (signer, jti) pair a write reserved, kept on the request for ReplayReleaseService. */
 export const REPLAY_RESERVATION = Symbol('replay-reservation');
@@ -29,7 +35,9 @@ export interface ReplayReservation {
  * The request-proof and credential checks of design.md §3–§4 behind every non-anonymous route.
  * Proof failures are 401; a controller-only key on a write is 403; a broken or non-covering
  * credential is the anonymous projection on optional-auth routes and 403 on gated ones; a replayed
- * write is 409. The jti is recorded last, so a refused request never uses it up.
+ * write is 409. The jti is recorded last, so a refused request never uses it up. A proof signed by an
+ * account whose erasure is pending is 403 except on the routes that allow it
+ * (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md).
  */
 @Injectable()
 export class ProofAuthenticationService extends RequestAuthenticator {
@@ -39,6 +47,7 @@ export class ProofAuthenticationService extends RequestAuthenticator {
     private readonly identities: IdentityDirectory,
     private readonly credentials: CredentialVerificationService,
     private readonly replays: ReplayService,
+    private readonly deactivations: AccountDeactivationService,
   ) {
     super();
   }
@@ -47,6 +56,7 @@ export class ProofAuthenticationService extends RequestAuthenticator {
     request: Request,
     access: RouteAccess,
     beforeCommit?: (principal: RequestPrincipal) => void | Promise<void>,
+    allowances?: RouteAllowances,
   ): Promise<RequestPrincipal | null> {
     const authorization = request.headers.authorization;
     const credentialToken = singleHeader(request.headers['x-credential']);
@@ -69,6 +79,14 @@ export class ProofAuthenticationService extends RequestAuthenticator {
     const charged = beforeCommit?.(acting);
     if (charged) await charged;
 
+    // A person leaving keeps only what leaving needs: their own bare proof on the routes that
+    // declare it (@AllowedWhileErasurePending). Elsewhere, and with a credential, 403 before the jti
+    // or an idempotency key is stored, so nothing is written. The answer is the per-replica cached
+    // one that credentials already use (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md).
+    const allowed = allowances?.whileErasurePending === true && credentialToken === undefined;
+    if (!allowed && (await this.deactivations.isDeactivated(proof.did))) {
+      throw forbidden(ERASURE_PENDING_MESSAGE);
+    }
     if (proof.isWrite && !proof.roles.includes('auth'))
       throw forbidden('Writes must be signed by an auth key');
     let principal: RequestPrincipal | null = acting;

@@ -82,7 +82,8 @@ export class ProofStandingService {
   /**
    * Whether the signer's or the credential issuer's account is held deactivated by the platform (an
    * erasure pending: docs/decisions/0191-a-pending-erasure-deactivates-as-a-delete.md). Its own
-   * proofs still verify, so that it can cancel; a stream does not stand on them.
+   * proofs verify only where leaving needs them (docs/decisions/0198-a-pending-erasure-accepts-proofs-only-to-leave.md);
+   * a stream does not stand on them.
    */
   async deactivated(holder: ProofHolder): Promise<boolean> {
     if (await this.deactivations.isDeactivated(holder.signerDid)) return true;
