@@ -8,6 +8,7 @@ import { MediaUrlsService } from './services/media-urls.service';
 import { MediaLookupService } from './services/media-lookup.service';
 import { MediaRepository } from './media.repository';
 import { MediaImportsService } from './services/media-imports.service';
+import { MediaExportService } from './services/media-export.service';
 import { mediaStorageProvider } from './services/storage/media-storage.provider';
 
 /**
@@ -29,6 +30,7 @@ import { mediaStorageProvider } from './services/storage/media-storage.provider'
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    MediaExportService,
   ],
   exports: [
     mediaStorageProvider,
@@ -38,6 +40,7 @@ import { mediaStorageProvider } from './services/storage/media-storage.provider'
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    MediaExportService,
   ],
 })
 export class MediaRecordsModule {}

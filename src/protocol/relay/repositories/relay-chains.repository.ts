@@ -86,7 +86,27 @@ function indexPages(select: string, key: string, limit: string, after: string, p
 }
 
 /** The relay's fixed SQL on its chains and documents (docs/decisions/0131-a-repository-per-module.md). */
+/** A content chain a person created, as `contentChainsOf` reads it. */
+export interface CreatedContentChain {
+  contentId: string;
+  genesisCid: string;
+  headCid: string;
+  isDeleted: boolean;
+}
+
 export const RELAY_CHAINS_STATEMENTS = defineStatements('RelayChainsRepository', {
+  /**
+   * A page of the content chains a person ($1) created, by content id ($2 rows; `after`: $3 the
+   * last content id): a personal export's `chains/` (docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  contentChainsOf: {
+    first:
+      'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
+      'FROM relay_content_chains WHERE creator_did = $1 ORDER BY content_id LIMIT $2',
+    after:
+      'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
+      'FROM relay_content_chains WHERE creator_did = $1 AND content_id > $3 ORDER BY content_id LIMIT $2',
+  },
   /**
    * An identity's ($1) folded state and key history (the identity cache's read): the text
    * TypeORM's findOne sent, kept so the bench's twin runs this very statement.
@@ -184,6 +204,14 @@ const keysetParams = (order: IndexPageOrder, position: IndexPosition): unknown[]
 @Injectable()
 export class RelayChainsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of the content chains `creatorDid` created, by content id after `after`. */
+  contentChainsOf(creatorDid: string, after: string | null, limit: number): Promise<CreatedContentChain[]> {
+    const { contentChainsOf } = RELAY_CHAINS_STATEMENTS;
+    return after
+      ? this.dataSource.query<CreatedContentChain[]>(contentChainsOf.after, [creatorDid, limit, after])
+      : this.dataSource.query<CreatedContentChain[]>(contentChainsOf.first, [creatorDid, limit]);
+  }
 
   // identity chains
 
