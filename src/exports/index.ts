@@ -1,8 +1,6 @@
 /**
- * The public API of the `exports` module: what other modules may import (docs/architecture.md
- * "Module shape"); the boundary lint refuses any other path into the module. Export a service
- * here when another module needs it (and add it to the module's `exports`). To let others join
- * a view of its tables, create the view in a migration and declare it here:
- * `export const PUBLISHED_VIEWS = ['exports_view'] as const;` (scripts/table-ownership.js).
+ * The public API of the `exports` module (docs/architecture.md "Module shape"): its Nest module and
+ * the service, for the CLI, the bench and tests (the build and the sweep). Nothing else imports it.
  */
 export { ExportsModule } from './exports.module';
+export { ExportsService } from './services/exports.service';

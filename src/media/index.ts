@@ -4,9 +4,5 @@ export { MediaLookupService } from './services/media-lookup.service';
 export { MediaRecordsModule } from './media-records.module';
 export { MediaImportsService, MediaImportRefused } from './services/media-imports.service';
 export type { ImportedImage } from './services/media-imports.service';
-export {
-  ExportedMediaFile,
-  ExportedMediaRecord,
-  MediaExportService,
-} from './services/media-export.service';
+export { ExportedMediaFile, ExportedMediaRecord, MediaExportService } from './services/media-export.service';
 export { StoredObjectMissing } from './services/storage/media-storage';

@@ -22,8 +22,16 @@ export class CommentExportService {
     private readonly presenter: CommentsPresenter,
   ) {}
 
-  async pageOf(authorDid: string, after: string | null, limit = EXPORT_PAGE_ROWS): Promise<ExportPage<CommentItem>> {
-    const rows = await this.comments.exportPage(authorDid, after ? exportCursorValues(after) : null, limit + 1);
+  async pageOf(
+    authorDid: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<CommentItem>> {
+    const rows = await this.comments.exportPage(
+      authorDid,
+      after ? exportCursorValues(after) : null,
+      limit + 1,
+    );
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
     return {

@@ -46,8 +46,16 @@ export class MediaExportService {
     private readonly storage: MediaStorage,
   ) {}
 
-  async pageOf(uploaderDid: string, after: string | null, limit = EXPORT_PAGE_ROWS): Promise<ExportPage<ExportedMediaFile>> {
-    const rows = await this.media.exportPage(uploaderDid, after ? exportCursorValues(after) : null, limit + 1);
+  async pageOf(
+    uploaderDid: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<ExportedMediaFile>> {
+    const rows = await this.media.exportPage(
+      uploaderDid,
+      after ? exportCursorValues(after) : null,
+      limit + 1,
+    );
     return exportPageOf(
       rows,
       limit,

@@ -36,7 +36,11 @@ export interface ExportedPost {
 export class PostExportService {
   constructor(private readonly posts: PostsRepository) {}
 
-  async pageOf(authorDid: string, after: string | null, limit = EXPORT_PAGE_ROWS): Promise<ExportPage<ExportedPost>> {
+  async pageOf(
+    authorDid: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<ExportedPost>> {
     const rows = await this.posts.exportPage(authorDid, after ? exportCursorValues(after) : null, limit + 1);
     return exportPageOf(rows, limit, (row) => exportCursorOf(row.published_at, row.id), exportedPost);
   }
