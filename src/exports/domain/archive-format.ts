@@ -149,6 +149,12 @@ export const ARCHIVE_SCHEMAS: Record<string, object> = {
     additionalProperties: false,
     properties: { did: { type: 'string' }, operations: arrayOf(LOG_ENTRY) },
   },
+  'chains/signers.json': arrayOf({
+    type: 'object',
+    required: ['did', 'operations'],
+    additionalProperties: false,
+    properties: { did: { type: 'string' }, operations: arrayOf(LOG_ENTRY) },
+  }),
   'chains/content.json': arrayOf({
     type: 'object',
     required: ['contentId', 'genesisCid', 'headCid', 'isDeleted', 'operations'],
@@ -208,12 +214,18 @@ media/<id>/<name>    the bytes of each uploaded file, as stored (originals, no v
 chains/identity.json the person's identity chain: its signed operations, genesis first, each
                      {cid, jwsToken} as the relay's per-chain log serves it (WEB-RELAY.md
                      "Per-Chain Logs").
-chains/content.json  each content chain the person created (posts, profile...): its id, genesis
-                     and head CIDs and its signed operations in the relay's ingestion order.
+chains/content.json  each content chain of the person: those they created and signed, then those
+                     the service's origin identity signs for them (their public posts, their
+                     profile); its id, genesis and head CIDs and its signed operations in the
+                     relay's ingestion order (a parent before its children).
+chains/signers.json  the identity chains of everyone else who signed an operation in
+                     chains/content.json (the service's origin identity), so that every signature
+                     can be checked without asking the service.
 
 Verifying the chains: decode each compact JWS, derive the operation CID from its payload
 (dag-cbor, PROTOCOL.md) and compare it with "cid"; check each signature with the key its "kid"
-names in the identity chain, genesis first, as PROTOCOL.md "Verification" says. The chains are
+names (identity.json for the person's own operations, signers.json for the others), genesis
+first, as PROTOCOL.md "Verification" says. The chains are
 self-contained: no request to the service is needed.
 
 The archive is complete or absent: it is stored only once every file was written.

@@ -7,7 +7,7 @@ import { formatEntityId } from '../../common/ids/entity-id';
 import { ExportedMediaFile, MediaExportService } from '../../media';
 import { NotificationExportService } from '../../notifications';
 import { PostExportService } from '../../posts';
-import { ChainExportService } from '../../protocol';
+import { ChainExportService, ExportedContentChain, ExportedIdentityChain } from '../../protocol';
 import { SpaceMembershipReadsService } from '../../spaces';
 import { UsersService } from '../../users';
 import {
@@ -94,7 +94,42 @@ export class ExportArchiveService {
     this.lazy(zip, 'chains/identity.json', { mtime }, async () =>
       Readable.from([json(await this.chains.identityChainOf(did))]),
     );
-    this.lazyArray(zip, 'chains/content.json', mtime, (after) => this.chains.contentChainsOf(did, after));
+    // Content chains: those the person created and signed, then those the service's origin
+    // identity signs for them (their public posts, a page of posts at a time, and their profile).
+    const signers = new Set<string>();
+    const noting = <T extends ExportedContentChain>(chains: T[]): T[] => {
+      for (const chain of chains) for (const op of chain.operations) signers.add(signerOf(op.jwsToken));
+      return chains;
+    };
+    this.lazyArray(
+      zip,
+      'chains/content.json',
+      mtime,
+      async (after) => {
+        const page = await this.chains.contentChainsOf(did, after);
+        return { after: page.after, items: noting(page.items) };
+      },
+      async (after) => {
+        const page = await this.posts.pageOf(did, after);
+        const ids = page.items.flatMap((post) => (post.contentId ? [post.contentId] : []));
+        return { after: page.after, items: noting(await this.chains.contentChainsByIds(did, ids)) };
+      },
+      async () => {
+        const profile = await this.users.profileContentIdOf(did);
+        return {
+          after: null,
+          items: noting(await this.chains.contentChainsByIds(did, profile ? [profile] : [])),
+        };
+      },
+    );
+    // The identity chains of everyone else who signed them (the origin), so that they verify
+    // offline; read once content.json, written before it, has named them all.
+    this.lazyArray(zip, 'chains/signers.json', mtime, async () => {
+      signers.delete(did);
+      const chains: ExportedIdentityChain[] = [];
+      for (const signer of [...signers].sort()) chains.push(await this.chains.identityChainOf(signer));
+      return { after: null, items: chains };
+    });
 
     // The files last, a page of records ahead of the zip at most: the next page is read only once
     // the zip has reached the last file of the one before.
@@ -144,25 +179,33 @@ export class ExportArchiveService {
   }
 
   /** A JSON array written page by page as the zip reads it: one page of rows in memory at a time. */
-  private lazyArray<T>(zip: ZipFile, path: string, mtime: Date, source: PageSource<T>): void {
-    this.lazy(zip, path, { mtime }, () => Promise.resolve(Readable.from(jsonArray(source))));
+  private lazyArray(zip: ZipFile, path: string, mtime: Date, ...sources: PageSource<unknown>[]): void {
+    this.lazy(zip, path, { mtime }, () => Promise.resolve(Readable.from(jsonArray(sources))));
   }
 }
 
-/** The bytes of a JSON array of every item of `source`, a page per chunk. */
-async function* jsonArray<T>(source: PageSource<T>): AsyncGenerator<Buffer> {
-  let after: string | null = null;
+/** The bytes of a JSON array of every item of the `sources`, one after the other, a page per chunk. */
+async function* jsonArray(sources: PageSource<unknown>[]): AsyncGenerator<Buffer> {
   let first = true;
   yield Buffer.from('[');
-  do {
-    const page: ExportPage<T> = await source(after);
-    let chunk = '';
-    for (const item of page.items) {
-      chunk += `${first ? '' : ','}\n${JSON.stringify(item)}`;
-      first = false;
-    }
-    if (chunk) yield Buffer.from(chunk);
-    after = page.after;
-  } while (after !== null);
+  for (const source of sources) {
+    let after: string | null = null;
+    do {
+      const page: ExportPage<unknown> = await source(after);
+      let chunk = '';
+      for (const item of page.items) {
+        chunk += `${first ? '' : ','}\n${JSON.stringify(item)}`;
+        first = false;
+      }
+      if (chunk) yield Buffer.from(chunk);
+      after = page.after;
+    } while (after !== null);
+  }
   yield Buffer.from(first ? ']\n' : '\n]\n');
+}
+
+/** The DID that signed a compact JWS: its protected header's `kid` is a DID URL (`did#key`). */
+function signerOf(jws: string): string {
+  const header = JSON.parse(Buffer.from(jws.split('.')[0], 'base64url').toString()) as { kid?: unknown };
+  return typeof header.kid === 'string' ? header.kid.split('#')[0] : '';
 }

@@ -120,6 +120,11 @@ export class UsersService {
     return this.toOwnProfile(await this.requireAccount(did), true);
   }
 
+  /** The content id of the person's profile chain, or null (none published), for their export. */
+  async profileContentIdOf(did: string): Promise<string | null> {
+    return (await this.requireAccount(did)).profileContentId;
+  }
+
   /** A public profile by handle (any case), identity id or DID; private and missing look the same. */
   async getPublicProfile(reference: string): Promise<UserProfileResponse> {
     const user = await this.requirePublic(reference);

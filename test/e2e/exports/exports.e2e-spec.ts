@@ -10,7 +10,7 @@ import { ExportsService } from '../../../src/exports';
 import { ExportUrlSignerService } from '../../../src/exports/services/export-url-signer.service';
 import { ARCHIVE_SCHEMAS, schemaPathOf } from '../../../src/exports/domain/archive-format';
 import { schemaDrift } from '../../../src/infrastructure/database/schema-drift';
-import { verifyIdentityChain } from '../../../src/protocol/core';
+import { resolveCurrentKey, verifyContentChain, verifyIdentityChain } from '../../../src/protocol/core';
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
 import { CapturedLog } from '../../support/log-capture';
@@ -214,6 +214,45 @@ describe('personal exports (e2e)', () => {
       { expectedDid: alice.did },
     );
     expect(verified.state.headCid).toBe(identity.operations[identity.operations.length - 1].cid);
+
+    // Content chains: the public posts' chains (signed by the origin for alice) verify offline
+    // with the signers' identity chains the archive carries.
+    const signers = parsed.get('chains/signers.json') as {
+      did: string;
+      operations: { jwsToken: string }[];
+    }[];
+    const states = new Map(
+      [identity, ...signers].map((chain) => [
+        chain.did,
+        verifyIdentityChain(
+          chain.operations.map((op) => op.jwsToken),
+          { expectedDid: chain.did },
+        ).state,
+      ]),
+    );
+    const content = parsed.get('chains/content.json') as {
+      contentId: string;
+      headCid: string;
+      operations: { cid: string; jwsToken: string }[];
+    }[];
+    const postChains = posts.flatMap((post) => ((post as { contentId?: string }).contentId ? [post] : []));
+    expect(postChains).toHaveLength(2);
+    for (const post of postChains as unknown as { contentId: string }[]) {
+      expect(content.map((chain) => chain.contentId)).toContain(post.contentId);
+    }
+    for (const chain of content) {
+      const verifiedChain = await verifyContentChain(
+        chain.operations.map((op) => op.jwsToken),
+        {
+          resolveKey: (kid) => resolveCurrentKey(states.get(kid.split('#')[0])!, kid).publicKey,
+          isRevoked: () => false,
+        },
+      );
+      expect([verifiedChain.state.contentId, verifiedChain.state.headCid]).toEqual([
+        chain.contentId,
+        chain.headCid,
+      ]);
+    }
 
     // Nobody else's data.
     expect(files.get('posts.json')!.toString()).not.toContain('from the owner');

@@ -99,6 +99,13 @@ export const RELAY_CHAINS_STATEMENTS = defineStatements('RelayChainsRepository',
    * A page of the content chains a person ($1) created, by content id ($2 rows; `after`: $3 the
    * last content id): a personal export's `chains/` (docs/decisions/0210-personal-export-archive-layout.md).
    */
+  /**
+   * The content chains of many ids ($1) not created by $2 (those the origin signs for the person:
+   * their posts and profile), by content id: a personal export's `chains/`.
+   */
+  contentChainsByIds:
+    'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
+    'FROM relay_content_chains WHERE content_id = ANY($1::varchar[]) AND creator_did <> $2 ORDER BY content_id',
   contentChainsOf: {
     first:
       'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
@@ -204,6 +211,14 @@ const keysetParams = (order: IndexPageOrder, position: IndexPosition): unknown[]
 @Injectable()
 export class RelayChainsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The chains of `contentIds` that `creatorDid` did not create, by content id. */
+  contentChainsByIds(contentIds: string[], creatorDid: string): Promise<CreatedContentChain[]> {
+    return this.dataSource.query<CreatedContentChain[]>(RELAY_CHAINS_STATEMENTS.contentChainsByIds, [
+      contentIds,
+      creatorDid,
+    ]);
+  }
 
   /** A page of the content chains `creatorDid` created, by content id after `after`. */
   contentChainsOf(creatorDid: string, after: string | null, limit: number): Promise<CreatedContentChain[]> {

@@ -57,12 +57,29 @@ export class ChainExportService {
       (chain) => chain.contentId,
       (chain): ExportedContentChain => ({ ...chain, operations: [] }),
     );
-    const byId = new Map(page.items.map((chain) => [chain.contentId, chain]));
-    if (byId.size > 0) {
-      for (const row of await this.operations.contentOperationsOf([...byId.keys()])) {
-        byId.get(row.chainId)?.operations.push({ cid: row.cid, jwsToken: row.jws });
-      }
-    }
+    await this.withOperations(page.items);
     return page;
+  }
+
+  /**
+   * The chains of `contentIds` (the person's posts and profile, which the service's origin identity
+   * signs for them) that `did` did not create, each with its operations: two statements.
+   */
+  async contentChainsByIds(did: string, contentIds: string[]): Promise<ExportedContentChain[]> {
+    if (contentIds.length === 0) return [];
+    const chains = (await this.chains.contentChainsByIds(contentIds, did)).map(
+      (chain): ExportedContentChain => ({ ...chain, operations: [] }),
+    );
+    await this.withOperations(chains);
+    return chains;
+  }
+
+  /** Fills in the chains' operations, one statement for all of them. */
+  private async withOperations(chains: ExportedContentChain[]): Promise<void> {
+    const byId = new Map(chains.map((chain) => [chain.contentId, chain]));
+    if (byId.size === 0) return;
+    for (const row of await this.operations.contentOperationsOf([...byId.keys()])) {
+      byId.get(row.chainId)?.operations.push({ cid: row.cid, jwsToken: row.jws });
+    }
   }
 }
