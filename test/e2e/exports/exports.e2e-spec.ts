@@ -4,7 +4,6 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import request, { Response } from 'supertest';
 import { DataSource } from 'typeorm';
-import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
 import { formatEntityId, newUuid, parseEntityId } from '../../../src/common/ids/entity-id';
 import { ExportsService } from '../../../src/exports';
 import { ExportUrlSignerService } from '../../../src/exports/services/export-url-signer.service';
@@ -18,47 +17,9 @@ import { pngBytes, spaceUpload } from '../../support/media-uploads';
 import { admit, makePublic, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
+import { download, unzip } from './support';
 
 const DAY_MS = 86_400_000;
-
-/** The archive's entries by path: their bytes. */
-async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
-  const zip = await new Promise<ZipFile>((resolve, reject) =>
-    fromBuffer(bytes, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
-  );
-  const files = new Map<string, Buffer>();
-  await new Promise<void>((resolve, reject) => {
-    zip.on('error', reject);
-    zip.on('end', resolve);
-    zip.on('entry', (entry: Entry) => {
-      zip.openReadStream(entry, (error, stream) => {
-        if (error) return reject(error);
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('error', reject);
-        stream.on('end', () => {
-          files.set(entry.fileName, Buffer.concat(chunks));
-          zip.readEntry();
-        });
-      });
-    });
-    zip.readEntry();
-  });
-  return files;
-}
-
-/** A whole binary answer. */
-function download(t: SpacesTestApp, url: string) {
-  const { pathname, search } = new URL(url);
-  return request(t.http)
-    .get(pathname + search)
-    .buffer(true)
-    .parse((response, done) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => done(null, Buffer.concat(chunks)));
-    });
-}
 
 /**
  * Personal exports (issue 35 item 3; docs/decisions/0210 to 0213): POST /v1/exports queues the
