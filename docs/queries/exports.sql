@@ -158,6 +158,22 @@ LIMIT
 FOR UPDATE
   SKIP LOCKED;
 
+-- ExportsRepository.eraseWithoutArchive (src/exports/exports.repository.ts)
+DELETE FROM exports
+WHERE
+  owner_did = $1
+  AND archive_key IS NULL;
+
+-- ExportsRepository.orphanReady (src/exports/exports.repository.ts)
+UPDATE exports
+SET
+  owner_did = '',
+  expires_at = $2,
+  updated_at = $2
+WHERE
+  owner_did = $1
+  AND state = 'ready';
+
 -- ExportsRepository.expire (src/exports/exports.repository.ts)
 UPDATE exports
 SET

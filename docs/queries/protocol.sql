@@ -131,6 +131,20 @@ SELECT
 FROM
   relay_identity_cache_epoch;
 
+-- RelayChainsRepository.contentChainsByIds (src/protocol/relay/repositories/relay-chains.repository.ts)
+SELECT
+  content_id AS "contentId",
+  genesis_cid AS "genesisCid",
+  head_cid AS "headCid",
+  is_deleted AS "isDeleted"
+FROM
+  relay_content_chains
+WHERE
+  content_id = ANY ($1::VARCHAR[])
+  AND creator_did <> $2
+ORDER BY
+  content_id;
+
 -- RelayChainsRepository.contentChainsOf.first (src/protocol/relay/repositories/relay-chains.repository.ts)
 SELECT
   content_id AS "contentId",

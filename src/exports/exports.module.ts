@@ -11,6 +11,7 @@ import { UsersModule } from '../users';
 import { ExportsController } from './controllers/exports.controller';
 import { ExportsSubscriber } from './events/exports.subscriber';
 import { ExportsRepository } from './exports.repository';
+import { ExportErasureService } from './services/export-erasure.service';
 import { ExportArchiveService } from './services/export-archive.service';
 import { ExportUrlSignerService } from './services/export-url-signer.service';
 import { ExportsService } from './services/exports.service';
@@ -19,7 +20,8 @@ import { ExportsService } from './services/exports.service';
  * Personal exports (issue 35 item 3): owns `exports`; builds each person's archive from the owning
  * modules' exported export services (users, posts, comments, spaces, notifications, media, the
  * relay), stores it in the media store and serves it by signed URL until it expires
- * (docs/decisions/0210-personal-export-archive-layout.md to 0213). Nothing imports it.
+ * (docs/decisions/0210-personal-export-archive-layout.md to 0213). Only account-erasure imports it,
+ * for its part of an erasure (0214).
  */
 @Module({
   imports: [
@@ -40,7 +42,8 @@ import { ExportsService } from './services/exports.service';
     ExportArchiveService,
     ExportUrlSignerService,
     ExportsSubscriber,
+    ExportErasureService,
   ],
-  exports: [ExportsService],
+  exports: [ExportsService, ExportErasureService],
 })
 export class ExportsModule {}

@@ -40,6 +40,14 @@ export const EXPORTS_STATEMENTS = defineStatements('ExportsRepository', {
   expiring:
     `SELECT ${COLUMNS} FROM exports WHERE state = 'ready' AND expires_at <= $1 ORDER BY expires_at LIMIT $2 ` +
     'FOR UPDATE SKIP LOCKED',
+  /**
+   * An erasure of the owner ($1) at $2 (docs/decisions/0214-an-erasure-removes-the-persons-exports.md):
+   * every export without an archive goes…
+   */
+  eraseWithoutArchive: 'DELETE FROM exports WHERE owner_did = $1 AND archive_key IS NULL',
+  /** …and the ready ones lose their owner and expire now, for the sweep to delete their archives. */
+  orphanReady:
+    "UPDATE exports SET owner_did = '', expires_at = $2, updated_at = $2 WHERE owner_did = $1 AND state = 'ready'",
   /** The archive is gone: expired ($1 id, $2 now). */
   expire:
     "UPDATE exports SET state = 'expired', updated_at = $2, archive_key = NULL WHERE id = $1 AND state = 'ready'",
@@ -116,6 +124,12 @@ export class ExportsRepository {
   async expiring(at: Date, limit: number, runner: EntityManager): Promise<Export[]> {
     const rows = await runner.query<ExportRow[]>(EXPORTS_STATEMENTS.expiring, [at, limit]);
     return rows.map(exportOf);
+  }
+
+  /** The erasure's part: the owner's exports deleted, or left to the sweep without their owner. */
+  async eraseOwner(ownerDid: string, at: Date, runner: EntityManager): Promise<void> {
+    await runner.query(EXPORTS_STATEMENTS.eraseWithoutArchive, [ownerDid]);
+    await runner.query(EXPORTS_STATEMENTS.orphanReady, [ownerDid, at]);
   }
 
   async expire(id: string, at: Date, runner: EntityManager): Promise<void> {

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { ApplicationErasureService } from '../../legacy-spaces';
 import { CommentErasureService } from '../../comments';
+import { ExportErasureService } from '../../exports';
 import { IdempotencyStore } from '../../infrastructure/idempotency/idempotency-store';
 import { KeyProofErasureService } from '../../key-proof';
 import { GroupMembershipErasureService } from '../../memberships';
@@ -45,6 +46,7 @@ export class AccountErasuresService {
     private readonly notifications: NotificationErasureService,
     private readonly keyProofs: KeyProofErasureService,
     private readonly idempotency: IdempotencyStore,
+    private readonly exports: ExportErasureService,
   ) {}
 
   /** Erases every account whose erasure is due now, up to a batch; failures are counted and retried later. */
@@ -76,6 +78,7 @@ export class AccountErasuresService {
       await this.notifications.erase(manager, did);
       await this.keyProofs.erase(manager, did);
       await this.idempotency.eraseOf(manager, did);
+      await this.exports.erase(manager, did, at);
       await this.accounts.eraseOwn(manager, account);
       return { account, chained };
     });
@@ -83,6 +86,7 @@ export class AccountErasuresService {
     // The audit line: which account was erased and when; its DID stays out of the logs.
     this.logger.log({ account: erased.account.id, erasedAt: at.toISOString() }, 'account erased');
     await this.posts.settle(erased.chained);
+    await this.exports.settle();
     return true;
   }
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import request, { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { formatEntityId, newUuid, parseEntityId } from '../../../src/common/ids/entity-id';
+import { AccountErasuresService } from '../../../src/account-erasure';
 import { ExportsService } from '../../../src/exports';
 import { ExportUrlSignerService } from '../../../src/exports/services/export-url-signer.service';
 import { ARCHIVE_SCHEMAS, schemaPathOf } from '../../../src/exports/domain/archive-format';
@@ -349,6 +350,39 @@ describe('personal exports (e2e)', () => {
       state: 'failed',
       createdAt: expect.any(String),
     });
+  });
+
+  it('an erasure removes the person’s exports: no row names them, the archive is deleted', async () => {
+    const dave = await person(t);
+    expectStatus(await dave.signUp('export-dave', 'Dave'), 201);
+    const started = await dave.post('/v1/exports');
+    expectStatus(started, 202);
+    const ready = await eventually(
+      () => dave.get(`/v1/exports/${started.body.id}`),
+      (response) => response.body.state === 'ready' || response.body.state === 'failed',
+      60_000,
+    );
+    expect(ready.body.state).toBe('ready');
+    const folder = join(t.config.MEDIA_DIR, 'exports', parseEntityId('export', started.body.id)!);
+    expect(await readdir(folder)).toHaveLength(1);
+    expectStatus(await dave.send('DELETE', '/profile', { confirmHandle: 'export-dave' }), 202);
+    t.clock.offsetMs += 31 * DAY_MS;
+    try {
+      expect((await t.app.get(AccountErasuresService).sweep()).erased).toBe(1);
+    } finally {
+      t.clock.offsetMs = 0;
+    }
+    const naming = (await t.dataSource.query(
+      'SELECT count(*)::int AS n FROM exports r WHERE strpos(row_to_json(r)::text, $1) > 0',
+      [dave.did],
+    )) as { n: number }[];
+    expect(naming[0].n).toBe(0);
+    expect(existsSync(folder) ? await readdir(folder) : []).toEqual([]);
+    const [row] = (await t.dataSource.query(
+      'SELECT state, owner_did, archive_key FROM exports WHERE id = $1',
+      [parseEntityId('export', started.body.id)],
+    )) as { state: string; owner_did: string; archive_key: string | null }[];
+    expect(row).toEqual({ state: 'expired', owner_did: '', archive_key: null });
   });
 
   it('has a migration that creates exactly what its entities declare', async () => {
