@@ -255,6 +255,10 @@ describe('personal exports (e2e)', () => {
     const exports = (await alice.get('/v1/exports')).body.items as { id: string }[];
     expectNotFound(await bob.get(`/v1/exports/${exports[0].id}`));
     expectNotFound(await alice.get('/v1/exports/export_nothex'));
+    // A listing query out of bounds is a 400 in the envelope.
+    const bad = await alice.get('/v1/exports?limit=0');
+    expectStatus(bad, 400);
+    expect(bad.body.code).toBe('E_INVALID_REQUEST');
     expectNotFound(await alice.get(`/v1/exports/${formatEntityId('export', newUuid())}`));
     expect((await bob.get('/v1/exports')).body.items.map((item: { id: string }) => item.id)).not.toContain(
       exports[0].id,
