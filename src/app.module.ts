@@ -28,6 +28,7 @@ import { LinkPreviewsModule } from './link-previews/link-previews.module';
 import { SearchModule } from './search/search.module';
 import { AccountErasureModule } from './account-erasure/account-erasure.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
+import { ExportsModule } from './exports/exports.module';
 
 @Module({})
 export class AppModule {
@@ -64,6 +65,7 @@ export class AppModule {
         LinkPreviewsModule,
         SearchModule,
         WebhooksModule,
+        ExportsModule,
       ],
     };
   }

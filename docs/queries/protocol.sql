@@ -131,6 +131,51 @@ SELECT
 FROM
   relay_identity_cache_epoch;
 
+-- RelayChainsRepository.contentChainsByIds (src/protocol/relay/repositories/relay-chains.repository.ts)
+SELECT
+  content_id AS "contentId",
+  genesis_cid AS "genesisCid",
+  head_cid AS "headCid",
+  is_deleted AS "isDeleted"
+FROM
+  relay_content_chains
+WHERE
+  content_id = ANY ($1::VARCHAR[])
+  AND creator_did <> $2
+ORDER BY
+  content_id;
+
+-- RelayChainsRepository.contentChainsOf.first (src/protocol/relay/repositories/relay-chains.repository.ts)
+SELECT
+  content_id AS "contentId",
+  genesis_cid AS "genesisCid",
+  head_cid AS "headCid",
+  is_deleted AS "isDeleted"
+FROM
+  relay_content_chains
+WHERE
+  creator_did = $1
+ORDER BY
+  content_id
+LIMIT
+  $2;
+
+-- RelayChainsRepository.contentChainsOf.after (src/protocol/relay/repositories/relay-chains.repository.ts)
+SELECT
+  content_id AS "contentId",
+  genesis_cid AS "genesisCid",
+  head_cid AS "headCid",
+  is_deleted AS "isDeleted"
+FROM
+  relay_content_chains
+WHERE
+  creator_did = $1
+  AND content_id > $3
+ORDER BY
+  content_id
+LIMIT
+  $2;
+
 -- RelayChainsRepository.identity (src/protocol/relay/repositories/relay-chains.repository.ts)
 SELECT
   "RelayIdentityChain"."did" AS "RelayIdentityChain_did",
@@ -716,6 +761,20 @@ WHERE
   AND chain_id = $1
 ORDER BY
   seq ASC;
+
+-- RelayOperationsRepository.contentOperationsOf (src/protocol/relay/repositories/relay-operations.repository.ts)
+SELECT
+  op.chain_id AS "chainId",
+  op.cid,
+  op.jws
+FROM
+  relay_operations op
+WHERE
+  op.kind = 'content-op'
+  AND op.chain_id = ANY ($1::VARCHAR[])
+ORDER BY
+  op.chain_id,
+  op.seq;
 
 -- RelayOperationsRepository.contentTips (src/protocol/relay/repositories/relay-operations.repository.ts)
 SELECT

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommentErasureModule } from '../comments';
+import { ExportsModule } from '../exports';
 import { IdempotencyModule } from '../infrastructure/idempotency/idempotency.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { KeyProofModule } from '../key-proof';
@@ -31,6 +32,7 @@ import { AccountErasuresService } from './services/account-erasures.service';
     NotificationsModule,
     KeyProofModule,
     MediaRecordsModule,
+    ExportsModule,
   ],
   providers: [AccountErasuresService, AccountErasureSubscriber],
   exports: [AccountErasuresService],

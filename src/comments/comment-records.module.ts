@@ -1,3 +1,4 @@
+import { CommentExportService } from './services/comment-export.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { MediaRecordsModule } from '../media';
@@ -16,7 +17,7 @@ import { CommentsPresenter } from './services/comments.presenter';
  */
 @Module({
   imports: [UsersModule, MediaRecordsModule, TypeOrmModule.forFeature([Comment, CommentUpvote])],
-  providers: [CommentsRepository, CommentsPresenter, CommentItemsService],
-  exports: [CommentsRepository, CommentsPresenter, CommentItemsService],
+  providers: [CommentsRepository, CommentsPresenter, CommentItemsService, CommentExportService],
+  exports: [CommentsRepository, CommentsPresenter, CommentItemsService, CommentExportService],
 })
 export class CommentRecordsModule {}

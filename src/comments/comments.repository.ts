@@ -43,6 +43,12 @@ const sorts = (where: string, fixed: number, time: string) => ({
 /** The comments module's fixed SQL (docs/decisions/0131-a-repository-per-module.md). */
 export const COMMENTS_STATEMENTS = defineStatements('CommentsRepository', {
   /**
+   * A page of an author's ($1) live comments for their export, oldest first on `idx_comments_author`
+   * ($2 rows; `after`: $2, $3 the last (published_at, id), $4 rows;
+   * docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  exportPage: pages('author_did = $1 AND deleted_at IS NULL', 1, ['published_at', 'id'], 'ASC'),
+  /**
    * A page of a post's root comments ($1 post id) by `activity_at`, or of one root's replies
    * ($1 post id, $2 root id) by `published_at`; then the cursor's keyset values, then the count.
    */
@@ -140,6 +146,15 @@ export type CommentThread = { postId: string; rootId: null } | { postId: string;
 @Injectable()
 export class CommentsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of `authorDid`'s live comments, oldest first, after the (published_at, id) `after`. */
+  async exportPage(authorDid: string, after: [string, string] | null, limit: number): Promise<Comment[]> {
+    const { exportPage } = COMMENTS_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<CommentRow[]>(exportPage.after, [authorDid, after[0], after[1], limit])
+      : await this.dataSource.query<CommentRow[]>(exportPage.first, [authorDid, limit]);
+    return rows.map(commentOfRow);
+  }
 
   /** A keyset page of the thread in `sort` order from `seek` (`take` rows, reversed when backward). */
   async page(thread: CommentThread, sort: CommentSort, seek: KeysetSeek): Promise<Comment[]> {

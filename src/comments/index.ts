@@ -5,3 +5,4 @@ export { CommentAdded, CommentRemoved, CommentUpvoted } from './events/comment.e
 export const PUBLISHED_VIEWS = ['searchable_comments'] as const;
 export { CommentErasureService } from './services/comment-erasure.service';
 export { CommentErasureModule } from './comment-erasure.module';
+export { CommentExportService } from './services/comment-export.service';

@@ -805,6 +805,23 @@ export class AppConfig {
   @MinLength(32)
   ERASED_BAN_SECRET?: string;
 
+  /**
+   * Days a personal export's archive is kept once ready, then swept
+   * (docs/decisions/0213-export-expiry-and-signed-download.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(90)
+  EXPORT_RETENTION_DAYS = 7;
+
+  /** Seconds a signed download URL of an export's archive stays valid (never past the archive's expiry). */
+  @Type(() => Number)
+  @IsInt()
+  @Min(60)
+  @Max(86_400)
+  EXPORT_URL_TTL_SECONDS = 3600;
+
   /** Deadline of one page's or image's fetch, redirects included (milliseconds). */
   @Type(() => Number)
   @IsInt()

@@ -5,3 +5,5 @@ export { MediaRecordsModule } from './media-records.module';
 export { MediaImportsService, MediaImportRefused } from './services/media-imports.service';
 export type { ImportedImage } from './services/media-imports.service';
 export { MediaErasureService, type MediaReferenceSource } from './services/media-erasure.service';
+export { ExportedMediaFile, ExportedMediaRecord, MediaExportService } from './services/media-export.service';
+export { StoredObjectMissing } from './services/storage/media-storage';

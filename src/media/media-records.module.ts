@@ -8,6 +8,7 @@ import { MediaUrlsService } from './services/media-urls.service';
 import { MediaLookupService } from './services/media-lookup.service';
 import { MediaRepository } from './media.repository';
 import { MediaImportsService } from './services/media-imports.service';
+import { MediaExportService } from './services/media-export.service';
 import { mediaStorageProvider } from './services/storage/media-storage.provider';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { MediaErasureService } from './services/media-erasure.service';
@@ -35,6 +36,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
     MediaImportsService,
     MediaErasureService,
     MediaErasureSubscriber,
+    MediaExportService,
   ],
   exports: [
     mediaStorageProvider,
@@ -45,6 +47,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
     MediaLookupService,
     MediaImportsService,
     MediaErasureService,
+    MediaExportService,
   ],
 })
 export class MediaRecordsModule {}

@@ -34,6 +34,15 @@ export const MEDIA_STATEMENTS = defineStatements('MediaRepository', {
    * fraction of a millisecond, and TypeORM's findOneBy (query building, hydration) was a tenth of it.
    */
   byId: `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = $1`,
+  /**
+   * A page of an uploader's ($1) ready media for their export, oldest first on `idx_media_uploader`
+   * ($2 rows; `after`: $3, $4 the last (created_at, id); docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  exportPage: {
+    first: `SELECT ${MEDIA_COLUMNS} FROM media WHERE uploader_did = $1 AND state = 'ready' ORDER BY created_at, id LIMIT $2`,
+    after: `SELECT ${MEDIA_COLUMNS} FROM media WHERE uploader_did = $1 AND state = 'ready'
+      AND (created_at, id) > ($3::timestamptz, $4::uuid) ORDER BY created_at, id LIMIT $2`,
+  },
   /** The media of many ids ($1 uuid[]) in one statement, whatever their state. */
   byIds: `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ANY($1::uuid[])`,
   /** The `ready` media of many ids ($1 uuid[]) in one statement. */
@@ -176,6 +185,15 @@ export class MediaRepository {
   /** Saves a new media. */
   insert(media: Media, runner: EntityManager = this.dataSource.manager): Promise<Media> {
     return runner.save(media);
+  }
+
+  /** A page of `uploaderDid`'s ready media, by (created_at, id) after `after`. */
+  async exportPage(uploaderDid: string, after: [string, string] | null, limit: number): Promise<Media[]> {
+    const { exportPage } = MEDIA_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<MediaRow[]>(exportPage.after, [uploaderDid, limit, after[0], after[1]])
+      : await this.dataSource.query<MediaRow[]>(exportPage.first, [uploaderDid, limit]);
+    return rows.map(mediaOfRow);
   }
 
   async byId(id: string): Promise<Media | null> {

@@ -4,3 +4,4 @@
  */
 export { NotificationErasureService } from './services/notification-erasure.service';
 export { NotificationsModule } from './notifications.module';
+export { ExportedNotification, NotificationExportService } from './services/notification-export.service';

@@ -1,3 +1,4 @@
+import { NotificationExportService } from './services/notification-export.service';
 import { Module } from '@nestjs/common';
 import { NotificationErasureService } from './services/notification-erasure.service';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -54,6 +55,7 @@ import { PeopleNamesService } from './services/people-names.service';
   controllers: [NotificationsController, SpaceNotificationsController, StreamController],
   providers: [
     NotificationsRepository,
+    NotificationExportService,
     NotificationsService,
     NotificationPresenter,
     PeopleNamesService,
@@ -67,6 +69,6 @@ import { PeopleNamesService } from './services/people-names.service';
     NotificationStreamSubscriber,
     NotificationErasureService,
   ],
-  exports: [NotificationErasureService],
+  exports: [NotificationErasureService, NotificationExportService],
 })
 export class NotificationsModule {}

@@ -61,7 +61,40 @@ const VISIBLE_PAGE = (order: 'ASC' | 'DESC', seeking: boolean) =>
   ` ORDER BY n.last_activity_at ${order}, n.id ${order} LIMIT $3`;
 
 /** The notifications module's statements (docs/decisions/0131-a-repository-per-module.md). */
+/** What a notification's export holds. */
+const EXPORTED_NOTIFICATION_COLUMNS =
+  'id, type, space_id, audience, scope, aggregation_type, people, item_count, read_state, ' +
+  'first_activity_at, last_activity_at, last_read_at, created_at';
+
+/** A row of `exportPage`. */
+export interface ExportedNotificationRow {
+  id: string;
+  type: string;
+  space_id: string | null;
+  audience: string;
+  scope: unknown;
+  aggregation_type: string | null;
+  people: unknown[];
+  item_count: number;
+  read_state: string;
+  first_activity_at: Date;
+  last_activity_at: Date;
+  last_read_at: Date | null;
+  created_at: Date;
+}
+
 export const NOTIFICATIONS_STATEMENTS = defineStatements('NotificationsRepository', {
+  /**
+   * A page of the notifications to a person ($1), oldest activity first on
+   * `idx_notifications_recipient_activity` ($2 rows; `after`: $3, $4 the last (last_activity_at, id);
+   * docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  exportPage: {
+    first: `SELECT ${EXPORTED_NOTIFICATION_COLUMNS} FROM notifications WHERE recipient_did = $1
+      ORDER BY last_activity_at, id LIMIT $2`,
+    after: `SELECT ${EXPORTED_NOTIFICATION_COLUMNS} FROM notifications WHERE recipient_did = $1
+      AND (last_activity_at, id) > ($3::timestamptz, $4::uuid) ORDER BY last_activity_at, id LIMIT $2`,
+  },
   /**
    * A new row per recipient, or, while the recipient's notification of the same group is unread,
    * an update of it: the item goes to the front, the same item further back is dropped, and the
@@ -242,6 +275,14 @@ export class NotificationsRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     @InjectRepository(Notification) private readonly notifications: Repository<Notification>,
   ) {}
+
+  /** A page of the notifications to `did`, by (last_activity_at, id) after `after`. */
+  exportPage(did: string, after: [string, string] | null, limit: number): Promise<ExportedNotificationRow[]> {
+    const { exportPage } = NOTIFICATIONS_STATEMENTS;
+    return after
+      ? this.dataSource.query<ExportedNotificationRow[]>(exportPage.after, [did, limit, after[0], after[1]])
+      : this.dataSource.query<ExportedNotificationRow[]>(exportPage.first, [did, limit]);
+  }
 
   async eraseAbout(did: string, runner: EntityManager): Promise<ErasedRows> {
     const notifications = affectedRows(await runner.query(NOTIFICATIONS_STATEMENTS.eraseAbout, [did]));

@@ -4,6 +4,7 @@ export { PostDeleted, PostPinned, PostPublished, PostUpdated, PostUpvoted } from
 export { memberReadsPost } from './repositories/post-readers.repository';
 export { PostAccessService } from './services/post-access.service';
 export { PostErasureService } from './services/post-erasure.service';
+export { ExportedPost, PostExportService } from './services/post-export.service';
 export { PostCardsService } from './services/post-cards.service';
 export {
   PostReadabilityService,

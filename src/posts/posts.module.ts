@@ -26,6 +26,7 @@ import { EntityLinksService } from './services/entity-links.service';
 import { FeedService } from './services/feed.service';
 import { PostAccessService } from './services/post-access.service';
 import { PostErasureService } from './services/post-erasure.service';
+import { PostExportService } from './services/post-export.service';
 import { PostCardsService } from './services/post-cards.service';
 import { PostContentChainService } from './services/post-content-chain.service';
 import { PostCountsService } from './services/post-counts.service';
@@ -70,6 +71,7 @@ import { PostsService } from './services/posts.service';
     PostPresenter,
     PostReadabilityService,
     PostCardsService,
+    PostExportService,
     PostErasureService,
     EntityLinksService,
     PostsService,
@@ -77,6 +79,13 @@ import { PostsService } from './services/posts.service';
     PostPinsService,
     FeedService,
   ],
-  exports: [PostAccessService, PostPresenter, PostReadabilityService, PostCardsService, PostErasureService],
+  exports: [
+    PostAccessService,
+    PostPresenter,
+    PostReadabilityService,
+    PostCardsService,
+    PostErasureService,
+    PostExportService,
+  ],
 })
 export class PostsModule {}

@@ -21,6 +21,12 @@ export {
 export { OriginIdentities } from './publishing/domain/origin-identities';
 export { PublishingModule } from './publishing/publishing.module';
 export { IdentityDeactivated, IdentityRestored } from './relay/events/identity.events';
+export {
+  ChainExportService,
+  type ChainLogEntry,
+  type ExportedContentChain,
+  type ExportedIdentityChain,
+} from './relay/services/chain-export.service';
 export { IdentityStateService } from './relay/services/identity-state.service';
 export { RelayIngestService } from './relay/services/relay-ingest.service';
 export { RelayModule } from './relay/relay.module';

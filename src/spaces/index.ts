@@ -42,7 +42,11 @@ export { SpaceDirectoryService } from './services/space-directory.service';
 export { SpaceMembersService } from './services/space-members.service';
 export { SpacePagesService } from './services/space-pages.service';
 export { PublicPageItem } from './dto/public-space-records.dto';
-export { ActiveMembership, SpaceMembershipReadsService } from './services/space-membership-reads.service';
+export {
+  ActiveMembership,
+  ExportedMembership,
+  SpaceMembershipReadsService,
+} from './services/space-membership-reads.service';
 export {
   APPLICATION_STATUSES,
   ApplicationStatus,

@@ -5,6 +5,7 @@ import { Clock } from '../../common/clock/clock';
 import { ErasedRows } from '../../common/erasure/erased-rows';
 import { ApplicationErasureService } from '../../legacy-spaces';
 import { CommentErasureService } from '../../comments';
+import { ExportErasureService } from '../../exports';
 import { IdempotencyStore } from '../../infrastructure/idempotency/idempotency-store';
 import { KeyProofErasureService } from '../../key-proof';
 import { MediaErasureService } from '../../media';
@@ -48,6 +49,7 @@ export class AccountErasuresService {
     private readonly keyProofs: KeyProofErasureService,
     private readonly idempotency: IdempotencyStore,
     private readonly media: MediaErasureService,
+    private readonly exports: ExportErasureService,
   ) {}
 
   /** Erases every account whose erasure is due now, up to a batch; failures are counted and retried later. */
@@ -81,6 +83,7 @@ export class AccountErasuresService {
       rows.push(await this.notifications.erase(manager, did));
       rows.push(await this.keyProofs.erase(manager, did));
       rows.push(await this.idempotency.eraseOf(manager, did));
+      rows.push(await this.exports.erase(manager, did, at));
       rows.push(await this.accounts.eraseOwn(manager, account));
       // Last: the person's own references (avatar, attachments) are gone by now, so what still
       // names one of their uploads is a space's (0192-an-erasure-takes-the-persons-media-and-invites.md).
@@ -100,6 +103,7 @@ export class AccountErasuresService {
       'account erased',
     );
     await this.posts.settle(erased.chained);
+    await this.exports.settle();
     return true;
   }
 }

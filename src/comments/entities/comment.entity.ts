@@ -8,6 +8,8 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 @Entity({ name: 'comments' })
 @Index('idx_comments_roots', ['postId', 'activityAt', 'id'], { where: '"parent_comment_id" IS NULL' })
 @Index('idx_comments_replies', ['parentCommentId', 'publishedAt', 'id'])
+// A person's comments in order, for their export (docs/decisions/0210-personal-export-archive-layout.md).
+@Index('idx_comments_author', ['authorDid', 'publishedAt', 'id'])
 // The full-text index the search module reads through the view searchable_comments (created by its
 // migration: a GIN index TypeORM cannot declare; docs/decisions/0180-search-indexes-on-the-owners-tables.md).
 @Index('idx_comments_search', { synchronize: false })

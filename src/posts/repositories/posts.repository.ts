@@ -11,6 +11,29 @@ const POST_COLUMNS =
   'id, space_id, topic_id, author_did, title, body, excerpt, display_title, card_text_at, slug, attachment_ids, ' +
   'upvote_count, comment_count, is_pinned, published_at, updated_at, deleted_at, content_id, head_cid, document_cid';
 
+/** What a post's export holds (docs/decisions/0210-personal-export-archive-layout.md). */
+const EXPORTED_POST_COLUMNS =
+  'id, space_id, topic_id, title, body, slug, attachment_ids, upvote_count, comment_count, is_pinned, ' +
+  'published_at, updated_at, content_id, head_cid';
+
+/** A row of `exportPage`. */
+export interface ExportedPostRow {
+  id: string;
+  space_id: string;
+  topic_id: string;
+  title: string | null;
+  body: string;
+  slug: string;
+  attachment_ids: string[];
+  upvote_count: number;
+  comment_count: number;
+  is_pinned: boolean;
+  published_at: Date;
+  updated_at: Date;
+  content_id: string | null;
+  head_cid: string | null;
+}
+
 /** The chain position columns of a post, by property. */
 export type ChainColumns = Pick<Post, 'contentId' | 'headCid' | 'documentCid'>;
 
@@ -88,6 +111,13 @@ SELECT COALESCE((SELECT upvote_count FROM lowered), (SELECT upvote_count FROM po
     inSpace: 'SELECT id FROM posts WHERE space_id = $1 AND (deleted_at IS NULL OR content_id IS NOT NULL)',
     inTopic:
       'SELECT id FROM posts WHERE space_id = $1 AND (deleted_at IS NULL OR content_id IS NOT NULL) AND topic_id = $2',
+  },
+  /** A page of an author's ($1) live posts for their export ($2 rows; `after`: $3, $4 the last (published_at, id)). */
+  exportPage: {
+    first: `SELECT ${EXPORTED_POST_COLUMNS} FROM posts WHERE author_did = $1 AND deleted_at IS NULL
+      ORDER BY published_at, id LIMIT $2`,
+    after: `SELECT ${EXPORTED_POST_COLUMNS} FROM posts WHERE author_did = $1 AND deleted_at IS NULL
+      AND (published_at, id) > ($3::timestamptz, $4::uuid) ORDER BY published_at, id LIMIT $2`,
   },
   /**
    * Erasure of an author ($1) at $2 (docs/decisions/0196-what-an-erasure-removes-and-keeps.md):
@@ -338,6 +368,21 @@ export class PostsRepository {
       at,
     ]);
     return row;
+  }
+
+  /**
+   * A page of an author's live posts for their export, oldest first by (published_at, id) on
+   * `idx_posts_author` (docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  async exportPage(
+    authorDid: string,
+    after: [string, string] | null,
+    limit: number,
+  ): Promise<ExportedPostRow[]> {
+    const { exportPage } = POSTS_STATEMENTS;
+    return after
+      ? this.dataSource.query<ExportedPostRow[]>(exportPage.after, [authorDid, limit, after[0], after[1]])
+      : this.dataSource.query<ExportedPostRow[]>(exportPage.first, [authorDid, limit]);
   }
 
   /** Withdraws an upvote; the post's count after. */

@@ -1,3 +1,4 @@
+import { ChainExportService } from './services/chain-export.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ChainGenesis } from '../publishing/domain/chain-genesis';
@@ -54,6 +55,7 @@ import { DomainEventsModule } from '../../infrastructure/events/domain-events.mo
     ProtocolDiscoveryController,
   ],
   providers: [
+    ChainExportService,
     RelayOperationsRepository,
     RelayChainsRepository,
     RelayPendingRepository,
@@ -73,6 +75,7 @@ import { DomainEventsModule } from '../../infrastructure/events/domain-events.mo
     ContentChainSyncService,
   ],
   exports: [
+    ChainExportService,
     IdentityCacheBusService,
     IdentityStateService,
     RevocationService,

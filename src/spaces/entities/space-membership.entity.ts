@@ -22,6 +22,9 @@ import { Space } from './space.entity';
 @Index('idx_space_memberships_active_by_member', ['memberDid', 'joinedAt', 'spaceId'], {
   where: `"status" = 'active'`,
 })
+// Every membership row of a person, any status, for their export
+// (docs/decisions/0210-personal-export-archive-layout.md).
+@Index('idx_space_memberships_member', ['memberDid', 'spaceId'])
 @Index('idx_space_memberships_banned', ['spaceId', 'bannedAt', 'memberDid'], { where: `"status" = 'banned'` })
 export class SpaceMembership {
   @PrimaryColumn({ name: 'space_id', type: 'uuid' })

@@ -34,7 +34,34 @@ const FIND_COLUMNS = MEMBERSHIP_COLUMNS.split(', ')
   .join(', ');
 
 /** The spaces module's fixed SQL on `space_memberships` (docs/decisions/0131-a-repository-per-module.md). */
+/** A row of `exportPage`. */
+export interface ExportedMembershipRow {
+  space_id: string;
+  space_did: string;
+  space_display_name: string | null;
+  role: string;
+  status: string;
+  status_message: string | null;
+  joined_at: Date | null;
+  banned_at: Date | null;
+  created_at: Date;
+}
+
 export const SPACE_MEMBERSHIPS_STATEMENTS = defineStatements('SpaceMembershipsRepository', {
+  /**
+   * A page of a person's ($1) membership rows in any status, with their space, by space id
+   * ($2 rows; `after`: $3 the last space id; docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  exportPage: {
+    first:
+      'SELECT m.space_id, s.did AS space_did, s.display_name AS space_display_name, m.role, m.status, ' +
+      'm.status_message, m.joined_at, m.banned_at, m.created_at FROM space_memberships m ' +
+      'JOIN spaces s ON s.id = m.space_id WHERE m.member_did = $1 ORDER BY m.space_id LIMIT $2',
+    after:
+      'SELECT m.space_id, s.did AS space_did, s.display_name AS space_display_name, m.role, m.status, ' +
+      'm.status_message, m.joined_at, m.banned_at, m.created_at FROM space_memberships m ' +
+      'JOIN spaces s ON s.id = m.space_id WHERE m.member_did = $1 AND m.space_id > $3 ORDER BY m.space_id LIMIT $2',
+  },
   /**
    * A person's (`$2`) membership row of a space (`$1`) in any status: the text TypeORM's findOne
    * sent, kept so the bench's twin runs this very statement.
@@ -161,6 +188,14 @@ function unprefixed(row: FoundMembershipRow): MembershipRow {
 @Injectable()
 export class SpaceMembershipsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A page of `memberDid`'s membership rows (any status) after the space id `after`. */
+  exportPage(memberDid: string, after: string | null, limit: number): Promise<ExportedMembershipRow[]> {
+    const { exportPage } = SPACE_MEMBERSHIPS_STATEMENTS;
+    return after
+      ? this.dataSource.query<ExportedMembershipRow[]>(exportPage.after, [memberDid, limit, after])
+      : this.dataSource.query<ExportedMembershipRow[]>(exportPage.first, [memberDid, limit]);
+  }
 
   /**
    * Erases the person's memberships, their bans kept under `didHash` only: the rows erased and the

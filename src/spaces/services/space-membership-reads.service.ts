@@ -12,12 +12,24 @@ import { memberCountSummary } from './public-space-records.presenter';
 import { SpaceAccessService } from './space-access.service';
 import { SpaceDirectoryService } from './space-directory.service';
 import { MemberRole } from '../domain/space-rules';
+import { EXPORT_PAGE_ROWS, ExportPage, exportPageOf } from '../../common/export/export-page';
 
 /** A person's memberships in the order they are listed (joined_at, then space id). */
 const MEMBERSHIP_ORDER: KeysetColumn[] = [
   { expression: 'm.joined_at', direction: 'ASC' },
   { expression: 'm.space_id', direction: 'ASC' },
 ];
+
+/** A membership row of a person as their export holds it (any status). */
+export interface ExportedMembership {
+  space: { id: string; did: string; displayName: string | null };
+  role: string;
+  status: string;
+  statusMessage: string | null;
+  joinedAt: string | null;
+  bannedAt: string | null;
+  createdAt: string;
+}
 
 /** One active membership of a live space (api-spec.md "Membership records"). */
 export interface ActiveMembership {
@@ -52,6 +64,36 @@ export class SpaceMembershipReadsService {
     private readonly cursors: CursorCodec,
     private readonly previews: LinkPreviewsService,
   ) {}
+
+  /**
+   * A page of the person's membership rows in any status, for their export (issue 35 item 3;
+   * docs/decisions/0210-personal-export-archive-layout.md): one statement, by space id.
+   */
+  async exportPageOf(
+    memberDid: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<ExportedMembership>> {
+    const rows = await this.memberships.exportPage(memberDid, after, limit + 1);
+    return exportPageOf(
+      rows,
+      limit,
+      (row) => row.space_id,
+      (row) => ({
+        space: {
+          id: formatEntityId('space', row.space_id),
+          did: row.space_did,
+          displayName: row.space_display_name,
+        },
+        role: row.role,
+        status: row.status,
+        statusMessage: row.status_message,
+        joinedAt: row.joined_at ? row.joined_at.toISOString() : null,
+        bannedAt: row.banned_at ? row.banned_at.toISOString() : null,
+        createdAt: row.created_at.toISOString(),
+      }),
+    );
+  }
 
   /** The person's active memberships of live spaces, `joinedAt` ascending then space id. */
   async listActive(

@@ -112,6 +112,19 @@ export class UsersService {
     return this.toOwnProfile(user, mayReadEmail);
   }
 
+  /**
+   * The person's own profile with every field (email included), for their export (issue 35 item 3;
+   * docs/decisions/0210-personal-export-archive-layout.md); the constant 404 without an account.
+   */
+  async ownProfileOf(did: string): Promise<OwnProfileResponse> {
+    return this.toOwnProfile(await this.requireAccount(did), true);
+  }
+
+  /** The content id of the person's profile chain, or null (none published), for their export. */
+  async profileContentIdOf(did: string): Promise<string | null> {
+    return (await this.requireAccount(did)).profileContentId;
+  }
+
   /** A public profile by handle (any case), identity id or DID; private and missing look the same. */
   async getPublicProfile(reference: string): Promise<UserProfileResponse> {
     const user = await this.requirePublic(reference);

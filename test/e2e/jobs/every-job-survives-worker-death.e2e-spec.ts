@@ -5,6 +5,7 @@ import { BullMqJobQueue } from '../../../src/infrastructure/jobs/bullmq-job-queu
 import { JobQueue, JobRetry } from '../../../src/infrastructure/jobs/job-queue';
 import {
   JobQueues,
+  EXPORT_KIND_DATA,
   LINK_PREVIEW_KIND_DATA,
   MEDIA_ERASURE_KIND_DATA,
   MEDIA_PROBE_KIND_DATA,
@@ -85,6 +86,7 @@ const REDIS_URL = process.env.REDIS_URL;
           ...Object.keys(NOTIFICATION_KIND_DATA),
           ...Object.keys(LINK_PREVIEW_KIND_DATA),
           ...Object.keys(WEBHOOK_KIND_DATA),
+          ...Object.keys(EXPORT_KIND_DATA),
           ...Object.keys(REPEATING_KIND_DATA),
         ].sort(),
       );
@@ -128,6 +130,7 @@ const REDIS_URL = process.env.REDIS_URL;
         ...NOTIFICATION_KIND_DATA,
         ...LINK_PREVIEW_KIND_DATA,
         ...WEBHOOK_KIND_DATA,
+        ...EXPORT_KIND_DATA,
         ...REPEATING_KIND_DATA,
       };
       for (const [kind, data] of Object.entries(direct)) {

@@ -10,6 +10,7 @@ import { RESOLVE_LINK_PREVIEW } from '../../../src/link-previews/events/link-pre
 import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../../src/webhooks/services/webhook-deliveries.service';
 import { WEBHOOK_FANOUT } from '../../../src/webhooks/services/webhook-fanout.service';
 import { ERASURE_SWEEP_JOB } from '../../../src/account-erasure/events/account-erasure.events';
+import { EXPORT_BUILD_JOB, EXPORT_SWEEP_JOB } from '../../../src/exports/events/exports.events';
 
 /**
  * The data a job of each kind carries, for tests that queue one of every kind. A new kind fails
@@ -51,6 +52,11 @@ export const WEBHOOK_KIND_DATA: Record<string, unknown> = {
   [WEBHOOK_DELIVER]: { deliveryId: randomUUID() },
 };
 
+/** A build of an export that does not exist: the job finds nothing to take, which is its idempotence. */
+export const EXPORT_KIND_DATA: Record<string, unknown> = {
+  [EXPORT_BUILD_JOB]: { exportId: randomUUID() },
+};
+
 /** Repeating kinds carry no data. */
 export const REPEATING_KIND_DATA: Record<string, unknown> = {
   [SWEEP_JOB]: {},
@@ -58,6 +64,7 @@ export const REPEATING_KIND_DATA: Record<string, unknown> = {
   [CHAIN_OUTBOX_SWEEP]: {},
   [OCCURRENCE_REFRESH]: {},
   [ERASURE_SWEEP_JOB]: {},
+  [EXPORT_SWEEP_JOB]: {},
 };
 
 /**

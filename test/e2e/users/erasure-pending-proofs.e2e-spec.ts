@@ -136,6 +136,13 @@ describe('proofs of an account whose erasure is pending (e2e)', () => {
     expect(due.toISOString()).toBe(again.body.erasureScheduledAt);
   });
 
+  it('while pending: she can still take her data out (the personal export routes)', async () => {
+    const started = await alice.post('/v1/exports', {});
+    expectStatus(started, 202);
+    expectStatus(await alice.get(`/v1/exports/${started.body.id as string}`), 200);
+    expectStatus(await alice.get('/v1/exports'), 200);
+  });
+
   it('another person is unaffected meanwhile', async () => {
     expectStatus(await post(bob), 201);
     expectStatus(await comment(bob), 201);
@@ -154,7 +161,14 @@ describe('proofs of an account whose erasure is pending (e2e)', () => {
         .filter(([, operation]) => operation['x-allowed-while-erasure-pending'] === true)
         .map(([method]) => `${method.toUpperCase()} ${path}`),
     );
-    expect(marked.sort()).toEqual(['DELETE /profile', 'GET /v1/profile', 'POST /profile/restore']);
+    expect(marked.sort()).toEqual([
+      'DELETE /profile',
+      'GET /v1/exports',
+      'GET /v1/exports/{export}',
+      'GET /v1/profile',
+      'POST /profile/restore',
+      'POST /v1/exports',
+    ]);
     const llms = (await request(t.http).get('/llms.txt')).text;
     expect(llms).toMatch(/^- POST \/profile\/restore .*; also while erasure is pending\]$/m);
     expect(llms).not.toMatch(/^- PATCH \/profile .*while erasure is pending/m);

@@ -37,6 +37,7 @@ const PARAMETER_NAMES = [
   'domain',
   'webhook',
   'delivery',
+  'export',
 ];
 
 /** Documents served at the root (`/openapi.json`, `/llms.txt`): no resource, so no prefix. */

@@ -86,7 +86,34 @@ function indexPages(select: string, key: string, limit: string, after: string, p
 }
 
 /** The relay's fixed SQL on its chains and documents (docs/decisions/0131-a-repository-per-module.md). */
+/** A content chain a person created, as `contentChainsOf` reads it. */
+export interface CreatedContentChain {
+  contentId: string;
+  genesisCid: string;
+  headCid: string;
+  isDeleted: boolean;
+}
+
 export const RELAY_CHAINS_STATEMENTS = defineStatements('RelayChainsRepository', {
+  /**
+   * A page of the content chains a person ($1) created, by content id ($2 rows; `after`: $3 the
+   * last content id): a personal export's `chains/` (docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  /**
+   * The content chains of many ids ($1) not created by $2 (those the origin signs for the person:
+   * their posts and profile), by content id: a personal export's `chains/`.
+   */
+  contentChainsByIds:
+    'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
+    'FROM relay_content_chains WHERE content_id = ANY($1::varchar[]) AND creator_did <> $2 ORDER BY content_id',
+  contentChainsOf: {
+    first:
+      'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
+      'FROM relay_content_chains WHERE creator_did = $1 ORDER BY content_id LIMIT $2',
+    after:
+      'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
+      'FROM relay_content_chains WHERE creator_did = $1 AND content_id > $3 ORDER BY content_id LIMIT $2',
+  },
   /**
    * An identity's ($1) folded state and key history (the identity cache's read): the text
    * TypeORM's findOne sent, kept so the bench's twin runs this very statement.
@@ -184,6 +211,22 @@ const keysetParams = (order: IndexPageOrder, position: IndexPosition): unknown[]
 @Injectable()
 export class RelayChainsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The chains of `contentIds` that `creatorDid` did not create, by content id. */
+  contentChainsByIds(contentIds: string[], creatorDid: string): Promise<CreatedContentChain[]> {
+    return this.dataSource.query<CreatedContentChain[]>(RELAY_CHAINS_STATEMENTS.contentChainsByIds, [
+      contentIds,
+      creatorDid,
+    ]);
+  }
+
+  /** A page of the content chains `creatorDid` created, by content id after `after`. */
+  contentChainsOf(creatorDid: string, after: string | null, limit: number): Promise<CreatedContentChain[]> {
+    const { contentChainsOf } = RELAY_CHAINS_STATEMENTS;
+    return after
+      ? this.dataSource.query<CreatedContentChain[]>(contentChainsOf.after, [creatorDid, limit, after])
+      : this.dataSource.query<CreatedContentChain[]>(contentChainsOf.first, [creatorDid, limit]);
+  }
 
   // identity chains
 

@@ -26,6 +26,13 @@ export const RELAY_OPERATIONS_STATEMENTS = defineStatements('RelayOperationsRepo
   /** Every operation of an identity chain ($1 its DID), genesis first. */
   identityOperations:
     "SELECT cid, jws FROM relay_operations WHERE kind = 'identity-op' AND chain_id = $1 ORDER BY seq ASC",
+  /**
+   * The operations of many content chains ($1 content ids), each chain's in ingestion order: a
+   * personal export's `chains/` (docs/decisions/0210-personal-export-archive-layout.md).
+   */
+  contentOperationsOf:
+    'SELECT op.chain_id AS "chainId", op.cid, op.jws FROM relay_operations op ' +
+    "WHERE op.kind = 'content-op' AND op.chain_id = ANY($1::varchar[]) ORDER BY op.chain_id, op.seq",
   /** The tips of a content chain's DAG ($1 its content id): operations no other one extends. */
   contentTips:
     'SELECT op.cid, op.created_at AS "createdAt", op.previous_cid AS "previousCid", op.op_type AS "opType", ' +
@@ -109,6 +116,11 @@ export class RelayOperationsRepository {
 
   identityOperations(did: string): Promise<{ cid: string; jws: string }[]> {
     return this.dataSource.query(RELAY_OPERATIONS_STATEMENTS.identityOperations, [did]);
+  }
+
+  /** The operations of the chains `contentIds`, grouped by chain, each in ingestion order. */
+  contentOperationsOf(contentIds: string[]): Promise<{ chainId: string; cid: string; jws: string }[]> {
+    return this.dataSource.query(RELAY_OPERATIONS_STATEMENTS.contentOperationsOf, [contentIds]);
   }
 
   contentTips(contentId: string, runner: EntityManager): Promise<ContentTipRow[]> {
