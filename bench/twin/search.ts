@@ -1,8 +1,8 @@
 import type { Pool } from 'pg';
 import { POST_CARDS_STATEMENTS } from '../../src/posts/repositories/post-cards.repository';
 import { POST_READERS_STATEMENTS } from '../../src/posts/repositories/post-readers.repository';
-import { highlightOf, parseSearchQuery } from '../../src/search/domain/search-query';
-import { SEARCH_STATEMENTS } from '../../src/search/search.repository';
+import { highlightIn, parseSearchQuery } from '../../src/search/domain/search-query';
+import { readHitTiers, type HitRow } from '../../src/search/search.repository';
 import { SPACES_STATEMENTS } from '../../src/spaces/repositories/spaces.repository';
 import { verifyBareProof } from './auth';
 import { TwinRefusal, type TwinContext, type TwinHandler } from './context';
@@ -13,16 +13,9 @@ import { authorsOf, readable, topicsOf, type SpaceRow } from './rows';
  * Search as the bare twin serves it (src/search): the space search of an anonymous reader and the
  * search across a member's spaces, first pages only, posts only (the seeded texts name the searched
  * words in posts alone: a hit of another kind is a refusal). Same statements as the app: the read
- * view and topics (the space) or the member's spaces and readable topics (across), the one search
- * statement, then the hits' cards (PostCardsService.cardsFor) and their authors.
+ * view and topics (the space) or the member's spaces and readable topics (across), the search
+ * statements (one per recency tier read, SearchRepository's `readHitTiers`), then the hits' cards (PostCardsService.cardsFor) and their authors.
  */
-
-interface HitRow {
-  type: string;
-  id: string;
-  score: number;
-  marked: string;
-}
 
 interface MemberSpaceRow extends SpaceRow {
   membership_role: string;
@@ -39,19 +32,23 @@ async function searchPage(
   if (context.url.searchParams.has('after') || context.url.searchParams.has('types'))
     throw new TwinRefusal(500, 'the twin serves first pages of every kind only');
   const limit = pageLimit(context.url);
-  const { rows: fetched } = await context.pool.query<HitRow>(SEARCH_STATEMENTS.hits.first, [
-    query.text,
-    query.prefix,
-    query.alternative,
-    scope.posts,
-    scope.comments,
-    scope.publicSpaces,
-    scope.publicSpaces,
-    new Date(),
-    limit + 1,
-    scope.spaces,
-    query.headRequired,
-  ]);
+  const fetched = await readHitTiers(
+    async (sql, parameters) => (await context.pool.query<HitRow>(sql, parameters)).rows,
+    [
+      query.text,
+      query.prefix,
+      query.alternative,
+      scope.posts,
+      scope.comments,
+      scope.publicSpaces,
+      scope.publicSpaces,
+      new Date(),
+      limit + 1,
+      scope.spaces,
+      query.headRequired,
+    ],
+    { values: null, backward: false, take: limit + 1 },
+  );
   const hits = fetched.slice(0, limit);
   if (hits.some((hit) => hit.type !== 'post')) throw new TwinRefusal(500, 'the twin shows posts only');
   const cards = await cardsFor(
@@ -64,7 +61,7 @@ async function searchPage(
   return JSON.stringify({
     items: hits.flatMap((hit) => {
       const item = cards.get(hit.id);
-      return item ? [{ type: hit.type, item, highlight: highlightOf(hit.marked) }] : [];
+      return item ? [{ type: hit.type, item, highlight: highlightIn(hit.document, query) }] : [];
     }),
     nextCursor:
       fetched.length > limit ? context.cursors.encode('search', [Number(last.score), last.id]) : null,

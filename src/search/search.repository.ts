@@ -4,12 +4,12 @@ import { DataSource } from 'typeorm';
 import type { KeysetSeek } from '../common/pagination/keyset';
 import { defineStatements } from '../infrastructure/database/statements';
 import { HitType, SearchBackend, SearchHit, SearchScope } from './domain/search-backend';
-import { ParsedQuery } from './domain/search-query';
+import { highlightIn, ParsedQuery } from './domain/search-query';
 
 /**
  * The query as PostgreSQL runs it: websearch syntax with the last word as a prefix
  * (`plat_search_query`, db/migrations/1796620000003-Search.ts). $1 the text, $2 the prefix or
- * null, $3 whether the prefix is an alternative. Ranking, highlights and the rows' check use it.
+ * null, $3 whether the prefix is an alternative. Ranking and the rows' check use it.
  */
 const QUERY = 'plat_search_query($1::text, $2::text, $3::boolean)';
 
@@ -51,11 +51,11 @@ const eitherForm = (alias: string) =>
  * one keyset `(score, id)` walks the tiers in turn; `since` is the tier's window, which holds its
  * hits and every newer tier's.
  */
-const TIERS: { name: string; since: string | null; bonus: number }[] = [
+const TIERS = [
   { name: 'day', since: "$8::timestamptz - interval '1 day'", bonus: 20000 },
   { name: 'month', since: "$8::timestamptz - interval '30 days'", bonus: 10000 },
   { name: 'ever', since: null, bonus: 0 },
-];
+] as const satisfies readonly { name: string; since: string | null; bonus: number }[];
 
 /**
  * Relevance blended with recency (docs/decisions/0181-search-query-and-ranking.md): the log of
@@ -96,74 +96,78 @@ const hitsSince = (since: string | null) => {
   );
 };
 
-/**
- * The bounded candidate set (docs/decisions/0185-bounded-search-work.md): each tier's window is a
- * CTE of its page past the seek, ranked within it and cut at $9 rows. Forward, the narrowest window
- * that holds a page is the page (a wider one is read only when the narrower held less: one-time
- * filters on their counts, evaluated in turn); backward, the window of the cursor's tier, whose
- * rows before the cursor are all those of its tier and the newer ones.
- */
-const windowed = (seek: string, order: 'ASC' | 'DESC') => {
-  const ctes = TIERS.map(
-    ({ name, since }) =>
-      `${name} AS MATERIALIZED (SELECT * FROM (${hitsSince(since)}) hits ${seek}ORDER BY score ${order}, id ${order} LIMIT $9)`,
-  );
-  const full = (name: string) => `(SELECT count(*) FROM ${name}) >= $9`;
-  const short = (name: string) => `(SELECT count(*) FROM ${name}) < $9`;
-  const picks = TIERS.map(({ name, bonus }, index) => {
-    const conditions =
-      order === 'ASC'
-        ? [
-            ...(index > 0 ? [`$12::float8 < ${TIERS[index - 1].bonus}`] : []),
-            ...(bonus > 0 ? [`$12::float8 >= ${bonus}`] : []),
-          ]
-        : [
-            ...TIERS.slice(0, index).map((earlier) => short(earlier.name)),
-            ...(index < TIERS.length - 1 ? [full(name)] : []),
-          ];
-    return `SELECT * FROM ${name}${conditions.length ? ` WHERE ${conditions.join(' AND ')}` : ''}`;
-  });
-  return `WITH form AS MATERIALIZED (${FORM}), ${ctes.join(', ')} ${picks.join(' UNION ALL ')}`;
-};
-
-/**
- * The highlighted passage of one hit of the page, its document read by its kind and id: matched
- * terms between chr(2) and chr(3) (`HIGHLIGHT_START`, `HIGHLIGHT_STOP`), stripped from the text first.
- */
-const HIGHLIGHT =
-  `ts_headline('plat_search', translate(d.document, chr(2) || chr(3), ''), ${QUERY}, ` +
-  "'StartSel=' || chr(2) || ', StopSel=' || chr(3) || ', MaxFragments=1, MaxWords=24, MinWords=8, ShortWord=2, " +
-  'FragmentDelimiter=" … "\')';
+/** A document of one hit by its kind and id. */
 const DOCUMENT =
   "SELECT document FROM searchable_posts WHERE h.type = 'post' AND id = h.id " +
   "UNION ALL SELECT document FROM searchable_comments WHERE h.type = 'comment' AND id = h.id " +
   "UNION ALL SELECT document FROM searchable_pages WHERE h.type = 'page' AND id = h.id " +
   "UNION ALL SELECT document FROM searchable_events WHERE h.type = 'event' AND id = h.id";
 
-/** A page of hits by (score, id), `seek` past the cursor ($9 rows, $12 score, $13 id). */
-const page = (seek: string, order: 'ASC' | 'DESC') =>
-  `SELECT h.type, h.id, h.score, ${HIGHLIGHT} AS marked ` +
-  `FROM (${windowed(seek, order)}) h ` +
+/**
+ * One tier's window (docs/decisions/0185-bounded-search-work.md): its hits past the seek, ranked
+ * within it and cut at $9 rows, each with its document (the text the highlight is taken from,
+ * record 0186), read by its kind and id. One statement per tier rather than the three windows
+ * in one (record 0186): planning the three cost about 3 ms a search, one about 1.3 ms, and a
+ * page is most often the first tier's.
+ */
+const tierPage = (since: string | null, seek: string, order: 'ASC' | 'DESC') =>
+  `WITH form AS MATERIALIZED (${FORM}) SELECT h.type, h.id, h.score, d.document ` +
+  `FROM (SELECT * FROM (${hitsSince(since)}) hits ${seek}ORDER BY score ${order}, id ${order} LIMIT $9) h ` +
   `CROSS JOIN LATERAL (${DOCUMENT}) d ORDER BY h.score ${order}, h.id ${order}`;
+
+/** A tier's three statements: first page, `after` and `before` a cursor ($12 score, $13 id). */
+const tierStatements = (since: string | null) => ({
+  first: tierPage(since, '', 'DESC'),
+  after: tierPage(since, 'WHERE (score, id) < ($12::float8, $13::uuid) ', 'DESC'),
+  before: tierPage(since, 'WHERE (score, id) > ($12::float8, $13::uuid) ', 'ASC'),
+});
 
 /**
  * The search module's fixed SQL (docs/decisions/0131-a-repository-per-module.md), written to
  * docs/queries/search.sql by `npm run build && npm run queries:write`.
  */
 export const SEARCH_STATEMENTS = defineStatements('SearchRepository', {
-  /** The hits of a query in the reader's scope, best first, with their highlights. */
+  /** The hits of a query in the reader's scope within one recency tier's window, best first. */
   hits: {
-    first: page('', 'DESC'),
-    after: page('WHERE (score, id) < ($12::float8, $13::uuid) ', 'DESC'),
-    before: page('WHERE (score, id) > ($12::float8, $13::uuid) ', 'ASC'),
+    day: tierStatements(TIERS[0].since),
+    month: tierStatements(TIERS[1].since),
+    ever: tierStatements(TIERS[2].since),
   },
 });
 
-interface HitRow {
+/** A hit as the statements answer it. */
+export interface HitRow {
   type: HitType;
   id: string;
   score: number;
-  marked: string;
+  document: string;
+}
+
+/**
+ * The page of hits as record 0185 defines it, one tier's statement at a time (record 0186): the
+ * first page and `after` a cursor are the narrowest window that holds a full read (`take` rows),
+ * the wider windows read in turn only while the narrower held less; `before` a cursor is the
+ * window of the cursor's tier (the tier whose bonus its score reaches). `run` sends a statement;
+ * the bare twin (bench/twin/search.ts) runs the same.
+ */
+export async function readHitTiers(
+  run: (sql: string, parameters: unknown[]) => Promise<HitRow[]>,
+  parameters: unknown[],
+  seek: KeysetSeek,
+): Promise<HitRow[]> {
+  const { hits } = SEARCH_STATEMENTS;
+  if (seek.values && seek.backward) {
+    const score = Number(seek.values[0]);
+    const tier = TIERS.find(({ bonus }) => score >= bonus) ?? TIERS[TIERS.length - 1];
+    return run(hits[tier.name].before, [...parameters, seek.values[0], seek.values[1]]);
+  }
+  const values = seek.values ? [...parameters, seek.values[0], seek.values[1]] : parameters;
+  let rows: HitRow[] = [];
+  for (const { name } of TIERS) {
+    rows = await run(seek.values ? hits[name].after : hits[name].first, values);
+    if (rows.length >= seek.take) break;
+  }
+  return rows;
 }
 
 /** The PostgreSQL full-text search backend: every statement of the search module. */
@@ -172,27 +176,29 @@ export class SearchRepository implements SearchBackend {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async search(query: ParsedQuery, scope: SearchScope, seek: KeysetSeek): Promise<SearchHit[]> {
-    const { hits } = SEARCH_STATEMENTS;
-    const parameters = [
-      query.text,
-      query.prefix,
-      query.alternative,
-      scope.postTopicIds,
-      scope.commentTopicIds,
-      scope.pageSpaceIds,
-      scope.eventSpaceIds,
-      scope.now,
-      seek.take,
-      scope.postSpaceIds,
-      query.headRequired,
-    ];
-    const rows = seek.values
-      ? await this.dataSource.query<HitRow[]>(seek.backward ? hits.before : hits.after, [
-          ...parameters,
-          seek.values[0],
-          seek.values[1],
-        ])
-      : await this.dataSource.query<HitRow[]>(hits.first, parameters);
-    return rows.map((row) => ({ type: row.type, id: row.id, score: Number(row.score), marked: row.marked }));
+    const rows = await readHitTiers(
+      (sql, parameters) => this.dataSource.query<HitRow[]>(sql, parameters),
+      [
+        query.text,
+        query.prefix,
+        query.alternative,
+        scope.postTopicIds,
+        scope.commentTopicIds,
+        scope.pageSpaceIds,
+        scope.eventSpaceIds,
+        scope.now,
+        seek.take,
+        scope.postSpaceIds,
+        query.headRequired,
+      ],
+      seek,
+    );
+    // The passage marked in JavaScript from the document (record 0186), not ts_headline.
+    return rows.map((row) => ({
+      type: row.type,
+      id: row.id,
+      score: Number(row.score),
+      highlight: highlightIn(row.document, query),
+    }));
   }
 }

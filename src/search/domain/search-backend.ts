@@ -1,5 +1,5 @@
 import type { KeysetSeek } from '../../common/pagination/keyset';
-import type { ParsedQuery } from './search-query';
+import type { Highlight, ParsedQuery } from './search-query';
 
 /** The kinds of hits, as the `type` of a result. */
 export type HitType = 'post' | 'comment' | 'page' | 'event';
@@ -24,12 +24,12 @@ export interface SearchScope {
   now: Date;
 }
 
-/** One hit: its kind, id (uuid), sort key and highlighted passage (marked, see `highlightOf`). */
+/** One hit: its kind, id (uuid), sort key and highlighted passage. */
 export interface SearchHit {
   type: HitType;
   id: string;
   score: number;
-  marked: string;
+  highlight: Highlight;
 }
 
 /**

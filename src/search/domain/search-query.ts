@@ -92,34 +92,88 @@ export interface Highlight {
   matches: { start: number; end: number }[];
 }
 
-/** The marks the backend puts around matched terms (control characters stripped from documents first). */
-export const HIGHLIGHT_START = '\u0002';
-export const HIGHLIGHT_STOP = '\u0003';
+/** The passage's length in words (record 0181's one fragment of up to 24 words). */
+const PASSAGE_WORDS = 24;
+/** Words shown before the first match the passage starts at, when the document has them. */
+const PASSAGE_LEAD = 4;
+/** A word as the highlight reads documents: letters (with their combining marks) and digits. */
+const DOCUMENT_WORD = /[\p{L}\p{M}\p{N}]+/gu;
+/** What `unaccent` folds that a canonical decomposition does not. */
+const LIGATURES: Record<string, string> = { ß: 'ss', æ: 'ae', œ: 'oe', ø: 'o', ł: 'l', đ: 'd', þ: 'th' };
 
-/**
- * The highlight of a passage the backend marked with `HIGHLIGHT_START`/`HIGHLIGHT_STOP`: the
- * marks removed, their positions as offsets in UTF-16 code units (JavaScript string indices).
- */
-export function highlightOf(marked: string): Highlight {
-  const matches: { start: number; end: number }[] = [];
-  let text = '';
-  let start = -1;
-  for (const char of marked) {
-    if (char === HIGHLIGHT_START) start = text.length;
-    else if (char === HIGHLIGHT_STOP) {
-      if (start >= 0 && text.length > start) matches.push({ start, end: text.length });
-      start = -1;
-    } else text += char;
-  }
-  return { text: text.trim() === text ? text : trimmed(text, matches), matches };
+/** A word as `plat_search` compares it: lower case, accents and ligatures folded (`unaccent`). */
+function folded(word: string): string {
+  return word
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[ßæœøłđþ]/g, (char) => LIGATURES[char]);
 }
 
-/** `text` without its surrounding white space, the offsets moved with it. */
-function trimmed(text: string, matches: { start: number; end: number }[]): string {
-  const lead = text.length - text.trimStart().length;
-  for (const match of matches) {
-    match.start -= lead;
-    match.end -= lead;
+/**
+ * The highlight of a hit (docs/decisions/0186-search-per-request-work.md): the passage of
+ * `document` of up to 24 words that holds the most of the query's terms (the words a match must
+ * or may contain, not the `-excluded` ones; the prefix as a prefix), starting a few words before
+ * its first match, with each matched word's offsets in UTF-16 code units (JavaScript string
+ * indices). Computed here from the document the backend returns, not by `ts_headline`: a word is
+ * compared as `plat_search` compares it (case and accents folded), so `cafe` marks `café`.
+ */
+export function highlightIn(document: string, query: ParsedQuery): Highlight {
+  const terms = new Set(termsOf(query.text).map(folded));
+  const prefix = query.prefix === null ? null : folded(query.prefix);
+  const words = [...document.matchAll(DOCUMENT_WORD)].map((match) => {
+    const word = folded(match[0]);
+    const term = terms.has(word) ? word : prefix !== null && word.startsWith(prefix) ? `${prefix}*` : null;
+    return { start: match.index, end: match.index + match[0].length, term };
+  });
+  if (words.length === 0) return { text: document.trim(), matches: [] };
+  let best = { from: 0, distinct: 0, count: 0 };
+  words.forEach((word, index) => {
+    if (word.term === null) return;
+    const from = Math.max(0, Math.min(index - PASSAGE_LEAD, words.length - PASSAGE_WORDS));
+    const window = words.slice(from, from + PASSAGE_WORDS).filter((inside) => inside.term !== null);
+    const distinct = new Set(window.map((inside) => inside.term)).size;
+    if (distinct > best.distinct || (distinct === best.distinct && window.length > best.count))
+      best = { from, distinct, count: window.length };
+  });
+  const passage = words.slice(best.from, best.from + PASSAGE_WORDS);
+  // The document's own start and end (punctuation, an emoji) when the passage reaches them.
+  const from = best.from === 0 ? 0 : passage[0].start;
+  const to = best.from + PASSAGE_WORDS >= words.length ? document.length : passage[passage.length - 1].end;
+  const text = document.slice(from, to);
+  const base = from + text.length - text.trimStart().length;
+  return {
+    text: text.trim(),
+    matches: passage
+      .filter((word) => word.term !== null)
+      .map((word) => ({ start: word.start - base, end: word.end - base })),
+  };
+}
+
+/** The words of websearch text a match may contain: not `OR`, not `-excluded` (nor in `-"…"`). */
+function termsOf(text: string): string[] {
+  const terms: string[] = [];
+  let quoted = false;
+  let excludedQuote = false;
+  for (const match of text.matchAll(/"|[\p{L}\p{M}\p{N}]+/gu)) {
+    // `-` excludes at the start of a word, not inside a hyphenated one (`venue-change`).
+    const excluded =
+      text[match.index - 1] === '-' && !/[\p{L}\p{M}\p{N}]/u.test(text[match.index - 2] ?? ' ');
+    if (match[0] === '"') {
+      quoted = !quoted;
+      excludedQuote = quoted && excluded;
+    } else if (quoted ? !excludedQuote : !excluded && !isConnective(text, match.index, match[0])) {
+      terms.push(match[0]);
+    }
   }
-  return text.trim();
+  return terms;
+}
+
+/** `OR` standing alone between words: websearch_to_tsquery's operator, not a term. */
+function isConnective(text: string, index: number, word: string): boolean {
+  return (
+    word === 'OR' &&
+    (index === 0 || /\s/.test(text[index - 1])) &&
+    /^(\s|$)/.test(text.slice(index + 2, index + 3))
+  );
 }

@@ -4,7 +4,6 @@ import { formatEntityId } from '../../common/ids/entity-id';
 import { PostCardsService } from '../../posts';
 import { SpacePagesService, SpaceView } from '../../spaces';
 import { HitType, SearchHit } from '../domain/search-backend';
-import { highlightOf } from '../domain/search-query';
 import { SearchResult } from '../dto/search-records.dto';
 import { SearchItemsService } from './search-items.service';
 
@@ -51,7 +50,7 @@ export class SearchPresenter {
             : hit.type === 'page'
               ? pages.get(hit.id)
               : events.get(hit.id);
-      return item ? [{ type: hit.type, item, highlight: highlightOf(hit.marked) }] : [];
+      return item ? [{ type: hit.type, item, highlight: hit.highlight }] : [];
     });
   }
 }

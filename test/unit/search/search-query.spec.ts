@@ -1,4 +1,4 @@
-import { highlightOf, parseSearchQuery, UnsearchableQuery } from '../../../src/search/domain/search-query';
+import { highlightIn, parseSearchQuery, UnsearchableQuery } from '../../../src/search/domain/search-query';
 
 describe('parseSearchQuery (docs/decisions/0181-search-query-and-ranking.md)', () => {
   it.each<[string, { text: string; prefix: string | null; alternative: boolean; headRequired: boolean }]>([
@@ -33,19 +33,53 @@ describe('parseSearchQuery (docs/decisions/0181-search-query-and-ranking.md)', (
   });
 });
 
-describe('highlightOf', () => {
-  it('turns the marks into offsets in UTF-16 code units', () => {
-    expect(highlightOf('the \u0002café\u0003 by the \u0002mill\u0003')).toEqual({
-      text: 'the café by the mill',
+describe('highlightIn', () => {
+  const marked = (document: string, q: string) => {
+    const { text, matches } = highlightIn(document, parseSearchQuery(q));
+    return { text, marked: matches.map((match) => text.slice(match.start, match.end)), matches };
+  };
+
+  it('marks the query words with offsets in UTF-16 code units, case and accents folded both ways', () => {
+    expect(highlightIn('🎉 the Café by the mill.', parseSearchQuery('cafe mill '))).toEqual({
+      text: '🎉 the Café by the mill.',
       matches: [
-        { start: 4, end: 8 },
-        { start: 16, end: 20 },
+        { start: 7, end: 11 },
+        { start: 19, end: 23 },
       ],
     });
-    expect(highlightOf('🎉 \u0002mill\u0003')).toEqual({ text: '🎉 mill', matches: [{ start: 3, end: 7 }] });
+    expect(marked('a café, a CAFE and a cafe\u0301', 'CAFÉ ').marked).toEqual(['café', 'CAFE', 'cafe\u0301']);
+    expect(marked('Straße and strasse', 'strasse ').marked).toEqual(['Straße', 'strasse']);
   });
 
-  it('trims the passage and moves the offsets with it', () => {
-    expect(highlightOf('  \u0002mill\u0003 ')).toEqual({ text: 'mill', matches: [{ start: 0, end: 4 }] });
+  it('marks the words the last word starts while it is typed, and only whole words once it is not', () => {
+    expect(marked('a meeting to meet at the meetup', 'meet').marked).toEqual(['meeting', 'meet', 'meetup']);
+    expect(marked('a meeting to meet at the meetup', 'meet ').marked).toEqual(['meet']);
+  });
+
+  it('marks neither excluded words, nor an excluded phrase, nor OR', () => {
+    expect(marked('garden or lantern, or a mill', 'garden OR mill -lantern ').marked).toEqual([
+      'garden',
+      'mill',
+    ]);
+    expect(marked('venue change and the venue', 'venue -"the venue" ').marked).toEqual(['venue', 'venue']);
+    expect(marked('the venue-change', 'venue-change ').marked).toEqual(['venue', 'change']);
+  });
+
+  it('shows the passage of 24 words holding the most terms, from a few words before its first match', () => {
+    const words = Array.from({ length: 60 }, (_, index) => `w${index}`);
+    words[10] = 'mill';
+    words[40] = 'mill';
+    words[44] = 'lantern';
+    const { text, marked: found } = marked(words.join(' '), 'mill lantern ');
+    expect(text.split(' ')).toEqual(words.slice(36, 60));
+    expect(found).toEqual(['mill', 'lantern']);
+  });
+
+  it('shows the start of a document with no marked word, trimmed', () => {
+    expect(highlightIn('  just text here ', parseSearchQuery('else '))).toEqual({
+      text: 'just text here',
+      matches: [],
+    });
+    expect(highlightIn(' … ', parseSearchQuery('else '))).toEqual({ text: '…', matches: [] });
   });
 });
