@@ -4,7 +4,7 @@ import request from 'supertest';
 import { Metrics } from '../../../src/infrastructure/metrics/metrics';
 import { MetricsServer } from '../../../src/infrastructure/metrics/metrics-server';
 import { bootApp, TestApp } from '../../support/app';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 
 const NOT_FOUND = '{"code":"E_NOT_FOUND","message":"Not found"}';
 
@@ -40,7 +40,7 @@ describe('metrics (e2e)', () => {
   };
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     drop = database.drop;
     t = await bootApp({
       databaseUrl: database.url,

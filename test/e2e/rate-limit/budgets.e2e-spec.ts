@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import request from 'supertest';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { bootLimitedApp, LimitedApp, proofFor, REDIS_URL, uniquePrefix } from './support';
 
 /** Small limits, each distinct, so a 429's RateLimit-Limit tells which budget refused. */
@@ -54,7 +54,7 @@ describe.each([
   };
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     drop = database.drop;
     t = await bootLimitedApp({
       databaseUrl: database.url,

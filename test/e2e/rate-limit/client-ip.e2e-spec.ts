@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { bootLimitedApp, LimitedApp } from './support';
 
 /**
@@ -19,7 +19,7 @@ describe('client address of the per-IP budgets (e2e)', () => {
   };
 
   beforeAll(async () => {
-    ({ url: databaseUrl, drop } = await createTestDatabase());
+    ({ url: databaseUrl, drop } = await createMigratedTestDatabase());
     const env = { REDIS_URL: undefined, RATE_LIMIT_IP_READS: '2' };
     direct = await bootLimitedApp({ databaseUrl, env: { ...env, TRUST_PROXY: 'false' } });
     proxied = await bootLimitedApp({ databaseUrl, env: { ...env, TRUST_PROXY: 'true' } });

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { CapturedLog } from '../../support/log-capture';
 import { bootLimitedApp, LimitedApp } from './support';
 
@@ -22,7 +22,7 @@ describe('client address behind balancers that append (TRUST_PROXY as a hop coun
     request(t.http).get('/v1/spaces').set('X-Forwarded-For', forwardedFor);
 
   beforeAll(async () => {
-    ({ url: databaseUrl, drop } = await createTestDatabase());
+    ({ url: databaseUrl, drop } = await createMigratedTestDatabase());
     const env = { REDIS_URL: undefined, RATE_LIMIT_IP_READS: '2', LOG_LEVEL: 'info' };
     twoHops = await bootLimitedApp({ databaseUrl, env: { ...env, TRUST_PROXY: '2' }, override: log.install });
     oneHop = await bootLimitedApp({ databaseUrl, env: { ...env, TRUST_PROXY: '1' } });

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import request from 'supertest';
 import { RATE_LIMIT_STORE } from '../../../src/infrastructure/rate-limit/rate-limit-store';
 import { RedisRateLimitStore } from '../../../src/infrastructure/rate-limit/redis-store';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { bootLimitedApp, LimitedApp, ManualClock, REDIS_URL, RedisRelay, uniquePrefix } from './support';
 
 const UNAVAILABLE = {
@@ -31,7 +31,7 @@ describe('rate limits across replicas and Redis failures (e2e)', () => {
   };
 
   beforeAll(async () => {
-    ({ url: databaseUrl, drop } = await createTestDatabase());
+    ({ url: databaseUrl, drop } = await createMigratedTestDatabase());
   });
 
   afterAll(async () => {

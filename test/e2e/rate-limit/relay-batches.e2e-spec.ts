@@ -3,7 +3,7 @@ import request from 'supertest';
 import { MemoryRateLimitStore } from '../../../src/infrastructure/rate-limit/memory-store';
 import { RateLimitStore } from '../../../src/infrastructure/rate-limit/rate-limit-store';
 import { RedisRateLimitStore } from '../../../src/infrastructure/rate-limit/redis-store';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { TestIdentity } from '../relay/support';
 import { bootLimitedApp, LimitedApp, ManualClock, REDIS_URL, uniquePrefix } from './support';
 
@@ -43,7 +43,7 @@ describe.each([
   };
 
   beforeAll(async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     drop = database.drop;
     // The relay dates operations by the wall clock: the limiter's clock starts there too.
     const boot = (posts: string) =>

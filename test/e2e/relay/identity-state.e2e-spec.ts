@@ -10,7 +10,7 @@ import {
 } from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
 import { RevocationService } from '../../../src/protocol/relay/services/revocation.service';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { TestApp } from '../../support/app';
 import { ShiftedClock } from '../../support/clock';
 import { allRoles, bootRelayApp, ingest, TestIdentity } from './support';
@@ -153,7 +153,7 @@ async function quiet(receiver: TestApp, senders: TestApp[]): Promise<void> {
 
 describe('identity cache across replicas over Redis (e2e)', () => {
   it('an update ingested on one replica is seen by the other’s next read', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const env = { REDIS_URL };
     const a = await bootRelayApp({ databaseUrl: database.url, env });
     const b = await bootRelayApp({ databaseUrl: database.url, env });
@@ -203,7 +203,7 @@ describe('identity cache across replicas over Redis (e2e)', () => {
   // cut) while B stays subscribed; B used to accept the removed key for up to 60 s
   // (docs/decisions/0105-identity-cache-missed-invalidations.md).
   it('attack: a removed key whose invalidation could not be published stops verifying on the other replica within the epoch check interval', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     const env = { REDIS_URL };
     const clockB = new ShiftedClock();
     const a = await bootRelayApp({ databaseUrl: database.url, env });

@@ -9,14 +9,14 @@ import { IdentityStateService } from '../../../src/protocol/relay/services/ident
 import { OriginIdentityService } from '../../../src/protocol/relay/services/origin-identity.service';
 import { RelayIngestService } from '../../../src/protocol/relay/services/relay-ingest.service';
 import { TestApp } from '../../support/app';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { bootRelayApp } from './support';
 
 const originOf = (t: TestApp) => t.app.get(OriginIdentityService);
 
 describe('origin identity (e2e)', () => {
   it('exists after boot, with PlatOrigin and PlatRelay entries, and survives a restart', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     try {
       const first = await bootRelayApp({ databaseUrl: database.url });
       const did = originOf(first).did;
@@ -61,7 +61,7 @@ describe('origin identity (e2e)', () => {
   });
 
   it('replicas starting together create one origin identity', async () => {
-    const database = await createTestDatabase();
+    const database = await createMigratedTestDatabase();
     try {
       const replicas = await Promise.all([0, 1, 2].map(() => bootRelayApp({ databaseUrl: database.url })));
       const dids = replicas.map((replica) => originOf(replica).did);
