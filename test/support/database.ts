@@ -5,6 +5,7 @@ import { Client } from 'pg';
 import {
   createDisposableDatabase,
   DisposableDatabase,
+  execute,
 } from '../../src/infrastructure/database/disposable-database';
 import { migrateDatabase } from '../../src/infrastructure/database/migrate';
 
@@ -65,16 +66,6 @@ async function databaseExists(admin: string, name: string): Promise<boolean> {
   try {
     const result = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     return (result.rowCount ?? 0) > 0;
-  } finally {
-    await client.end();
-  }
-}
-
-async function execute(url: string, sql: string): Promise<void> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
   } finally {
     await client.end();
   }

@@ -26,7 +26,8 @@ export async function createDisposableDatabase(
   };
 }
 
-async function execute(url: string, sql: string): Promise<void> {
+/** Runs one statement on its own connection to `url` (CREATE/DROP DATABASE run outside a pool). */
+export async function execute(url: string, sql: string): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
