@@ -234,7 +234,8 @@ The archive is complete or absent: it is stored only once every file was written
 /**
  * The layout of a space's export (issue 35 item 4; docs/decisions/0216-space-export-archive-layout.md):
  * each JSON file and its schema, in archive order. Posts and comments have the personal layout's
- * shapes; the space, its topics and pages the administration views'; members the members list's.
+ * shapes; the space, its topics and pages the administration views'; members the members list's;
+ * media.json the personal layout's (docs/decisions/0217-space-export-media.md).
  */
 export const SPACE_ARCHIVE_SCHEMAS: Record<string, object> = {
   'manifest.json': {
@@ -347,6 +348,7 @@ export const SPACE_ARCHIVE_SCHEMAS: Record<string, object> = {
       statusMessage: NULLABLE_STRING,
     },
   }),
+  'media.json': ARCHIVE_SCHEMAS['media.json'],
 };
 
 export const SPACE_ARCHIVE_README = `PLAT space export, format version ${ARCHIVE_FORMAT_VERSION}
@@ -365,6 +367,8 @@ posts.json      every live post of the space, any author: full title and body, t
 comments.json   every live comment of the space, as the API's Comment record (as the owner reads it).
 members.json    the active members as the members list shows them (DID, role, joined, status
                 message): nothing private.
+media.json      the space's uploaded files, any uploader; "path" names each one's bytes in media/.
+media/<id>/<name>  the bytes of each file, as stored (originals, no variants).
 
 The archive is complete or absent: it is stored only once every file was written.
 `;

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { CommentExportService } from '../../comments';
 import { formatEntityId } from '../../common/ids/entity-id';
-import { MediaExportService } from '../../media';
+import type { ExportPage } from '../../common/export/export-page';
+import { ExportedMediaFile, MediaExportService } from '../../media';
 import { NotificationExportService } from '../../notifications';
 import { PostExportService } from '../../posts';
 import { ChainExportService, ExportedContentChain, ExportedIdentityChain } from '../../protocol';
@@ -67,13 +68,7 @@ export class ExportArchiveService {
     archive.array('comments.json', (after) => this.comments.pageOf(did, after));
     archive.array('memberships.json', (after) => this.memberships.exportPageOf(did, after));
     archive.array('notifications.json', (after) => this.notifications.pageOf(did, after));
-    archive.array('media.json', async (after) => {
-      const page = await this.media.pageOf(did, after);
-      return {
-        after: page.after,
-        items: page.items.map(({ record }) => ({ ...record, path: mediaPathOf(record.id, record.filename) })),
-      };
-    });
+    archive.array('media.json', async (after) => withPaths(await this.media.pageOf(did, after)));
     archive.lazyValue('chains/identity.json', () => this.chains.identityChainOf(did));
     // Content chains: those the person created and signed, then those the service's origin
     // identity signs for them (their public posts, a page of posts at a time, and their profile).
@@ -116,8 +111,8 @@ export class ExportArchiveService {
 
   /**
    * A space's archive (docs/decisions/0216-space-export-archive-layout.md), asked for by its owner
-   * (`ownerDid`): the space's settings, topics, pages, posts, comments and members, each from its
-   * owning module's export pages.
+   * (`ownerDid`): the space's settings, topics, pages, posts, comments, members and files, each
+   * from its owning module's export pages.
    */
   private async buildSpace(
     exportId: string,
@@ -144,8 +139,19 @@ export class ExportArchiveService {
     archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after));
     archive.array('comments.json', (after) => this.comments.pageOfSpace(spaceId, ownerDid, after));
     archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after));
+    archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
+    // The files last (docs/decisions/0217-space-export-media.md).
+    await archive.files((after) => this.media.pageOfSpace(spaceId, after));
     return archive.end();
   }
+}
+
+/** A page of files as `media.json` lists them: each record with the path of its bytes. */
+function withPaths(page: ExportPage<ExportedMediaFile>): ExportPage<unknown> {
+  return {
+    after: page.after,
+    items: page.items.map(({ record }) => ({ ...record, path: mediaPathOf(record.id, record.filename) })),
+  };
 }
 
 /** The DID that signed a compact JWS: its protected header's `kid` is a DID URL (`did#key`). */

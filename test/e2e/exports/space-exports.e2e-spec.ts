@@ -5,6 +5,7 @@ import { SPACE_ARCHIVE_SCHEMAS, schemaPathOf } from '../../../src/exports/domain
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
 import { CapturedLog } from '../../support/log-capture';
+import { pngBytes, spaceUpload } from '../../support/media-uploads';
 import { admit, newSpace, person, promote } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
@@ -26,6 +27,8 @@ describe('space exports (e2e)', () => {
   let spaceId: string;
   let otherSpaceId: string;
   let exportId: string;
+  let mediaId: string;
+  let photo: Buffer;
   const postIds: string[] = [];
   const commentIds: string[] = [];
 
@@ -47,9 +50,14 @@ describe('space exports (e2e)', () => {
       await owner.post(`/spaces/${spaceId}/pages`, { title: 'About us', slug: 'about', body: 'Who we are.' }),
       201,
     );
-    postIds.push(
-      (await newPost(member, spaceId, { topic: open, title: 'Hello', body: 'member says hi' })).id,
-    );
+    photo = await pngBytes(40, 30);
+    mediaId = await spaceUpload(t, member, spaceId, {
+      filename: 'our logo.png',
+      contentType: 'image/png',
+      bytes: photo,
+    });
+    const hello = { topic: open, title: 'Hello', body: 'member says hi', attachments: [mediaId] };
+    postIds.push((await newPost(member, spaceId, hello)).id);
     postIds.push((await newPost(owner, spaceId, { topic: quiet, body: 'owner posts too' })).id);
     for (const [author, body] of [
       [owner, 'welcome'],
@@ -165,9 +173,28 @@ describe('space exports (e2e)', () => {
     expect(comments.map((comment) => comment.id)).toEqual(commentIds);
     expect(comments.every((comment) => comment.postId === postIds[0])).toBe(true);
 
+    // The space's files, any uploader's, with their bytes.
+    const media = parsed.get('media.json') as { id: string; path: string; size: number; spaceId: string }[];
+    expect(media).toEqual([
+      expect.objectContaining({
+        id: mediaId,
+        spaceId,
+        path: `media/${mediaId}/our_logo.png`,
+        size: photo.length,
+      }),
+    ]);
+    expect(files.get(media[0].path)!.equals(photo)).toBe(true);
+    expect([...files.keys()].filter((path) => path.startsWith('media/'))).toEqual([media[0].path]);
+
     // Nothing of the other space anywhere in the archive.
     const everything = [...files.values()].map((bytes) => bytes.toString()).join('\n');
-    for (const trace of [otherSpaceId, 'secret of elsewhere', 'elsewhere comment', 'Elsewhere topic']) {
+    for (const trace of [
+      otherSpaceId,
+      'secret of elsewhere',
+      'elsewhere comment',
+      'Elsewhere topic',
+      'elsewhere.png',
+    ]) {
       expect([trace, everything.includes(trace)]).toEqual([trace, false]);
     }
 
