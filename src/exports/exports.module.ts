@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CommentRecordsModule } from '../comments';
+import { EventRecordsModule } from '../events';
 import { PaginationModule } from '../common/pagination/pagination.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { MediaRecordsModule } from '../media';
@@ -36,6 +37,7 @@ import { ExportsService } from './services/exports.service';
     NotificationsModule,
     MediaRecordsModule,
     RelayModule,
+    EventRecordsModule,
   ],
   controllers: [ExportsController, SpaceExportsController],
   providers: [

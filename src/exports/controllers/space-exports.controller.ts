@@ -39,7 +39,7 @@ export class SpaceExportsController {
   @ApiOperation({
     summary: 'Starts an export of the space (its owner only)',
     description:
-      'Queues the build of one zip archive (settings, topics, pages, posts, comments, members, media, a README ' +
+      'Queues the build of one zip archive (settings, topics, pages, posts, comments, members, events, media, a README ' +
       'and a JSON Schema per file); poll GET /v1/spaces/{space}/exports/{export} until it is ready. ' +
       'One at a time per space: 409 while one is queued or running.',
   })

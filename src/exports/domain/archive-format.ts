@@ -348,6 +348,44 @@ export const SPACE_ARCHIVE_SCHEMAS: Record<string, object> = {
       statusMessage: NULLABLE_STRING,
     },
   }),
+  'events.json': arrayOf({
+    type: 'object',
+    required: [
+      'id',
+      'spaceId',
+      'title',
+      'type',
+      'isAllDay',
+      'coverId',
+      'visibility',
+      'createdAt',
+      'updatedAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('evt'),
+      spaceId: WIRE_ID('space'),
+      title: { type: 'string' },
+      description: NULLABLE_STRING,
+      location: NULLABLE_STRING,
+      type: { type: 'string' },
+      mode: NULLABLE_STRING,
+      url: NULLABLE_STRING,
+      isAllDay: { type: 'boolean' },
+      startsAt: NULLABLE_TIME,
+      endsAt: NULLABLE_TIME,
+      timeZone: NULLABLE_STRING,
+      startDate: NULLABLE_STRING,
+      endDate: NULLABLE_STRING,
+      rrule: NULLABLE_STRING,
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      requiresTicket: { type: 'boolean' },
+      ticketProductIds: { type: 'array', items: { type: 'string' } },
+      visibility: { type: 'string' },
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
   'media.json': ARCHIVE_SCHEMAS['media.json'],
 };
 
@@ -367,6 +405,8 @@ posts.json      every live post of the space, any author: full title and body, t
 comments.json   every live comment of the space, as the API's Comment record (as the owner reads it).
 members.json    the active members as the members list shows them (DID, role, joined, status
                 message): nothing private.
+events.json     every event of the space, any visibility, as its administration record (the
+                cover by its media id).
 media.json      the space's uploaded files, any uploader; "path" names each one's bytes in media/.
 media/<id>/<name>  the bytes of each file, as stored (originals, no variants).
 

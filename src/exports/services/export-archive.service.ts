@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { CommentExportService } from '../../comments';
+import { EventExportService } from '../../events';
 import { formatEntityId } from '../../common/ids/entity-id';
 import type { ExportPage } from '../../common/export/export-page';
 import { ExportedMediaFile, MediaExportService } from '../../media';
@@ -40,6 +41,7 @@ export class ExportArchiveService {
     private readonly media: MediaExportService,
     private readonly chains: ChainExportService,
     private readonly spaces: SpaceExportService,
+    private readonly events: EventExportService,
   ) {}
 
   /** The archive of an export: a space's when it names one, else its owner's personal one. */
@@ -111,7 +113,7 @@ export class ExportArchiveService {
 
   /**
    * A space's archive (docs/decisions/0216-space-export-archive-layout.md), asked for by its owner
-   * (`ownerDid`): the space's settings, topics, pages, posts, comments, members and files, each
+   * (`ownerDid`): the space's settings, topics, pages, posts, comments, members, events and files, each
    * from its owning module's export pages.
    */
   private async buildSpace(
@@ -139,6 +141,7 @@ export class ExportArchiveService {
     archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after));
     archive.array('comments.json', (after) => this.comments.pageOfSpace(spaceId, ownerDid, after));
     archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after));
+    archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after));
     archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
     // The files last (docs/decisions/0217-space-export-media.md).
     await archive.files((after) => this.media.pageOfSpace(spaceId, after));

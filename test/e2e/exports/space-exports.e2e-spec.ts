@@ -11,6 +11,16 @@ import { newPost, newTopic } from '../posts/support';
 import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
 import { download, unzip } from './support';
 
+const eventBody = (title: string, visibility: string) => ({
+  title,
+  type: 'attend',
+  mode: 'place',
+  isAllDay: false,
+  startsAt: '2099-01-14T17:00:00Z',
+  timeZone: 'Europe/Berlin',
+  visibility,
+});
+
 /**
  * Space exports (issue 35 item 4; docs/decisions/0215, 0216): the owner of a space asks for its
  * archive on POST /v1/spaces/{space}/exports, the same durable job builds it, GET shows its state
@@ -28,6 +38,7 @@ describe('space exports (e2e)', () => {
   let otherSpaceId: string;
   let exportId: string;
   let mediaId: string;
+  let event: Record<string, unknown>;
   let photo: Buffer;
   const postIds: string[] = [];
   const commentIds: string[] = [];
@@ -67,6 +78,9 @@ describe('space exports (e2e)', () => {
       expectStatus(comment, 201);
       commentIds.push(comment.body.id as string);
     }
+    const created = await owner.post(`/spaces/${spaceId}/events`, eventBody('Members meetup', 'members'));
+    expectStatus(created, 201);
+    event = created.body as Record<string, unknown>;
     // Another space, of the stranger: nothing of it may reach the archive.
     otherSpaceId = (await newSpace(stranger, 'Elsewhere')).id;
     const elsewhere = await newTopic(stranger, otherSpaceId, 'Elsewhere topic', 'members');
@@ -172,6 +186,11 @@ describe('space exports (e2e)', () => {
     const comments = parsed.get('comments.json') as { id: string; postId: string }[];
     expect(comments.map((comment) => comment.id)).toEqual(commentIds);
     expect(comments.every((comment) => comment.postId === postIds[0])).toBe(true);
+
+    // Every event, as its administration record, the cover by id.
+    const { cover, ...record } = event;
+    expect(cover).toBeNull();
+    expect(parsed.get('events.json')).toEqual([{ ...record, coverId: null }]);
 
     // The space's files, any uploader's, with their bytes.
     const media = parsed.get('media.json') as { id: string; path: string; size: number; spaceId: string }[];
