@@ -8,6 +8,7 @@ import { NotificationsModule } from '../notifications';
 import { PostsModule } from '../posts';
 import { RelayModule } from '../protocol';
 import { SpacesModule } from '../spaces';
+import { StoreModule } from '../store';
 import { UsersModule } from '../users';
 import { ExportsController } from './controllers/exports.controller';
 import { SpaceExportsController } from './controllers/space-exports.controller';
@@ -38,6 +39,7 @@ import { ExportsService } from './services/exports.service';
     MediaRecordsModule,
     RelayModule,
     EventRecordsModule,
+    StoreModule,
   ],
   controllers: [ExportsController, SpaceExportsController],
   providers: [

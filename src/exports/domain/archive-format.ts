@@ -386,6 +386,72 @@ export const SPACE_ARCHIVE_SCHEMAS: Record<string, object> = {
       updatedAt: ISO_TIME,
     },
   }),
+  'products.json': arrayOf({
+    type: 'object',
+    required: ['id', 'spaceId', 'slug', 'name', 'coverId', 'prices', 'published', 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('product'),
+      spaceId: WIRE_ID('space'),
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      description: NULLABLE_STRING,
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      sortOrder: { type: 'integer' },
+      prices: arrayOf({
+        type: 'object',
+        required: ['id', 'type', 'currency', 'amount', 'archived'],
+        additionalProperties: false,
+        properties: {
+          id: WIRE_ID('price'),
+          type: { type: 'string' },
+          currency: { type: 'string' },
+          amount: { type: 'integer' },
+          suggestedAmount: { type: 'integer' },
+          interval: { type: 'string' },
+          archived: { type: 'boolean' },
+        },
+      }),
+      isSoldOut: { type: 'boolean' },
+      purchasable: { type: 'boolean' },
+      published: { type: 'boolean' },
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
+  'releases.json': arrayOf({
+    type: 'object',
+    required: [
+      'id',
+      'spaceId',
+      'slug',
+      'title',
+      'coverId',
+      'credits',
+      'productIds',
+      'published',
+      'createdAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('release'),
+      spaceId: WIRE_ID('space'),
+      slug: { type: 'string' },
+      title: { type: 'string' },
+      description: NULLABLE_STRING,
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      credits: arrayOf({
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, role: NULLABLE_STRING, did: NULLABLE_STRING },
+      }),
+      productIds: arrayOf(WIRE_ID('product')),
+      published: { type: 'boolean' },
+      publishedAt: NULLABLE_TIME,
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
   'media.json': ARCHIVE_SCHEMAS['media.json'],
 };
 
@@ -407,6 +473,10 @@ members.json    the active members as the members list shows them (DID, role, jo
                 message): nothing private.
 events.json     every event of the space, any visibility, as its administration record (the
                 cover by its media id).
+products.json   every live product of the store, published or not, as its administration record:
+                every price (archived ones too, amounts in minor units), the cover by its media id.
+releases.json   every live release, published or not, as its administration record: credits,
+                its product ids in order, the cover by its media id.
 media.json      the space's uploaded files, any uploader; "path" names each one's bytes in media/.
 media/<id>/<name>  the bytes of each file, as stored (originals, no variants).
 

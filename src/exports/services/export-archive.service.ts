@@ -8,6 +8,7 @@ import { NotificationExportService } from '../../notifications';
 import { PostExportService } from '../../posts';
 import { ChainExportService, ExportedContentChain, ExportedIdentityChain } from '../../protocol';
 import { SpaceExportService, SpaceMembershipReadsService } from '../../spaces';
+import { StoreExportService } from '../../store';
 import { UsersService } from '../../users';
 import {
   ARCHIVE_FORMAT_VERSION,
@@ -42,6 +43,7 @@ export class ExportArchiveService {
     private readonly chains: ChainExportService,
     private readonly spaces: SpaceExportService,
     private readonly events: EventExportService,
+    private readonly store: StoreExportService,
   ) {}
 
   /** The archive of an export: a space's when it names one, else its owner's personal one. */
@@ -113,7 +115,8 @@ export class ExportArchiveService {
 
   /**
    * A space's archive (docs/decisions/0216-space-export-archive-layout.md), asked for by its owner
-   * (`ownerDid`): the space's settings, topics, pages, posts, comments, members, events and files, each
+   * (`ownerDid`): the space's settings, topics, pages, posts, comments, members, events, products,
+   * releases and files, each
    * from its owning module's export pages.
    */
   private async buildSpace(
@@ -142,6 +145,8 @@ export class ExportArchiveService {
     archive.array('comments.json', (after) => this.comments.pageOfSpace(spaceId, ownerDid, after));
     archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after));
     archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after));
+    archive.array('products.json', (after) => this.store.productsPage(spaceId, after));
+    archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after));
     archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
     // The files last (docs/decisions/0217-space-export-media.md).
     await archive.files((after) => this.media.pageOfSpace(spaceId, after));

@@ -39,6 +39,8 @@ describe('space exports (e2e)', () => {
   let exportId: string;
   let mediaId: string;
   let event: Record<string, unknown>;
+  const products: Record<string, unknown>[] = [];
+  let release: Record<string, unknown>;
   let photo: Buffer;
   const postIds: string[] = [];
   const commentIds: string[] = [];
@@ -81,6 +83,29 @@ describe('space exports (e2e)', () => {
     const created = await owner.post(`/spaces/${spaceId}/events`, eventBody('Members meetup', 'members'));
     expectStatus(created, 201);
     event = created.body as Record<string, unknown>;
+    for (const body of [
+      {
+        name: 'Hidden shirt',
+        published: false,
+        prices: [
+          { type: 'one-time', currency: 'EUR', amount: 2500 },
+          { type: 'recurring', currency: 'EUR', amount: 500, interval: 'month', archived: true },
+        ],
+      },
+      { name: 'Record', published: true, prices: [{ type: 'one-time', currency: 'EUR', amount: 1200 }] },
+    ]) {
+      const product = await owner.post(`/spaces/${spaceId}/products`, body);
+      expectStatus(product, 201);
+      products.push(product.body as Record<string, unknown>);
+    }
+    const released = await owner.post(`/spaces/${spaceId}/releases`, {
+      title: 'First Record',
+      credits: [{ name: 'Ada', role: 'producer' }],
+      productIds: [products[1].id, products[0].id],
+      published: true,
+    });
+    expectStatus(released, 201);
+    release = released.body as Record<string, unknown>;
     // Another space, of the stranger: nothing of it may reach the archive.
     otherSpaceId = (await newSpace(stranger, 'Elsewhere')).id;
     const elsewhere = await newTopic(stranger, otherSpaceId, 'Elsewhere topic', 'members');
@@ -191,6 +216,19 @@ describe('space exports (e2e)', () => {
     const { cover, ...record } = event;
     expect(cover).toBeNull();
     expect(parsed.get('events.json')).toEqual([{ ...record, coverId: null }]);
+
+    // The store: every live product (unpublished too, every price) and release, as administered.
+    const byCover = (record: Record<string, unknown>) => {
+      const { cover, ...rest } = record;
+      expect(cover).toBeNull();
+      return { ...rest, coverId: null };
+    };
+    const byId = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+      String(parseEntityId('product', a.id as string)).localeCompare(
+        String(parseEntityId('product', b.id as string)),
+      );
+    expect(parsed.get('products.json')).toEqual(products.map(byCover).sort(byId));
+    expect(parsed.get('releases.json')).toEqual([byCover(release)]);
 
     // The space's files, any uploader's, with their bytes.
     const media = parsed.get('media.json') as { id: string; path: string; size: number; spaceId: string }[];
