@@ -47,7 +47,7 @@ export class SpaceExportsController {
   @ApiForbiddenResponse({ description: 'The caller is a member but not the owner' })
   @ApiNotFoundResponse({ description: 'No such space, or one the caller may not reach' })
   @ApiConflictResponse({ description: 'An export of the space is queued or running' })
-  requestExport(
+  requestSpaceExport(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
   ): Promise<ExportRecord> {
@@ -60,7 +60,7 @@ export class SpaceExportsController {
   @ApiParam(SPACE_PARAM)
   @ApiOperation({ summary: 'The space’s exports, newest first (its owner only)' })
   @ApiOkResponse({ type: ExportListing })
-  listExports(
+  listSpaceExports(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Query() query: PaginationQueryDto,
@@ -77,7 +77,7 @@ export class SpaceExportsController {
     summary: 'One of the space’s exports: its state, and when ready a signed URL of the archive',
   })
   @ApiOkResponse({ type: ExportRecord })
-  getExport(
+  getSpaceExport(
     @Principal() principal: RequestPrincipal,
     @Param('space') space: string,
     @Param('export') exportId: string,
