@@ -6,7 +6,7 @@ import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
 import { CapturedLog } from '../../support/log-capture';
 import { pngBytes, spaceUpload } from '../../support/media-uploads';
-import { admit, newSpace, person, promote } from '../memberships/support';
+import { admit, makePublic, newSpace, person, promote } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
 import { download, unzip } from './support';
@@ -297,6 +297,15 @@ describe('space exports (e2e)', () => {
     } finally {
       await t.dataSource.query("UPDATE exports SET state = 'failed' WHERE id = $1", [running]);
     }
+  });
+
+  it('refuses a stranger to a space with a public profile with 403, as the administration routes', async () => {
+    await makePublic(stranger, otherSpaceId);
+    const refused = await owner.post(`/v1/spaces/${otherSpaceId}/exports`);
+    expectStatus(refused, 403);
+    expect(refused.body.code).toBe('E_FORBIDDEN');
+    expectStatus(await owner.get(`/v1/spaces/${otherSpaceId}/exports`), 403);
+    expect((await stranger.get(`/v1/spaces/${otherSpaceId}/exports`)).body.items).toEqual([]);
   });
 
   it('answers the constant 404 for another space’s export, a malformed and an unknown id', async () => {
