@@ -1,6 +1,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import request from 'supertest';
 import { formatEntityId, newUuid, parseEntityId } from '../../../src/common/ids/entity-id';
+import { ExportsService } from '../../../src/exports';
 import { SPACE_ARCHIVE_SCHEMAS, schemaPathOf } from '../../../src/exports/domain/archive-format';
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
@@ -306,6 +307,24 @@ describe('space exports (e2e)', () => {
     expect(refused.body.code).toBe('E_FORBIDDEN');
     expectStatus(await owner.get(`/v1/spaces/${otherSpaceId}/exports`), 403);
     expect((await stranger.get(`/v1/spaces/${otherSpaceId}/exports`)).body.items).toEqual([]);
+  });
+
+  it('fails the export of a space deleted before its build, storing no archive', async () => {
+    const id = newUuid();
+    await t.dataSource.query(
+      "INSERT INTO exports (id, owner_did, space_id, state, created_at, updated_at) VALUES ($1, $2, $3, 'queued', now(), now())",
+      [id, owner.did, newUuid()],
+    );
+    const service = t.app.get(ExportsService);
+    await expect(service.build(id, { attempt: 1, last: false })).rejects.toThrow();
+    await expect(service.build(id, { attempt: 3, last: true })).rejects.toThrow();
+    const [row] = (await t.dataSource.query('SELECT state, archive_key FROM exports WHERE id = $1', [
+      id,
+    ])) as {
+      state: string;
+      archive_key: string | null;
+    }[];
+    expect(row).toEqual({ state: 'failed', archive_key: null });
   });
 
   it('answers the constant 404 for another space’s export, a malformed and an unknown id', async () => {
