@@ -80,6 +80,86 @@ ORDER BY
 LIMIT
   $4;
 
+-- CommentsRepository.exportPageOfSpace.first (src/comments/comments.repository.ts)
+SELECT
+  id,
+  post_id,
+  space_id,
+  parent_comment_id,
+  author_did,
+  body,
+  attachment_ids,
+  upvote_count,
+  reply_count,
+  published_at,
+  activity_at,
+  updated_at,
+  deleted_at
+FROM
+  comments
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+ORDER BY
+  published_at ASC,
+  id ASC
+LIMIT
+  $2;
+
+-- CommentsRepository.exportPageOfSpace.after (src/comments/comments.repository.ts)
+SELECT
+  id,
+  post_id,
+  space_id,
+  parent_comment_id,
+  author_did,
+  body,
+  attachment_ids,
+  upvote_count,
+  reply_count,
+  published_at,
+  activity_at,
+  updated_at,
+  deleted_at
+FROM
+  comments
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+  AND (published_at, id) > ($2, $3)
+ORDER BY
+  published_at ASC,
+  id ASC
+LIMIT
+  $4;
+
+-- CommentsRepository.exportPageOfSpace.before (src/comments/comments.repository.ts)
+SELECT
+  id,
+  post_id,
+  space_id,
+  parent_comment_id,
+  author_did,
+  body,
+  attachment_ids,
+  upvote_count,
+  reply_count,
+  published_at,
+  activity_at,
+  updated_at,
+  deleted_at
+FROM
+  comments
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+  AND (published_at, id) < ($2, $3)
+ORDER BY
+  published_at DESC,
+  id DESC
+LIMIT
+  $4;
+
 -- CommentsRepository.page.roots.newest.first (src/comments/comments.repository.ts)
 SELECT
   id,

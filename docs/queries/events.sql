@@ -207,6 +207,77 @@ WHERE
     OR last_end > $2
   );
 
+-- EventsRepository.exportPageOfSpace.first (src/events/repositories/events.repository.ts)
+SELECT
+  id,
+  space_id,
+  title,
+  description,
+  location,
+  type,
+  mode,
+  url,
+  is_all_day,
+  starts_at,
+  ends_at,
+  time_zone,
+  start_date,
+  end_date,
+  rrule,
+  cover_media_id,
+  requires_ticket,
+  ticket_product_ids,
+  visibility,
+  window_span_ms,
+  first_start,
+  last_end,
+  created_at,
+  updated_at
+FROM
+  events
+WHERE
+  space_id = $1
+ORDER BY
+  id
+LIMIT
+  $2;
+
+-- EventsRepository.exportPageOfSpace.after (src/events/repositories/events.repository.ts)
+SELECT
+  id,
+  space_id,
+  title,
+  description,
+  location,
+  type,
+  mode,
+  url,
+  is_all_day,
+  starts_at,
+  ends_at,
+  time_zone,
+  start_date,
+  end_date,
+  rrule,
+  cover_media_id,
+  requires_ticket,
+  ticket_product_ids,
+  visibility,
+  window_span_ms,
+  first_start,
+  last_end,
+  created_at,
+  updated_at
+FROM
+  events
+WHERE
+  space_id = $1
+  AND id > $3
+ORDER BY
+  id
+LIMIT
+  $2;
+
 -- EventsRepository.publicTitlesOf (src/events/repositories/events.repository.ts)
 SELECT
   "e"."id",

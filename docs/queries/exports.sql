@@ -4,6 +4,7 @@
 SELECT
   id,
   owner_did,
+  space_id,
   state,
   created_at,
   updated_at,
@@ -16,6 +17,7 @@ FROM
   exports
 WHERE
   owner_did = $1
+  AND space_id IS NULL
 ORDER BY
   id DESC
 LIMIT
@@ -25,6 +27,7 @@ LIMIT
 SELECT
   id,
   owner_did,
+  space_id,
   state,
   created_at,
   updated_at,
@@ -37,6 +40,7 @@ FROM
   exports
 WHERE
   owner_did = $1
+  AND space_id IS NULL
   AND id < $3
 ORDER BY
   id DESC
@@ -47,6 +51,7 @@ LIMIT
 SELECT
   id,
   owner_did,
+  space_id,
   state,
   created_at,
   updated_at,
@@ -59,6 +64,75 @@ FROM
   exports
 WHERE
   owner_did = $1
+  AND space_id IS NULL
+  AND id > $3
+ORDER BY
+  id ASC
+LIMIT
+  $2;
+
+-- ExportsRepository.pageOfSpace.first (src/exports/exports.repository.ts)
+SELECT
+  id,
+  owner_did,
+  space_id,
+  state,
+  created_at,
+  updated_at,
+  finished_at,
+  expires_at,
+  archive_key,
+  size_bytes,
+  failure_reason
+FROM
+  exports
+WHERE
+  space_id = $1
+ORDER BY
+  id DESC
+LIMIT
+  $2;
+
+-- ExportsRepository.pageOfSpace.after (src/exports/exports.repository.ts)
+SELECT
+  id,
+  owner_did,
+  space_id,
+  state,
+  created_at,
+  updated_at,
+  finished_at,
+  expires_at,
+  archive_key,
+  size_bytes,
+  failure_reason
+FROM
+  exports
+WHERE
+  space_id = $1
+  AND id < $3
+ORDER BY
+  id DESC
+LIMIT
+  $2;
+
+-- ExportsRepository.pageOfSpace.before (src/exports/exports.repository.ts)
+SELECT
+  id,
+  owner_did,
+  space_id,
+  state,
+  created_at,
+  updated_at,
+  finished_at,
+  expires_at,
+  archive_key,
+  size_bytes,
+  failure_reason
+FROM
+  exports
+WHERE
+  space_id = $1
   AND id > $3
 ORDER BY
   id ASC
@@ -69,6 +143,7 @@ LIMIT
 SELECT
   id,
   owner_did,
+  space_id,
   state,
   created_at,
   updated_at,
@@ -88,6 +163,19 @@ INSERT INTO
 VALUES
   ($1, $2, 'queued', $3, $3);
 
+-- ExportsRepository.insertOfSpace (src/exports/exports.repository.ts)
+INSERT INTO
+  exports (
+    id,
+    owner_did,
+    space_id,
+    state,
+    created_at,
+    updated_at
+  )
+VALUES
+  ($1, $2, $4, 'queued', $3, $3);
+
 -- ExportsRepository.start (src/exports/exports.repository.ts)
 UPDATE exports
 SET
@@ -99,6 +187,7 @@ WHERE
 RETURNING
   id,
   owner_did,
+  space_id,
   state,
   created_at,
   updated_at,
@@ -138,6 +227,7 @@ WHERE
 SELECT
   id,
   owner_did,
+  space_id,
   state,
   created_at,
   updated_at,

@@ -97,6 +97,75 @@ ORDER BY
 LIMIT
   $2;
 
+-- MediaRepository.exportPageOfSpace.first (src/media/media.repository.ts)
+SELECT
+  id,
+  space_id,
+  uploader_did,
+  filename,
+  content_type,
+  kind,
+  alt,
+  declared_length,
+  state,
+  failure_reason,
+  storage_key,
+  content_length,
+  width,
+  height,
+  blur_hash,
+  duration_ms,
+  waveform_peaks,
+  poster_key,
+  created_at,
+  updated_at,
+  uploaded_at
+FROM
+  media
+WHERE
+  space_id = $1
+  AND state = 'ready'
+ORDER BY
+  created_at,
+  id
+LIMIT
+  $2;
+
+-- MediaRepository.exportPageOfSpace.after (src/media/media.repository.ts)
+SELECT
+  id,
+  space_id,
+  uploader_did,
+  filename,
+  content_type,
+  kind,
+  alt,
+  declared_length,
+  state,
+  failure_reason,
+  storage_key,
+  content_length,
+  width,
+  height,
+  blur_hash,
+  duration_ms,
+  waveform_peaks,
+  poster_key,
+  created_at,
+  updated_at,
+  uploaded_at
+FROM
+  media
+WHERE
+  space_id = $1
+  AND state = 'ready'
+  AND (created_at, id) > ($3::timestamptz, $4::uuid)
+ORDER BY
+  created_at,
+  id
+LIMIT
+  $2;
+
 -- MediaRepository.byIds (src/media/media.repository.ts)
 SELECT
   id,

@@ -1015,6 +1015,61 @@ ORDER BY
 LIMIT
   $2;
 
+-- PostsRepository.exportPageOfSpace.first (src/posts/repositories/posts.repository.ts)
+SELECT
+  id,
+  space_id,
+  topic_id,
+  title,
+  body,
+  slug,
+  attachment_ids,
+  upvote_count,
+  comment_count,
+  is_pinned,
+  published_at,
+  updated_at,
+  content_id,
+  head_cid
+FROM
+  posts
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+ORDER BY
+  published_at,
+  id
+LIMIT
+  $2;
+
+-- PostsRepository.exportPageOfSpace.after (src/posts/repositories/posts.repository.ts)
+SELECT
+  id,
+  space_id,
+  topic_id,
+  title,
+  body,
+  slug,
+  attachment_ids,
+  upvote_count,
+  comment_count,
+  is_pinned,
+  published_at,
+  updated_at,
+  content_id,
+  head_cid
+FROM
+  posts
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+  AND (published_at, id) > ($3::timestamptz, $4::uuid)
+ORDER BY
+  published_at,
+  id
+LIMIT
+  $2;
+
 -- PostsRepository.erasableLivePosts (src/posts/repositories/posts.repository.ts)
 SELECT
   id,

@@ -169,6 +169,74 @@ ORDER BY
 LIMIT
   1;
 
+-- ProductsRepository.exportProductsPage.first (src/store/repositories/products.repository.ts)
+SELECT
+  id,
+  space_id,
+  slug,
+  name,
+  cover_media_id,
+  sort_order,
+  sold_out,
+  purchasable,
+  description,
+  published,
+  created_at,
+  updated_at
+FROM
+  store_products
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+ORDER BY
+  id
+LIMIT
+  $2;
+
+-- ProductsRepository.exportProductsPage.after (src/store/repositories/products.repository.ts)
+SELECT
+  id,
+  space_id,
+  slug,
+  name,
+  cover_media_id,
+  sort_order,
+  sold_out,
+  purchasable,
+  description,
+  published,
+  created_at,
+  updated_at
+FROM
+  store_products
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+  AND id > $3
+ORDER BY
+  id
+LIMIT
+  $2;
+
+-- ProductsRepository.pricesOfProducts (src/store/repositories/products.repository.ts)
+SELECT
+  id,
+  product_id,
+  position,
+  type,
+  currency,
+  amount,
+  suggested_amount,
+  interval,
+  archived
+FROM
+  store_product_prices
+WHERE
+  product_id = ANY ($1::UUID[])
+ORDER BY
+  product_id,
+  position;
+
 -- ProductsRepository.unlistProduct (src/store/repositories/products.repository.ts)
 DELETE FROM store_release_products
 WHERE
@@ -339,6 +407,67 @@ ORDER BY
 DELETE FROM store_release_products
 WHERE
   release_id = $1;
+
+-- ReleasesRepository.exportReleasesPage.first (src/store/repositories/releases.repository.ts)
+SELECT
+  id,
+  space_id,
+  slug,
+  title,
+  description,
+  cover_media_id,
+  credits,
+  published,
+  published_at,
+  created_at,
+  updated_at,
+  deleted_at
+FROM
+  store_releases
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+ORDER BY
+  id
+LIMIT
+  $2;
+
+-- ReleasesRepository.exportReleasesPage.after (src/store/repositories/releases.repository.ts)
+SELECT
+  id,
+  space_id,
+  slug,
+  title,
+  description,
+  cover_media_id,
+  credits,
+  published,
+  published_at,
+  created_at,
+  updated_at,
+  deleted_at
+FROM
+  store_releases
+WHERE
+  space_id = $1
+  AND deleted_at IS NULL
+  AND id > $3
+ORDER BY
+  id
+LIMIT
+  $2;
+
+-- ReleasesRepository.productIdsOfReleases (src/store/repositories/releases.repository.ts)
+SELECT
+  release_id,
+  product_id
+FROM
+  store_release_products
+WHERE
+  release_id = ANY ($1::UUID[])
+ORDER BY
+  release_id,
+  position ASC;
 
 -- ReleasesRepository.insertProductsOfRelease (src/store/repositories/releases.repository.ts)
 INSERT INTO

@@ -49,6 +49,11 @@ export const COMMENTS_STATEMENTS = defineStatements('CommentsRepository', {
    */
   exportPage: pages('author_did = $1 AND deleted_at IS NULL', 1, ['published_at', 'id'], 'ASC'),
   /**
+   * A page of a space's ($1) live comments for its export, oldest first on `idx_comments_space`
+   * (docs/decisions/0216-space-export-archive-layout.md).
+   */
+  exportPageOfSpace: pages('space_id = $1 AND deleted_at IS NULL', 1, ['published_at', 'id'], 'ASC'),
+  /**
    * A page of a post's root comments ($1 post id) by `activity_at`, or of one root's replies
    * ($1 post id, $2 root id) by `published_at`; then the cursor's keyset values, then the count.
    */
@@ -153,6 +158,24 @@ export class CommentsRepository {
     const rows = after
       ? await this.dataSource.query<CommentRow[]>(exportPage.after, [authorDid, after[0], after[1], limit])
       : await this.dataSource.query<CommentRow[]>(exportPage.first, [authorDid, limit]);
+    return rows.map(commentOfRow);
+  }
+
+  /** A page of the space's live comments, oldest first, after the (published_at, id) `after`. */
+  async exportPageOfSpace(
+    spaceId: string,
+    after: [string, string] | null,
+    limit: number,
+  ): Promise<Comment[]> {
+    const { exportPageOfSpace } = COMMENTS_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<CommentRow[]>(exportPageOfSpace.after, [
+          spaceId,
+          after[0],
+          after[1],
+          limit,
+        ])
+      : await this.dataSource.query<CommentRow[]>(exportPageOfSpace.first, [spaceId, limit]);
     return rows.map(commentOfRow);
   }
 

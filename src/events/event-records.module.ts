@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventsRepository } from './repositories/events.repository';
+import { EventExportService } from './services/event-export.service';
 import { PublicEventsService } from './services/public-events.service';
 
 /**
@@ -9,7 +10,7 @@ import { PublicEventsService } from './services/public-events.service';
  * `EventsModule` the events repository.
  */
 @Module({
-  providers: [EventsRepository, PublicEventsService],
-  exports: [EventsRepository, PublicEventsService],
+  providers: [EventsRepository, PublicEventsService, EventExportService],
+  exports: [EventsRepository, PublicEventsService, EventExportService],
 })
 export class EventRecordsModule {}

@@ -5,5 +5,6 @@
  */
 export { EventRecordsModule } from './event-records.module';
 export { EventReference, PublicEventsService } from './services/public-events.service';
+export { EventExportService, ExportedEvent } from './services/event-export.service';
 export const PUBLISHED_VIEWS = ['searchable_events'] as const;
 export { EventCanceled, EventCreated, EventUpdated } from './events/event.events';

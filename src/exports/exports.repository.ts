@@ -7,7 +7,7 @@ import { defineStatements } from '../infrastructure/database/statements';
 import { Export, ExportState } from './entities/export.entity';
 
 const COLUMNS =
-  'id, owner_did, state, created_at, updated_at, finished_at, expires_at, archive_key, size_bytes, failure_reason';
+  'id, owner_did, space_id, state, created_at, updated_at, finished_at, expires_at, archive_key, size_bytes, failure_reason';
 
 /**
  * The exports module's fixed SQL (docs/decisions/0131-a-repository-per-module.md), written to
@@ -16,15 +16,27 @@ const COLUMNS =
 export const EXPORTS_STATEMENTS = defineStatements('ExportsRepository', {
   /** A page of an owner's exports, newest first ($1 owner, $2 rows to read, $3 the cursor's id). */
   pageOfOwner: {
-    first: `SELECT ${COLUMNS} FROM exports WHERE owner_did = $1 ORDER BY id DESC LIMIT $2`,
-    after: `SELECT ${COLUMNS} FROM exports WHERE owner_did = $1 AND id < $3 ORDER BY id DESC LIMIT $2`,
-    before: `SELECT ${COLUMNS} FROM exports WHERE owner_did = $1 AND id > $3 ORDER BY id ASC LIMIT $2`,
+    first: `SELECT ${COLUMNS} FROM exports WHERE owner_did = $1 AND space_id IS NULL ORDER BY id DESC LIMIT $2`,
+    after: `SELECT ${COLUMNS} FROM exports WHERE owner_did = $1 AND space_id IS NULL AND id < $3 ORDER BY id DESC LIMIT $2`,
+    before: `SELECT ${COLUMNS} FROM exports WHERE owner_did = $1 AND space_id IS NULL AND id > $3 ORDER BY id ASC LIMIT $2`,
+  },
+  /** A page of a space's exports, newest first ($1 space, $2 rows to read, $3 the cursor's id). */
+  pageOfSpace: {
+    first: `SELECT ${COLUMNS} FROM exports WHERE space_id = $1 ORDER BY id DESC LIMIT $2`,
+    after: `SELECT ${COLUMNS} FROM exports WHERE space_id = $1 AND id < $3 ORDER BY id DESC LIMIT $2`,
+    before: `SELECT ${COLUMNS} FROM exports WHERE space_id = $1 AND id > $3 ORDER BY id ASC LIMIT $2`,
   },
   /** One export ($1). */
   byId: `SELECT ${COLUMNS} FROM exports WHERE id = $1`,
   /** A new export, queued ($1 id, $2 owner, $3 now); the unique index refuses a second in progress. */
   insert:
     "INSERT INTO exports (id, owner_did, state, created_at, updated_at) VALUES ($1, $2, 'queued', $3, $3)",
+  /**
+   * A new export of a space ($4) asked by its owner ($2), queued ($1 id, $3 now); the unique index
+   * refuses a second in progress for the space.
+   */
+  insertOfSpace:
+    "INSERT INTO exports (id, owner_did, space_id, state, created_at, updated_at) VALUES ($1, $2, $4, 'queued', $3, $3)",
   /** Takes a queued (or retried running) export ($1) at $2; no row when it is settled. */
   start:
     "UPDATE exports SET state = 'running', updated_at = $2 WHERE id = $1 AND state IN ('queued', 'running') " +
@@ -57,6 +69,7 @@ export const EXPORTS_STATEMENTS = defineStatements('ExportsRepository', {
 interface ExportRow {
   id: string;
   owner_did: string;
+  space_id: string | null;
   state: ExportState;
   created_at: Date;
   updated_at: Date;
@@ -70,6 +83,7 @@ interface ExportRow {
 const exportOf = (row: ExportRow): Export => ({
   id: row.id,
   ownerDid: row.owner_did,
+  spaceId: row.space_id,
   state: row.state,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -93,6 +107,17 @@ export class ExportsRepository {
     runner: EntityManager = this.dataSource.manager,
   ): Promise<void> {
     await runner.query(EXPORTS_STATEMENTS.insert, [id, ownerDid, at]);
+  }
+
+  /** A new queued export of a space; a unique violation when the space has one in progress. */
+  async insertOfSpace(
+    id: string,
+    ownerDid: string,
+    spaceId: string,
+    at: Date,
+    runner: EntityManager,
+  ): Promise<void> {
+    await runner.query(EXPORTS_STATEMENTS.insertOfSpace, [id, ownerDid, at, spaceId]);
   }
 
   async byId(id: string, runner: EntityManager = this.dataSource.manager): Promise<Export | null> {
@@ -138,20 +163,37 @@ export class ExportsRepository {
     await runner.query(EXPORTS_STATEMENTS.expire, [id, at]);
   }
 
-  /** The rows of a keyset page (common/pagination/keyset.ts) of `ownerDid`'s rows. */
+  /** The rows of a keyset page (common/pagination/keyset.ts) of `ownerDid`'s personal exports. */
   async pageOfOwner(
     ownerDid: string,
     seek: KeysetSeek,
     runner: EntityManager = this.dataSource.manager,
   ): Promise<Export[]> {
-    const { pageOfOwner } = EXPORTS_STATEMENTS;
+    return this.page(EXPORTS_STATEMENTS.pageOfOwner, ownerDid, seek, runner);
+  }
+
+  /** The rows of a keyset page of the exports of the space `spaceId`. */
+  async pageOfSpace(
+    spaceId: string,
+    seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Export[]> {
+    return this.page(EXPORTS_STATEMENTS.pageOfSpace, spaceId, seek, runner);
+  }
+
+  private async page(
+    statements: { first: string; after: string; before: string },
+    key: string,
+    seek: KeysetSeek,
+    runner: EntityManager,
+  ): Promise<Export[]> {
     const rows = seek.values
-      ? await runner.query<ExportRow[]>(seek.backward ? pageOfOwner.before : pageOfOwner.after, [
-          ownerDid,
+      ? await runner.query<ExportRow[]>(seek.backward ? statements.before : statements.after, [
+          key,
           seek.take,
           seek.values[0],
         ])
-      : await runner.query<ExportRow[]>(pageOfOwner.first, [ownerDid, seek.take]);
+      : await runner.query<ExportRow[]>(statements.first, [key, seek.take]);
     return rows.map(exportOf);
   }
 }

@@ -43,6 +43,15 @@ export const MEDIA_STATEMENTS = defineStatements('MediaRepository', {
     after: `SELECT ${MEDIA_COLUMNS} FROM media WHERE uploader_did = $1 AND state = 'ready'
       AND (created_at, id) > ($3::timestamptz, $4::uuid) ORDER BY created_at, id LIMIT $2`,
   },
+  /**
+   * A page of a space's ($1) ready files for its export ($2 rows; `after`: $3, $4 the last
+   * (created_at, id)), on `idx_media_space_ready` (docs/decisions/0217-space-export-media.md).
+   */
+  exportPageOfSpace: {
+    first: `SELECT ${MEDIA_COLUMNS} FROM media WHERE space_id = $1 AND state = 'ready' ORDER BY created_at, id LIMIT $2`,
+    after: `SELECT ${MEDIA_COLUMNS} FROM media WHERE space_id = $1 AND state = 'ready'
+      AND (created_at, id) > ($3::timestamptz, $4::uuid) ORDER BY created_at, id LIMIT $2`,
+  },
   /** The media of many ids ($1 uuid[]) in one statement, whatever their state. */
   byIds: `SELECT ${MEDIA_COLUMNS} FROM media WHERE id = ANY($1::uuid[])`,
   /** The `ready` media of many ids ($1 uuid[]) in one statement. */
@@ -193,6 +202,14 @@ export class MediaRepository {
     const rows = after
       ? await this.dataSource.query<MediaRow[]>(exportPage.after, [uploaderDid, limit, after[0], after[1]])
       : await this.dataSource.query<MediaRow[]>(exportPage.first, [uploaderDid, limit]);
+    return rows.map(mediaOfRow);
+  }
+
+  async exportPageOfSpace(spaceId: string, after: [string, string] | null, limit: number): Promise<Media[]> {
+    const { exportPageOfSpace } = MEDIA_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<MediaRow[]>(exportPageOfSpace.after, [spaceId, limit, after[0], after[1]])
+      : await this.dataSource.query<MediaRow[]>(exportPageOfSpace.first, [spaceId, limit]);
     return rows.map(mediaOfRow);
   }
 

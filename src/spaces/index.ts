@@ -41,6 +41,8 @@ export { SpaceCountersService } from './services/space-counters.service';
 export { SpaceDirectoryService } from './services/space-directory.service';
 export { SpaceMembersService } from './services/space-members.service';
 export { SpacePagesService } from './services/space-pages.service';
+export { SpaceExportService } from './services/space-export.service';
+export { PageAdminRecord, TopicAdminRecord } from './dto/public-space-records.dto';
 export { PublicPageItem } from './dto/public-space-records.dto';
 export {
   ActiveMembership,

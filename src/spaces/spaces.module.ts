@@ -27,6 +27,7 @@ import { SpaceDirectoryService } from './services/space-directory.service';
 import { SpaceMembersService } from './services/space-members.service';
 import { PublicSpacesService } from './services/public-spaces.service';
 import { SpaceCountersService } from './services/space-counters.service';
+import { SpaceExportService } from './services/space-export.service';
 import { SpacePagesService } from './services/space-pages.service';
 import { SpaceProfileChainService } from './services/space-profile-chain.service';
 import { SpaceSiteService } from './services/space-site.service';
@@ -81,6 +82,7 @@ import { MediaRecordsModule } from '../media';
     SpacePagesService,
     SpaceSiteService,
     SpaceMembershipReadsService,
+    SpaceExportService,
     SpacesRepository,
     SpaceMembershipsRepository,
     SpaceTopicsRepository,
@@ -98,6 +100,7 @@ import { MediaRecordsModule } from '../media';
     SpaceCountersService,
     SpaceMembershipReadsService,
     SpacePagesService,
+    SpaceExportService,
   ],
 })
 export class SpacesModule {}

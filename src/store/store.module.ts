@@ -15,6 +15,7 @@ import { StoreReleaseProduct } from './entities/store-release-product.entity';
 import { StoreRelease } from './entities/store-release.entity';
 import { ProductsService } from './services/products.service';
 import { ReleasesService } from './services/releases.service';
+import { StoreExportService } from './services/store-export.service';
 import { StoreTicketsService } from './services/store-tickets.service';
 import { StorefrontService } from './services/storefront.service';
 import { UniqueWritesService } from './services/unique-writes.service';
@@ -50,7 +51,8 @@ import { SlugsRepository } from './repositories/slugs.repository';
     ReleasesService,
     StorefrontService,
     StoreTicketsService,
+    StoreExportService,
   ],
-  exports: [StoreTicketsService],
+  exports: [StoreTicketsService, StoreExportService],
 })
 export class StoreModule {}

@@ -10,6 +10,8 @@ import { Column, Entity, ForeignKey, Index, PrimaryColumn } from 'typeorm';
 @Index('idx_comments_replies', ['parentCommentId', 'publishedAt', 'id'])
 // A person's comments in order, for their export (docs/decisions/0210-personal-export-archive-layout.md).
 @Index('idx_comments_author', ['authorDid', 'publishedAt', 'id'])
+// A space's export reads its comments by time (docs/decisions/0216-space-export-archive-layout.md).
+@Index('idx_comments_space', ['spaceId', 'publishedAt', 'id'])
 // The full-text index the search module reads through the view searchable_comments (created by its
 // migration: a GIN index TypeORM cannot declare; docs/decisions/0180-search-indexes-on-the-owners-tables.md).
 @Index('idx_comments_search', { synchronize: false })

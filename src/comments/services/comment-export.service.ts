@@ -39,4 +39,28 @@ export class CommentExportService {
       after: rows.length > limit && last ? exportCursorOf(last.publishedAt, last.id) : null,
     };
   }
+
+  /**
+   * A page of a space's live comments, every author's, for the space's export (issue 35 item 4;
+   * docs/decisions/0216-space-export-archive-layout.md), as its owner (`viewerDid`) reads them:
+   * one statement, then the presenter's batches.
+   */
+  async pageOfSpace(
+    spaceId: string,
+    viewerDid: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<CommentItem>> {
+    const rows = await this.comments.exportPageOfSpace(
+      spaceId,
+      after ? exportCursorValues(after) : null,
+      limit + 1,
+    );
+    const shown = rows.slice(0, limit);
+    const last = shown[shown.length - 1];
+    return {
+      items: await this.presenter.items(viewerDid, shown),
+      after: rows.length > limit && last ? exportCursorOf(last.publishedAt, last.id) : null,
+    };
+  }
 }

@@ -37,6 +37,14 @@ export const EVENTS_STATEMENTS = defineStatements('EventsRepository', {
   /** The `public` events among $1 (uuids) that have not ended by $2: other modules' batch reads. */
   publicEventsOf: `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE id = ANY($1::uuid[]) AND visibility = 'public' AND (last_end IS NULL OR last_end > $2)`,
   /**
+   * A page of a space's ($1) events, every visibility, by id, for its export ($2 rows; `after`: $3
+   * the last id) on `idx_events_space` (docs/decisions/0218-space-export-events-products-releases.md).
+   */
+  exportPageOfSpace: {
+    first: `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE space_id = $1 ORDER BY id LIMIT $2`,
+    after: `SELECT ${EVENT_ALL_COLUMNS} FROM events WHERE space_id = $1 AND id > $3 ORDER BY id LIMIT $2`,
+  },
+  /**
    * The titles of the `public` events among the (event $1, space $2) pairs that have not ended by
    * $3 (a series without an end never has): what an entity link of a post names.
    */
@@ -114,6 +122,15 @@ export class EventsRepository {
 
   async deleteEvent(id: string, runner: EntityManager): Promise<void> {
     await runner.delete(CalendarEvent, { id });
+  }
+
+  /** A page of the space's events by id, for the space's export. */
+  async exportPageOfSpace(spaceId: string, after: string | null, limit: number): Promise<CalendarEvent[]> {
+    const { exportPageOfSpace } = EVENTS_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<EventRow[]>(exportPageOfSpace.after, [spaceId, limit, after])
+      : await this.dataSource.query<EventRow[]>(exportPageOfSpace.first, [spaceId, limit]);
+    return rows.map(eventOfRow);
   }
 
   eventById(id: string): Promise<CalendarEvent> {

@@ -174,13 +174,13 @@ export function schemaPathOf(file: string): string {
   return `schemas/${file.replace(/\.json$/, '.schema.json')}`;
 }
 
-/** The schema as written into the archive (with its `$schema` and `$id`). */
-export function schemaDocument(file: string): object {
+/** The schema as written into the archive (with its `$schema` and `$id`), of either layout. */
+export function schemaDocument(file: string, schemas: Record<string, object> = ARCHIVE_SCHEMAS): object {
   return {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: schemaPathOf(file),
     title: file,
-    ...ARCHIVE_SCHEMAS[file],
+    ...schemas[file],
   };
 }
 
@@ -227,6 +227,258 @@ Verifying the chains: decode each compact JWS, derive the operation CID from its
 names (identity.json for the person's own operations, signers.json for the others), genesis
 first, as PROTOCOL.md "Verification" says. The chains are
 self-contained: no request to the service is needed.
+
+The archive is complete or absent: it is stored only once every file was written.
+`;
+
+/**
+ * The layout of a space's export (issue 35 item 4; docs/decisions/0216-space-export-archive-layout.md):
+ * each JSON file and its schema, in archive order. Posts and comments have the personal layout's
+ * shapes; the space, its topics and pages the administration views'; members the members list's;
+ * media.json the personal layout's (docs/decisions/0217-space-export-media.md).
+ */
+export const SPACE_ARCHIVE_SCHEMAS: Record<string, object> = {
+  'manifest.json': {
+    type: 'object',
+    required: ['format', 'version', 'space', 'requestedBy', 'exportId', 'createdAt'],
+    additionalProperties: false,
+    properties: {
+      format: { const: 'plat-space-export' },
+      version: { const: ARCHIVE_FORMAT_VERSION },
+      space: {
+        type: 'object',
+        required: ['id', 'did'],
+        additionalProperties: false,
+        properties: { id: WIRE_ID('space'), did: { type: 'string' } },
+      },
+      requestedBy: { type: 'string' },
+      exportId: WIRE_ID('export'),
+      createdAt: ISO_TIME,
+    },
+  },
+  'space.json': {
+    type: 'object',
+    required: ['id', 'did', 'displayName', 'isPublic', 'joinMode', 'links', 'role', 'createdAt', 'updatedAt'],
+    properties: {
+      id: WIRE_ID('space'),
+      did: { type: 'string' },
+      domain: NULLABLE_STRING,
+      displayName: { type: 'string' },
+      description: NULLABLE_STRING,
+      avatarId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      bannerId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      backgroundId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      links: { type: 'array' },
+      isPublic: { type: 'boolean' },
+      joinMode: { type: 'string' },
+      siteMode: { type: 'string' },
+      subscribeEnabled: { type: 'boolean' },
+      category: NULLABLE_STRING,
+      discoveryOptIn: { type: 'boolean' },
+      verifiedDomain: NULLABLE_STRING,
+      applicationQuestions: { type: 'array' },
+      memberCount: { type: ['integer', 'null'] },
+      role: { const: 'owner' },
+      lastActivityAt: NULLABLE_TIME,
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  },
+  'topics.json': arrayOf({
+    type: 'object',
+    required: ['id', 'spaceId', 'name', 'description', 'access', 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('topic'),
+      spaceId: WIRE_ID('space'),
+      name: { type: 'string' },
+      description: NULLABLE_STRING,
+      access: {
+        oneOf: [
+          { type: 'string' },
+          {
+            type: 'object',
+            required: ['groups'],
+            properties: { groups: arrayOf(WIRE_ID('group')) },
+          },
+        ],
+      },
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
+  'pages.json': arrayOf({
+    type: 'object',
+    required: [
+      'id',
+      'spaceId',
+      'slug',
+      'title',
+      'body',
+      'coverId',
+      'sortOrder',
+      'enabled',
+      'createdAt',
+      'updatedAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('page'),
+      spaceId: WIRE_ID('space'),
+      slug: { type: 'string' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      sortOrder: { type: 'integer' },
+      enabled: { type: 'boolean' },
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
+  'posts.json': ARCHIVE_SCHEMAS['posts.json'],
+  'comments.json': ARCHIVE_SCHEMAS['comments.json'],
+  'members.json': arrayOf({
+    type: 'object',
+    required: ['did', 'role', 'joinedAt'],
+    additionalProperties: false,
+    properties: {
+      did: { type: 'string' },
+      role: { type: 'string' },
+      joinedAt: ISO_TIME,
+      statusMessage: NULLABLE_STRING,
+    },
+  }),
+  'events.json': arrayOf({
+    type: 'object',
+    required: [
+      'id',
+      'spaceId',
+      'title',
+      'type',
+      'isAllDay',
+      'coverId',
+      'visibility',
+      'createdAt',
+      'updatedAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('evt'),
+      spaceId: WIRE_ID('space'),
+      title: { type: 'string' },
+      description: NULLABLE_STRING,
+      location: NULLABLE_STRING,
+      type: { type: 'string' },
+      mode: NULLABLE_STRING,
+      url: NULLABLE_STRING,
+      isAllDay: { type: 'boolean' },
+      startsAt: NULLABLE_TIME,
+      endsAt: NULLABLE_TIME,
+      timeZone: NULLABLE_STRING,
+      startDate: NULLABLE_STRING,
+      endDate: NULLABLE_STRING,
+      rrule: NULLABLE_STRING,
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      requiresTicket: { type: 'boolean' },
+      ticketProductIds: { type: 'array', items: { type: 'string' } },
+      visibility: { type: 'string' },
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
+  'products.json': arrayOf({
+    type: 'object',
+    required: ['id', 'spaceId', 'slug', 'name', 'coverId', 'prices', 'published', 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('product'),
+      spaceId: WIRE_ID('space'),
+      slug: { type: 'string' },
+      name: { type: 'string' },
+      description: NULLABLE_STRING,
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      sortOrder: { type: 'integer' },
+      prices: arrayOf({
+        type: 'object',
+        required: ['id', 'type', 'currency', 'amount', 'archived'],
+        additionalProperties: false,
+        properties: {
+          id: WIRE_ID('price'),
+          type: { type: 'string' },
+          currency: { type: 'string' },
+          amount: { type: 'integer' },
+          suggestedAmount: { type: 'integer' },
+          interval: { type: 'string' },
+          archived: { type: 'boolean' },
+        },
+      }),
+      isSoldOut: { type: 'boolean' },
+      purchasable: { type: 'boolean' },
+      published: { type: 'boolean' },
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
+  'releases.json': arrayOf({
+    type: 'object',
+    required: [
+      'id',
+      'spaceId',
+      'slug',
+      'title',
+      'coverId',
+      'credits',
+      'productIds',
+      'published',
+      'createdAt',
+    ],
+    additionalProperties: false,
+    properties: {
+      id: WIRE_ID('release'),
+      spaceId: WIRE_ID('space'),
+      slug: { type: 'string' },
+      title: { type: 'string' },
+      description: NULLABLE_STRING,
+      coverId: { oneOf: [WIRE_ID('media'), { type: 'null' }] },
+      credits: arrayOf({
+        type: 'object',
+        required: ['name'],
+        properties: { name: { type: 'string' }, role: NULLABLE_STRING, did: NULLABLE_STRING },
+      }),
+      productIds: arrayOf(WIRE_ID('product')),
+      published: { type: 'boolean' },
+      publishedAt: NULLABLE_TIME,
+      createdAt: ISO_TIME,
+      updatedAt: ISO_TIME,
+    },
+  }),
+  'media.json': ARCHIVE_SCHEMAS['media.json'],
+};
+
+export const SPACE_ARCHIVE_README = `PLAT space export, format version ${ARCHIVE_FORMAT_VERSION}
+===========================================
+
+This archive holds what the service keeps of one space, asked for by its owner.
+Every JSON file is UTF-8 and has a JSON Schema (draft 2020-12) under schemas/ with the same
+path, e.g. posts.json -> schemas/posts.schema.json. Ids are the API's wire ids (post_..., space_...).
+Times are ISO 8601 in UTC.
+
+manifest.json   the format, its version, the space's id and DID, who asked, the export's id and time.
+space.json      the space's settings, as its owner's GET /spaces/{space} shows them.
+topics.json     every live topic, whatever its access, as the topics administration lists them.
+pages.json      every page, disabled ones included, as the pages administration lists them.
+posts.json      every live post of the space, any author: full title and body, topic, attachments.
+comments.json   every live comment of the space, as the API's Comment record (as the owner reads it).
+members.json    the active members as the members list shows them (DID, role, joined, status
+                message): nothing private.
+events.json     every event of the space, any visibility, as its administration record (the
+                cover by its media id).
+products.json   every live product of the store, published or not, as its administration record:
+                every price (archived ones too, amounts in minor units), the cover by its media id.
+releases.json   every live release, published or not, as its administration record: credits,
+                its product ids in order, the cover by its media id.
+media.json      the space's uploaded files, any uploader; "path" names each one's bytes in media/.
+media/<id>/<name>  the bytes of each file, as stored (originals, no variants).
 
 The archive is complete or absent: it is stored only once every file was written.
 `;

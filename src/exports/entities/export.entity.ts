@@ -7,7 +7,7 @@ declare module '../../common/ids/entity-id' {
   }
 }
 
-/** Where a personal export stands (docs/decisions/0212-one-export-at-a-time-built-by-a-durable-job.md). */
+/** Where an export (personal or a space's) stands (docs/decisions/0212-one-export-at-a-time-built-by-a-durable-job.md). */
 export type ExportState = 'queued' | 'running' | 'ready' | 'failed' | 'expired';
 
 /** bigint columns come back from pg as strings; sizes fit a JS number (< 2^53). */
@@ -27,8 +27,14 @@ const bigintNumber: ValueTransformer = {
 // the index (docs/decisions/0212-one-export-at-a-time-built-by-a-durable-job.md).
 @Index('uq_exports_owner_in_progress', ['ownerDid'], {
   unique: true,
-  where: `"state" IN ('queued', 'running')`,
+  where: `"state" IN ('queued', 'running') AND "space_id" IS NULL`,
 })
+// One export at a time per space (docs/decisions/0215-space-exports-share-the-personal-machinery.md).
+@Index('uq_exports_space_in_progress', ['spaceId'], {
+  unique: true,
+  where: `"state" IN ('queued', 'running') AND "space_id" IS NOT NULL`,
+})
+@Index('idx_exports_space', ['spaceId', 'id'], { where: '"space_id" IS NOT NULL' })
 // The expiry sweep reads the ready archives whose time is over.
 @Index('idx_exports_expiring', ['expiresAt'], { where: `"state" = 'ready'` })
 export class Export {
@@ -36,9 +42,13 @@ export class Export {
   @PrimaryColumn({ type: 'uuid' })
   id: string;
 
-  /** Whose data it is. */
+  /** Whose data it is; for a space export, the owner who asked for it. */
   @Column({ name: 'owner_did', type: 'varchar', length: 64 })
   ownerDid: string;
+
+  /** The space of a space export (issue 35 item 4); null for a personal export. */
+  @Column({ name: 'space_id', type: 'uuid', nullable: true })
+  spaceId: string | null;
 
   @Column({ type: 'varchar', length: 8 })
   state: ExportState;

@@ -1,35 +1,31 @@
 import { Injectable } from '@nestjs/common';
-import { Readable } from 'node:stream';
-import { ZipFile } from 'yazl';
 import { CommentExportService } from '../../comments';
-import type { ExportPage } from '../../common/export/export-page';
+import { EventExportService } from '../../events';
 import { formatEntityId } from '../../common/ids/entity-id';
+import type { ExportPage } from '../../common/export/export-page';
 import { ExportedMediaFile, MediaExportService } from '../../media';
 import { NotificationExportService } from '../../notifications';
 import { PostExportService } from '../../posts';
 import { ChainExportService, ExportedContentChain, ExportedIdentityChain } from '../../protocol';
-import { SpaceMembershipReadsService } from '../../spaces';
+import { SpaceExportService, SpaceMembershipReadsService } from '../../spaces';
+import { StoreExportService } from '../../store';
 import { UsersService } from '../../users';
 import {
   ARCHIVE_FORMAT_VERSION,
   ARCHIVE_README,
   ARCHIVE_SCHEMAS,
   mediaPathOf,
-  schemaDocument,
-  schemaPathOf,
+  SPACE_ARCHIVE_README,
+  SPACE_ARCHIVE_SCHEMAS,
 } from '../domain/archive-format';
+import type { Export } from '../entities/export.entity';
+import { ArchiveWriter, BuiltArchive } from './archive-writer';
 
-/** A keyset source: the page after a cursor (null: the first). */
-type PageSource<T> = (after: string | null) => Promise<ExportPage<T>>;
-
-/** What a finished build stored. */
-export interface BuiltArchive {
-  key: string;
-  size: number;
-}
+export type { BuiltArchive } from './archive-writer';
 
 /**
- * Builds one person's archive (docs/decisions/0210-personal-export-archive-layout.md) as a zip
+ * Builds one person's archive (docs/decisions/0210-personal-export-archive-layout.md), or one
+ * space's (docs/decisions/0216-space-export-archive-layout.md), as a zip
  * streamed straight into the media store (docs/decisions/0211-export-archives-in-the-media-store.md):
  * every JSON array is written a keyset page at a time as the zip reads it, every file is piped from
  * the store when the zip reaches it, and the media listing is read a page ahead at most, so memory
@@ -45,55 +41,39 @@ export class ExportArchiveService {
     private readonly notifications: NotificationExportService,
     private readonly media: MediaExportService,
     private readonly chains: ChainExportService,
+    private readonly spaces: SpaceExportService,
+    private readonly events: EventExportService,
+    private readonly store: StoreExportService,
   ) {}
 
-  async build(exportId: string, did: string, at: Date): Promise<BuiltArchive> {
-    const zip = new ZipFile();
-    const output = zip.outputStream as Readable;
-    // A failing entry (a store read, a statement) fails the archive's stream, hence the `put`,
-    // which then leaves nothing behind.
-    zip.on('error', (error: Error) => output.destroy(error));
-    const stored = this.media.putArchive(exportId, output);
-    const failed = stored.then(
-      () => new Promise<never>(() => undefined),
-      (error: unknown) => Promise.reject(error),
-    );
-    failed.catch(() => undefined);
+  /** The archive of an export: a space's when it names one, else its owner's personal one. */
+  build(row: Pick<Export, 'id' | 'ownerDid' | 'spaceId' | 'createdAt'>): Promise<BuiltArchive> {
+    return row.spaceId === null
+      ? this.buildPersonal(row.id, row.ownerDid, row.createdAt)
+      : this.buildSpace(row.id, row.spaceId, row.ownerDid, row.createdAt);
+  }
 
-    const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
-    const mtime = at;
-    zip.addBuffer(Buffer.from(ARCHIVE_README), 'README', { mtime });
-    for (const file of Object.keys(ARCHIVE_SCHEMAS)) {
-      zip.addBuffer(json(schemaDocument(file)), schemaPathOf(file), { mtime });
-    }
-    zip.addBuffer(
-      json({
-        format: 'plat-personal-export',
-        version: ARCHIVE_FORMAT_VERSION,
-        did,
-        exportId: formatEntityId('export', exportId),
-        createdAt: at.toISOString(),
-      }),
-      'manifest.json',
-      { mtime },
-    );
-    this.lazy(zip, 'profile.json', { mtime }, async () =>
-      Readable.from([json(await this.users.ownProfileOf(did))]),
-    );
-    this.lazyArray(zip, 'posts.json', mtime, (after) => this.posts.pageOf(did, after));
-    this.lazyArray(zip, 'comments.json', mtime, (after) => this.comments.pageOf(did, after));
-    this.lazyArray(zip, 'memberships.json', mtime, (after) => this.memberships.exportPageOf(did, after));
-    this.lazyArray(zip, 'notifications.json', mtime, (after) => this.notifications.pageOf(did, after));
-    this.lazyArray(zip, 'media.json', mtime, async (after) => {
-      const page = await this.media.pageOf(did, after);
-      return {
-        after: page.after,
-        items: page.items.map(({ record }) => ({ ...record, path: mediaPathOf(record.id, record.filename) })),
-      };
+  private writer(exportId: string, at: Date): ArchiveWriter {
+    return new ArchiveWriter((body) => this.media.putArchive(exportId, body), at);
+  }
+
+  private async buildPersonal(exportId: string, did: string, at: Date): Promise<BuiltArchive> {
+    const archive = this.writer(exportId, at);
+    archive.header(ARCHIVE_README, ARCHIVE_SCHEMAS);
+    archive.value('manifest.json', {
+      format: 'plat-personal-export',
+      version: ARCHIVE_FORMAT_VERSION,
+      did,
+      exportId: formatEntityId('export', exportId),
+      createdAt: at.toISOString(),
     });
-    this.lazy(zip, 'chains/identity.json', { mtime }, async () =>
-      Readable.from([json(await this.chains.identityChainOf(did))]),
-    );
+    archive.lazyValue('profile.json', () => this.users.ownProfileOf(did));
+    archive.array('posts.json', (after) => this.posts.pageOf(did, after));
+    archive.array('comments.json', (after) => this.comments.pageOf(did, after));
+    archive.array('memberships.json', (after) => this.memberships.exportPageOf(did, after));
+    archive.array('notifications.json', (after) => this.notifications.pageOf(did, after));
+    archive.array('media.json', async (after) => withPaths(await this.media.pageOf(did, after)));
+    archive.lazyValue('chains/identity.json', () => this.chains.identityChainOf(did));
     // Content chains: those the person created and signed, then those the service's origin
     // identity signs for them (their public posts, a page of posts at a time, and their profile).
     const signers = new Set<string>();
@@ -101,10 +81,8 @@ export class ExportArchiveService {
       for (const chain of chains) for (const op of chain.operations) signers.add(signerOf(op.jwsToken));
       return chains;
     };
-    this.lazyArray(
-      zip,
+    archive.array(
       'chains/content.json',
-      mtime,
       async (after) => {
         const page = await this.chains.contentChainsOf(did, after);
         return { after: page.after, items: noting(page.items) };
@@ -124,84 +102,64 @@ export class ExportArchiveService {
     );
     // The identity chains of everyone else who signed them (the origin), so that they verify
     // offline; read once content.json, written before it, has named them all.
-    this.lazyArray(zip, 'chains/signers.json', mtime, async () => {
+    archive.array('chains/signers.json', async () => {
       signers.delete(did);
       const chains: ExportedIdentityChain[] = [];
       for (const signer of [...signers].sort()) chains.push(await this.chains.identityChainOf(signer));
       return { after: null, items: chains };
     });
-
-    // The files last, a page of records ahead of the zip at most: the next page is read only once
-    // the zip has reached the last file of the one before.
-    let after: string | null = null;
-    do {
-      const page: ExportPage<ExportedMediaFile> = await Promise.race([this.media.pageOf(did, after), failed]);
-      let reached: Promise<void> = Promise.resolve();
-      for (const file of page.items) {
-        let signal: () => void = () => undefined;
-        reached = new Promise((resolve) => (signal = resolve));
-        // Stored media are compressed formats already: stored as they are.
-        this.lazy(
-          zip,
-          mediaPathOf(file.record.id, file.record.filename),
-          { mtime, compress: false },
-          () => file.open(),
-          signal,
-        );
-      }
-      after = page.after;
-      if (after !== null) await Promise.race([reached, failed]);
-    } while (after !== null);
-    zip.end();
-    return stored;
+    // The files last.
+    await archive.files((after) => this.media.pageOf(did, after));
+    return archive.end();
   }
 
-  /** An entry whose bytes are made when the zip reaches it. */
-  private lazy(
-    zip: ZipFile,
-    path: string,
-    options: { mtime: Date; compress?: boolean },
-    open: () => Promise<Readable>,
-    reached?: () => void,
-  ): void {
-    zip.addReadStreamLazy(path, options, (done) => {
-      reached?.();
-      open().then(
-        (stream) => {
-          // yazl pipes the entry without listening for its errors: a failed read must fail the
-          // archive, not leave it waiting forever.
-          stream.once('error', (error: Error) => zip.emit('error', error));
-          done(null, stream);
-        },
-        (error: unknown) => done(error, undefined as unknown as NodeJS.ReadableStream),
-      );
+  /**
+   * A space's archive (docs/decisions/0216-space-export-archive-layout.md), asked for by its owner
+   * (`ownerDid`): the space's settings, topics, pages, posts, comments, members, events, products,
+   * releases and files, each
+   * from its owning module's export pages.
+   */
+  private async buildSpace(
+    exportId: string,
+    spaceId: string,
+    ownerDid: string,
+    at: Date,
+  ): Promise<BuiltArchive> {
+    const space = await this.spaces.spaceOf(spaceId);
+    // A space deleted since the request: nothing to export (the job fails, the export with it).
+    if (!space) throw new Error('The space is gone');
+    const archive = this.writer(exportId, at);
+    archive.header(SPACE_ARCHIVE_README, SPACE_ARCHIVE_SCHEMAS);
+    archive.value('manifest.json', {
+      format: 'plat-space-export',
+      version: ARCHIVE_FORMAT_VERSION,
+      space: { id: space.id, did: space.did },
+      requestedBy: ownerDid,
+      exportId: formatEntityId('export', exportId),
+      createdAt: at.toISOString(),
     });
-  }
-
-  /** A JSON array written page by page as the zip reads it: one page of rows in memory at a time. */
-  private lazyArray(zip: ZipFile, path: string, mtime: Date, ...sources: PageSource<unknown>[]): void {
-    this.lazy(zip, path, { mtime }, () => Promise.resolve(Readable.from(jsonArray(sources))));
+    archive.value('space.json', space);
+    archive.array('topics.json', (after) => this.spaces.topicsPage(spaceId, after));
+    archive.array('pages.json', (after) => this.spaces.pagesPage(spaceId, after));
+    archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after));
+    archive.array('comments.json', (after) => this.comments.pageOfSpace(spaceId, ownerDid, after));
+    archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after));
+    archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after));
+    archive.array('products.json', (after) => this.store.productsPage(spaceId, after));
+    archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after));
+    archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
+    // The files last (docs/decisions/0217-space-export-media.md).
+    await archive.files((after) => this.media.pageOfSpace(spaceId, after));
+    return archive.end();
   }
 }
 
-/** The bytes of a JSON array of every item of the `sources`, one after the other, a page per chunk. */
-async function* jsonArray(sources: PageSource<unknown>[]): AsyncGenerator<Buffer> {
-  let first = true;
-  yield Buffer.from('[');
-  for (const source of sources) {
-    let after: string | null = null;
-    do {
-      const page: ExportPage<unknown> = await source(after);
-      let chunk = '';
-      for (const item of page.items) {
-        chunk += `${first ? '' : ','}\n${JSON.stringify(item)}`;
-        first = false;
-      }
-      if (chunk) yield Buffer.from(chunk);
-      after = page.after;
-    } while (after !== null);
-  }
-  yield Buffer.from(first ? ']\n' : '\n]\n');
+/** A page of files as `media.json` lists them: each record with the path of its bytes. */
+function withPaths(page: ExportPage<ExportedMediaFile>): ExportPage<unknown> {
+  return {
+    after: page.after,
+    items: page.items.map(({ record }) => ({ ...record, path: mediaPathOf(record.id, record.filename) })),
+  };
 }
 
 /** The DID that signed a compact JWS: its protected header's `kid` is a DID URL (`did#key`). */

@@ -3,16 +3,16 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
-import { conflict, notFound } from '../../common/errors/api-error';
+import { conflict, forbidden, notFound } from '../../common/errors/api-error';
 import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
 import { CursorCodec } from '../../common/pagination/cursor-codec';
-import { closeKeysetPage, KeysetColumn, openKeysetPage } from '../../common/pagination/keyset';
+import { closeKeysetPage, KeysetColumn, KeysetSeek, openKeysetPage } from '../../common/pagination/keyset';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { AppConfig } from '../../config/app-config';
 import { JobAttempt } from '../../infrastructure/jobs/job-queue';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { MediaExportService, StoredObjectMissing } from '../../media';
-import { isUniqueViolation } from '../../spaces';
+import { isUniqueViolation, SpaceAccessService } from '../../spaces';
 import { ArchiveUrlQuery, ExportListing, ExportRecord } from '../dto/export.dto';
 import { Export } from '../entities/export.entity';
 import { EXPORT_BUILD_JOB, ExportBuildJob } from '../events/exports.events';
@@ -47,15 +47,30 @@ export class ExportsService {
     private readonly archives: ExportArchiveService,
     private readonly media: MediaExportService,
     private readonly signer: ExportUrlSignerService,
+    private readonly access: SpaceAccessService,
   ) {}
 
   /** Queues an export of the caller's data; 409 while one of theirs is queued or running. */
-  async request(ownerDid: string): Promise<ExportRecord> {
+  request(ownerDid: string): Promise<ExportRecord> {
+    return this.queue(ownerDid, null);
+  }
+
+  /**
+   * Queues an export of a space by its owner (issue 35 item 4): a non-owner member 403, a stranger
+   * to a space without a public profile the constant 404 (design.md §9, as the administration
+   * routes); 409 while one of the space's exports is queued or running.
+   */
+  async requestOfSpace(ownerDid: string, pathId: string): Promise<ExportRecord> {
+    return this.queue(ownerDid, await this.ownedSpaceId(ownerDid, pathId));
+  }
+
+  private async queue(ownerDid: string, spaceId: string | null): Promise<ExportRecord> {
     const id = newUuid();
     const at = this.clock.now();
     try {
       await this.dataSource.transaction(async (manager) => {
-        await this.repository.insert(id, ownerDid, at, manager);
+        if (spaceId === null) await this.repository.insert(id, ownerDid, at, manager);
+        else await this.repository.insertOfSpace(id, ownerDid, spaceId, at, manager);
         await this.outbox.record<ExportBuildJob>(
           manager,
           EXPORT_BUILD_JOB,
@@ -72,13 +87,15 @@ export class ExportsService {
         audit: 'export.requested',
         export: formatEntityId('export', id),
         owner: ownerDid,
+        ...(spaceId ? { space: formatEntityId('space', spaceId) } : {}),
         at: at.toISOString(),
       },
-      'personal export requested',
+      spaceId ? 'space export requested' : 'personal export requested',
     );
     return presentExport({
       id,
       ownerDid,
+      spaceId,
       state: 'queued',
       createdAt: at,
       updatedAt: at,
@@ -96,8 +113,30 @@ export class ExportsService {
     return presentExport(row, row.state === 'ready' ? this.urlOf(row) : undefined);
   }
 
+  /** One of the space's exports, for its owner; another space's, or none, is the constant 404. */
+  async showOfSpace(ownerDid: string, pathId: string, wireId: string): Promise<ExportRecord> {
+    const spaceId = await this.ownedSpaceId(ownerDid, pathId);
+    const id = parseEntityId('export', wireId);
+    const row = id ? await this.repository.byId(id) : null;
+    if (!row || row.spaceId !== spaceId) throw notFound();
+    return presentExport(row, row.state === 'ready' ? this.urlOf(row) : undefined);
+  }
+
+  /** A page of the space's exports, newest first, for its owner. */
+  async listOfSpace(ownerDid: string, pathId: string, query: PaginationQueryDto): Promise<ExportListing> {
+    const spaceId = await this.ownedSpaceId(ownerDid, pathId);
+    return this.listing(query, (seek) => this.repository.pageOfSpace(spaceId, seek));
+  }
+
   /** A page of the caller's exports, newest first. */
   async list(ownerDid: string, query: PaginationQueryDto): Promise<ExportListing> {
+    return this.listing(query, (seek) => this.repository.pageOfOwner(ownerDid, seek));
+  }
+
+  private async listing(
+    query: PaginationQueryDto,
+    rows: (seek: KeysetSeek) => Promise<Export[]>,
+  ): Promise<ExportListing> {
     const keyset = {
       listing: 'exports',
       columns: ORDER,
@@ -106,7 +145,7 @@ export class ExportsService {
       cursors: this.cursors,
     };
     const seek = openKeysetPage(keyset);
-    const page = closeKeysetPage(seek, await this.repository.pageOfOwner(ownerDid, seek), keyset);
+    const page = closeKeysetPage(seek, await rows(seek), keyset);
     return {
       items: page.rows.map((row) => presentExport(row, row.state === 'ready' ? this.urlOf(row) : undefined)),
       nextCursor: page.nextCursor,
@@ -133,10 +172,11 @@ export class ExportsService {
         audit: 'export.downloaded',
         export: wireId,
         owner: row.ownerDid,
+        ...spaceOf(row),
         at: this.clock.now().toISOString(),
         bytes: row.sizeBytes,
       },
-      'personal export downloaded',
+      row.spaceId ? 'space export downloaded' : 'personal export downloaded',
     );
     response.setHeader('Content-Type', 'application/zip');
     response.setHeader('Content-Disposition', `attachment; filename="plat-export-${wireId}.zip"`);
@@ -154,13 +194,18 @@ export class ExportsService {
     if (!row) return;
     let built: { key: string; size: number };
     try {
-      built = await this.archives.build(row.id, row.ownerDid, row.createdAt);
+      built = await this.archives.build(row);
     } catch (error) {
       if (run.last) {
         await this.repository.fail(row.id, this.clock.now(), (error as Error).message ?? String(error));
         this.logger.warn(
-          { audit: 'export.failed', export: formatEntityId('export', row.id), owner: row.ownerDid },
-          'personal export failed',
+          {
+            audit: 'export.failed',
+            export: formatEntityId('export', row.id),
+            owner: row.ownerDid,
+            ...spaceOf(row),
+          },
+          row.spaceId ? 'space export failed' : 'personal export failed',
         );
       }
       throw error;
@@ -177,11 +222,12 @@ export class ExportsService {
         audit: 'export.ready',
         export: formatEntityId('export', row.id),
         owner: row.ownerDid,
+        ...spaceOf(row),
         at: at.toISOString(),
         bytes: built.size,
         expiresAt: expiresAt.toISOString(),
       },
-      'personal export ready',
+      row.spaceId ? 'space export ready' : 'personal export ready',
     );
   }
 
@@ -203,8 +249,16 @@ export class ExportsService {
   private async own(ownerDid: string, wireId: string): Promise<Export> {
     const id = parseEntityId('export', wireId);
     const row = id ? await this.repository.byId(id) : null;
-    if (!row || row.ownerDid !== ownerDid) throw notFound();
+    // A space's export is read on the space's routes only.
+    if (!row || row.ownerDid !== ownerDid || row.spaceId !== null) throw notFound();
     return row;
+  }
+
+  /** The space's uuid when the caller owns it: 403 for another member, the 404 for a stranger. */
+  private async ownedSpaceId(did: string, pathId: string): Promise<string> {
+    const context = await this.access.resolveAdmin(pathId, did);
+    if (context.membership?.role !== 'owner') throw forbidden('Owner only');
+    return context.space.id;
   }
 
   /** A signed URL valid EXPORT_URL_TTL_SECONDS, never past the archive's expiry. */
@@ -215,4 +269,9 @@ export class ExportsService {
     const exp = Math.max(now + 1, Math.min(now + this.config.EXPORT_URL_TTL_SECONDS, until));
     return `${this.config.publicBaseUrl}/v1/exports/${wireId}/archive?${this.signer.sign(wireId, exp)}`;
   }
+}
+
+/** The audit lines' `space` member of a space's export (what was taken out). */
+function spaceOf(row: Export): { space?: string } {
+  return row.spaceId ? { space: formatEntityId('space', row.spaceId) } : {};
 }

@@ -19,6 +19,8 @@ const bigintNumber: ValueTransformer = {
 @Index('idx_media_uploader', ['uploaderDid', 'createdAt'])
 @Index('idx_media_pending', ['createdAt'], { where: `"state" = 'pending'` })
 @Index('idx_media_space', ['spaceId', 'state'])
+// A space's export reads its ready files in order (docs/decisions/0217-space-export-media.md).
+@Index('idx_media_space_ready', ['spaceId', 'createdAt', 'id'], { where: `"state" = 'ready'` })
 export class Media {
   @PrimaryColumn({ type: 'uuid' })
   id: string;

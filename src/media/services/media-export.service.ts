@@ -9,6 +9,7 @@ import {
   ExportPage,
   exportPageOf,
 } from '../../common/export/export-page';
+import type { Media } from '../entities/media.entity';
 import { MediaRepository } from '../media.repository';
 import { MediaStorage, StoredObject } from './storage/media-storage';
 
@@ -56,6 +57,27 @@ export class MediaExportService {
       after ? exportCursorValues(after) : null,
       limit + 1,
     );
+    return this.filesOf(rows, limit);
+  }
+
+  /**
+   * A page of a space's ready files, every uploader's, for the space's export (issue 35 item 4;
+   * docs/decisions/0217-space-export-media.md): one statement, oldest first.
+   */
+  async pageOfSpace(
+    spaceId: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<ExportedMediaFile>> {
+    const rows = await this.media.exportPageOfSpace(
+      spaceId,
+      after ? exportCursorValues(after) : null,
+      limit + 1,
+    );
+    return this.filesOf(rows, limit);
+  }
+
+  private filesOf(rows: Media[], limit: number): ExportPage<ExportedMediaFile> {
     return exportPageOf(
       rows,
       limit,

@@ -120,6 +120,16 @@ SELECT COALESCE((SELECT upvote_count FROM lowered), (SELECT upvote_count FROM po
       AND (published_at, id) > ($3::timestamptz, $4::uuid) ORDER BY published_at, id LIMIT $2`,
   },
   /**
+   * A page of a space's ($1) live posts for its export ($2 rows; `after`: $3, $4 the last
+   * (published_at, id)), on `idx_posts_space_recent` (docs/decisions/0216-space-export-archive-layout.md).
+   */
+  exportPageOfSpace: {
+    first: `SELECT ${EXPORTED_POST_COLUMNS} FROM posts WHERE space_id = $1 AND deleted_at IS NULL
+      ORDER BY published_at, id LIMIT $2`,
+    after: `SELECT ${EXPORTED_POST_COLUMNS} FROM posts WHERE space_id = $1 AND deleted_at IS NULL
+      AND (published_at, id) > ($3::timestamptz, $4::uuid) ORDER BY published_at, id LIMIT $2`,
+  },
+  /**
    * Erasure of an author ($1) at $2 (docs/decisions/0196-what-an-erasure-removes-and-keeps.md):
    * their live posts, locked, for the counts and the chain outbox…
    */
@@ -383,6 +393,23 @@ export class PostsRepository {
     return after
       ? this.dataSource.query<ExportedPostRow[]>(exportPage.after, [authorDid, limit, after[0], after[1]])
       : this.dataSource.query<ExportedPostRow[]>(exportPage.first, [authorDid, limit]);
+  }
+
+  /** A page of the space's live posts, oldest first, for the space's export. */
+  async exportPageOfSpace(
+    spaceId: string,
+    after: [string, string] | null,
+    limit: number,
+  ): Promise<ExportedPostRow[]> {
+    const { exportPageOfSpace } = POSTS_STATEMENTS;
+    return after
+      ? this.dataSource.query<ExportedPostRow[]>(exportPageOfSpace.after, [
+          spaceId,
+          limit,
+          after[0],
+          after[1],
+        ])
+      : this.dataSource.query<ExportedPostRow[]>(exportPageOfSpace.first, [spaceId, limit]);
   }
 
   /** Withdraws an upvote; the post's count after. */

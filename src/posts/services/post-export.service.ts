@@ -44,6 +44,23 @@ export class PostExportService {
     const rows = await this.posts.exportPage(authorDid, after ? exportCursorValues(after) : null, limit + 1);
     return exportPageOf(rows, limit, (row) => exportCursorOf(row.published_at, row.id), exportedPost);
   }
+
+  /**
+   * A page of a space's live posts, every author's, for the space's export (issue 35 item 4;
+   * docs/decisions/0216-space-export-archive-layout.md): one statement, oldest first.
+   */
+  async pageOfSpace(
+    spaceId: string,
+    after: string | null,
+    limit = EXPORT_PAGE_ROWS,
+  ): Promise<ExportPage<ExportedPost>> {
+    const rows = await this.posts.exportPageOfSpace(
+      spaceId,
+      after ? exportCursorValues(after) : null,
+      limit + 1,
+    );
+    return exportPageOf(rows, limit, (row) => exportCursorOf(row.published_at, row.id), exportedPost);
+  }
 }
 
 function exportedPost(row: ExportedPostRow): ExportedPost {

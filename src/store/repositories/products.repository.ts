@@ -65,6 +65,16 @@ export const PRODUCTS_STATEMENTS = defineStatements('ProductsRepository', {
     'INNER JOIN "store_release_products" listed ON listed.release_id = r.id ' +
     'WHERE listed.product_id = $1 AND r.space_id = $2 AND r.published AND r.deleted_at IS NULL ' +
     'ORDER BY r.published_at DESC, r.id DESC LIMIT 1',
+  /**
+   * A page of a space's ($1) live products, published or not, by id, for its export ($2 rows;
+   * `after`: $3 the last id; docs/decisions/0218-space-export-events-products-releases.md).
+   */
+  exportProductsPage: {
+    first: `SELECT ${PRODUCT_CARD_COLUMNS}, description, published, created_at, updated_at FROM store_products WHERE space_id = $1 AND deleted_at IS NULL ORDER BY id LIMIT $2`,
+    after: `SELECT ${PRODUCT_CARD_COLUMNS}, description, published, created_at, updated_at FROM store_products WHERE space_id = $1 AND deleted_at IS NULL AND id > $3 ORDER BY id LIMIT $2`,
+  },
+  /** Every price of some products ($1 ids), archived ones included, in order: one query per page. */
+  pricesOfProducts: `SELECT ${PRICE_COLUMNS}, archived FROM store_product_prices WHERE product_id = ANY($1::uuid[]) ORDER BY product_id, position`,
   /** A deleted product ($1) leaves every release at once. */
   unlistProduct: 'DELETE FROM store_release_products WHERE product_id = $1',
   /** The active one-time and pay-what-you-want prices of some products ($1 ids, $2 types), in order. */
@@ -148,6 +158,13 @@ interface ProductCardRow {
 
 interface ProductPageRow extends ProductCardRow {
   description: string | null;
+}
+
+/** A row of the export's page: every column but `deleted_at`. */
+interface ExportedProductRow extends ProductPageRow {
+  published: boolean;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /** A product of a card row or a purchase page's row (with its description). */
@@ -254,6 +271,33 @@ export class ProductsRepository {
   async pricesOf(productId: string): Promise<StoreProductPrice[]> {
     const rows = await this.dataSource.query<PriceRow[]>(PRODUCTS_STATEMENTS.pricesOfProduct, [productId]);
     return rows.map(priceOfRow);
+  }
+
+  /** A page of the space's live products by id, every column, for the space's export. */
+  async exportProductsPage(spaceId: string, after: string | null, limit: number): Promise<StoreProduct[]> {
+    const { exportProductsPage } = PRODUCTS_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<ExportedProductRow[]>(exportProductsPage.after, [spaceId, limit, after])
+      : await this.dataSource.query<ExportedProductRow[]>(exportProductsPage.first, [spaceId, limit]);
+    return rows.map((row) =>
+      Object.assign(productOfRow(row), {
+        published: row.published,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+        deletedAt: null,
+      }),
+    );
+  }
+
+  /** Every price of each product, archived ones included, in order: one query per page of products. */
+  async pricesOfProducts(productIds: readonly string[]): Promise<Map<string, StoreProductPrice[]>> {
+    const byProduct = new Map<string, StoreProductPrice[]>(productIds.map((id) => [id, []]));
+    if (productIds.length === 0) return byProduct;
+    const rows = await this.dataSource.query<PriceRow[]>(PRODUCTS_STATEMENTS.pricesOfProducts, [
+      [...productIds],
+    ]);
+    for (const row of rows) byProduct.get(row.product_id)?.push(priceOfRow(row));
+    return byProduct;
   }
 
   /** The prices of `types` of each product, in order: one query per page of products. */

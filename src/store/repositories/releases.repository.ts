@@ -27,6 +27,17 @@ export const RELEASES_STATEMENTS = defineStatements('ReleasesRepository', {
   /** A release's ($1) product list, all of it: a write replaces the list. */
   deleteProductsOfRelease: 'DELETE FROM store_release_products WHERE release_id = $1',
   /**
+   * A page of a space's ($1) live releases, published or not, by id, for its export ($2 rows;
+   * `after`: $3 the last id; docs/decisions/0218-space-export-events-products-releases.md).
+   */
+  exportReleasesPage: {
+    first: `SELECT ${RELEASE_COLUMNS} FROM store_releases WHERE space_id = $1 AND deleted_at IS NULL ORDER BY id LIMIT $2`,
+    after: `SELECT ${RELEASE_COLUMNS} FROM store_releases WHERE space_id = $1 AND deleted_at IS NULL AND id > $3 ORDER BY id LIMIT $2`,
+  },
+  /** The product lists of some releases ($1 ids), each in its order: one query per page. */
+  productIdsOfReleases:
+    'SELECT release_id, product_id FROM store_release_products WHERE release_id = ANY($1::uuid[]) ORDER BY release_id, position ASC',
+  /**
    * The release's ($1) product list: the products ($2) in that order
    * (docs/decisions/0141-multi-row-writes-as-unnest.md).
    */
@@ -79,6 +90,27 @@ export class ReleasesRepository {
       [spaceId, ...(seek.values ?? []), seek.take],
     );
     return rows.map(releaseOfRow);
+  }
+
+  /** A page of the space's live releases by id, for the space's export. */
+  async exportReleasesPage(spaceId: string, after: string | null, limit: number): Promise<StoreRelease[]> {
+    const { exportReleasesPage } = RELEASES_STATEMENTS;
+    const rows = after
+      ? await this.dataSource.query<ReleaseRow[]>(exportReleasesPage.after, [spaceId, limit, after])
+      : await this.dataSource.query<ReleaseRow[]>(exportReleasesPage.first, [spaceId, limit]);
+    return rows.map(releaseOfRow);
+  }
+
+  /** Each release's product ids, in its order. */
+  async productIdsOfReleases(releaseIds: readonly string[]): Promise<Map<string, string[]>> {
+    const byRelease = new Map<string, string[]>(releaseIds.map((id) => [id, []]));
+    if (releaseIds.length === 0) return byRelease;
+    const rows = await this.dataSource.query<{ release_id: string; product_id: string }[]>(
+      RELEASES_STATEMENTS.productIdsOfReleases,
+      [[...releaseIds]],
+    );
+    for (const row of rows) byRelease.get(row.release_id)?.push(row.product_id);
+    return byRelease;
   }
 
   /** A published live release of the space by its id or its slug, else null. */
