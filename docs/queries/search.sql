@@ -8,21 +8,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -298,21 +335,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -590,21 +664,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -882,21 +993,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -1172,21 +1320,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -1464,21 +1649,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -1756,21 +1978,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -2041,21 +2300,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,
@@ -2328,21 +2624,58 @@ WITH
       AND NOT $11::boolean
       AND NOT $3::boolean
       AND (
-        SELECT
-          count(*)
-        FROM
-          (
-            SELECT
-              1
-            FROM
-              searchable_posts x
-            WHERE
-              x.topic_id = ANY ($4::UUID[])
-              AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
-            LIMIT
-              21
-          ) found
-      ) >= 21 AS exact
+        (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                n.vector
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    x.vector
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                  ORDER BY
+                    x.recency DESC
+                  LIMIT
+                    64
+                ) n
+              LIMIT
+                256
+            ) recent
+          WHERE
+            recent.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+        ) >= 21
+        OR (
+          SELECT
+            count(*)
+          FROM
+            (
+              SELECT
+                1
+              FROM
+                unnest($4::UUID[]) pt (id)
+                CROSS JOIN LATERAL (
+                  SELECT
+                    1
+                  FROM
+                    searchable_posts x
+                  WHERE
+                    x.topic_id = pt.id
+                    AND x.vector @@ websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)
+                  LIMIT
+                    21
+                ) y
+              LIMIT
+                21
+            ) found
+        ) >= 21
+      ) AS exact
   )
 SELECT
   h.type,

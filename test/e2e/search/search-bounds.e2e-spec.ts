@@ -96,4 +96,26 @@ describe('search bounds (e2e)', () => {
     );
     expect(ids(back)).toEqual(seen.slice(15, 20));
   });
+
+  it("reads a last word as the whole word when a page of it is older than the topic's newest posts", async () => {
+    // The probe (docs/decisions/0187-whole-word-probe-by-topic.md) looks at a topic's 64 newest
+    // posts first; `wombat`'s 22 posts come before 64 without it, so the index's count decides.
+    const topic = await newTopic(owner, space.id, 'Burrows', 'public');
+    const whole: string[] = [];
+    for (let n = 0; n < 22; n += 1) {
+      t.clock.offsetMs += 1000;
+      whole.push((await newPost(owner, space.id, { topic, body: `wombat burrow ${n}` })).id);
+    }
+    t.clock.offsetMs += 1000;
+    const wombats = (await newPost(owner, space.id, { topic, body: 'three wombats at dusk' })).id;
+    for (let n = 0; n < 64; n += 1) {
+      t.clock.offsetMs += 1000;
+      await newPost(owner, space.id, { topic, body: `burrow survey ${n}` });
+    }
+    const found = ids(await t.anonymous.get(path('wombat', '&limit=100')));
+    expect(found.sort()).toEqual([...whole].sort());
+    expect(found).not.toContain(wombats);
+    // `wombats` is in one post: rarer than a page, so read as a prefix (itself).
+    expect(ids(await t.anonymous.get(path('wombats', '&limit=100')))).toEqual([wombats]);
+  });
 });
