@@ -2,6 +2,7 @@ import request from 'supertest';
 import { ZipFile } from 'yazl';
 import { formatEntityId, newUuid } from '../../../src/common/ids/entity-id';
 import { Actor } from '../../support/actors';
+import { CapturedLog } from '../../support/log-capture';
 import { eventually } from '../../support/eventually';
 import { makePublic, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
@@ -9,6 +10,7 @@ import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spac
 import { download, unzip } from '../exports/support';
 
 const MAX_FILE_BYTES = 65_536;
+const MAX_ARCHIVE_BYTES = 1_048_576;
 
 async function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
   const zip = new ZipFile();
@@ -48,6 +50,7 @@ function comparable(value: unknown, space: { did: string; domain: string }): unk
  * and stores nothing.
  */
 describe('space imports (e2e)', () => {
+  const log = new CapturedLog();
   let source: SpacesTestApp;
   let target: SpacesTestApp;
   let owner: Actor;
@@ -57,10 +60,15 @@ describe('space imports (e2e)', () => {
   let archive: Buffer;
 
   beforeAll(async () => {
-    [source, target] = await Promise.all([
-      bootSpaces(),
-      bootSpaces({ env: { IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES) } }),
-    ]);
+    // The first app's logger is the process's (test/support/log-capture.ts): both write to `log`.
+    source = await bootSpaces({ env: { LOG_LEVEL: 'info' }, override: log.install });
+    target = await bootSpaces({
+      env: {
+        LOG_LEVEL: 'info',
+        IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+        IMPORT_MAX_ARCHIVE_BYTES: String(MAX_ARCHIVE_BYTES),
+      },
+    });
     owner = await person(source);
     expectStatus(await owner.signUp('im-owner', 'Owner'), 201);
     ownerThere = await Actor.create(target, { identity: owner.identity });
@@ -115,6 +123,25 @@ describe('space imports (e2e)', () => {
     const json = await ownerThere.post('/v1/spaces/imports', { archive: 'no' });
     expectStatus(json, 400);
     expect(json.body.message).toBe('Send the archive as application/zip');
+    const empty = await postArchive(target, ownerThere, Buffer.alloc(0));
+    expectStatus(empty, 400);
+    expect(empty.body.message).toBe('The archive is empty');
+  });
+
+  it('refuses an archive over IMPORT_MAX_ARCHIVE_BYTES with 413, storing nothing', async () => {
+    const before = (await target.dataSource.query('SELECT count(*)::int AS n FROM imports')) as {
+      n: number;
+    }[];
+    const large = await postArchive(target, ownerThere, Buffer.alloc(MAX_ARCHIVE_BYTES + 1));
+    expectStatus(large, 413);
+    expect(large.body).toEqual({
+      code: 'E_PAYLOAD_TOO_LARGE',
+      message: `The archive is larger than ${MAX_ARCHIVE_BYTES} bytes`,
+    });
+    const after = (await target.dataSource.query('SELECT count(*)::int AS n FROM imports')) as {
+      n: number;
+    }[];
+    expect(after[0].n).toBe(before[0].n);
   });
 
   it('imports the archive as a new space of the caller; the public reads are the source’s', async () => {
@@ -196,6 +223,12 @@ describe('space imports (e2e)', () => {
       comparable((await owner.get(`/spaces/${spaceId}`)).body, spaceHere),
     );
     expect(owned.body).toMatchObject({ role: 'owner', isPublic: true, joinMode: 'open', memberCount: 1 });
+
+    // Audit lines: requested and done, naming who, when, and the new space.
+    const audit = log.lines().filter((line) => typeof line.audit === 'string' && line.import === id);
+    expect(audit.map((line) => line.audit)).toEqual(['import.requested', 'import.done']);
+    expect(audit.every((line) => line.owner === owner.did && typeof line.at === 'string')).toBe(true);
+    expect(audit[1]).toMatchObject({ space: newId, topics: 2, pages: 2, posts: 3 });
   });
 
   it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {
@@ -217,6 +250,11 @@ describe('space imports (e2e)', () => {
     const oversized = await tampered((copy) =>
       copy.set('posts.json', Buffer.from(`[${' '.repeat(MAX_FILE_BYTES)}]`)),
     );
+    const routeInvalid = await tampered((copy) => {
+      const pages = JSON.parse(copy.get('pages.json')!.toString()) as { slug: string }[];
+      pages[0].slug = 'Not A Slug!';
+      copy.set('pages.json', Buffer.from(JSON.stringify(pages)));
+    });
     const before = await spaceCount(target);
     for (const [bytes, failure] of [
       [invalid, /^topics\.json does not match its schema: \/0 /],
@@ -224,6 +262,8 @@ describe('space imports (e2e)', () => {
       [escaping, /^Unsafe entry name: "\.\.\/evil\.json"$/],
       [oversized, new RegExp(`^posts\\.json is larger than ${MAX_FILE_BYTES} bytes$`)],
       [Buffer.from('not a zip'), /^The archive is not a readable zip file$/],
+      // Valid against the schema, refused by the route's own rules: before the first write too.
+      [routeInvalid, /^pages\.json\/0: /],
     ] as const) {
       const started = await postArchive(target, ownerThere, bytes);
       expectStatus(started, 202);
@@ -231,6 +271,11 @@ describe('space imports (e2e)', () => {
       expect(failed.body.state).toBe('failed');
       expect(failed.body.failure).toMatch(failure);
       expect(failed.body.spaceId).toBeUndefined();
+      const audit = log.lines().filter((line) => line.import === started.body.id);
+      expect(audit.map((line) => [line.audit, line.owner])).toEqual([
+        ['import.requested', owner.did],
+        ['import.failed', owner.did],
+      ]);
     }
     expect(await spaceCount(target)).toBe(before);
     const kept = (await target.dataSource.query(
