@@ -29,6 +29,7 @@ import { SearchModule } from './search/search.module';
 import { AccountErasureModule } from './account-erasure/account-erasure.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 import { ExportsModule } from './exports/exports.module';
+import { ImportsModule } from './imports/imports.module';
 
 @Module({})
 export class AppModule {
@@ -66,6 +67,7 @@ export class AppModule {
         SearchModule,
         WebhooksModule,
         ExportsModule,
+        ImportsModule,
       ],
     };
   }

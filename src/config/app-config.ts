@@ -822,6 +822,26 @@ export class AppConfig {
   @Max(86_400)
   EXPORT_URL_TTL_SECONDS = 3600;
 
+  /**
+   * Largest archive POST /v1/spaces/imports accepts (bytes; 413 above): it is kept in the import's
+   * row until the job settled it (docs/decisions/0221-space-import-a-durable-job-through-the-owning-modules.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  @Max(256 * 1024 * 1024)
+  IMPORT_MAX_ARCHIVE_BYTES = 32 * 1024 * 1024;
+
+  /**
+   * Largest inflated JSON file of an imported archive (bytes), declared or actual; all of them
+   * together may be four times this (docs/decisions/0220-space-import-reads-an-archive-it-does-not-trust.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1024)
+  @Max(256 * 1024 * 1024)
+  IMPORT_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
   /** Deadline of one page's or image's fetch, redirects included (milliseconds). */
   @Type(() => Number)
   @IsInt()

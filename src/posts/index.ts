@@ -12,4 +12,6 @@ export {
   type ReaderQuery,
 } from './services/post-readability.service';
 export { PostsModule } from './posts.module';
+export { PostsService } from './services/posts.service';
+export { CreatePostRequest } from './dto/post-requests.dto';
 export const PUBLISHED_VIEWS = ['live_posts', 'searchable_posts'] as const;

@@ -86,6 +86,7 @@ import { PostsService } from './services/posts.service';
     PostCardsService,
     PostErasureService,
     PostExportService,
+    PostsService,
   ],
 })
 export class PostsModule {}

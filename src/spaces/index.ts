@@ -41,6 +41,9 @@ export { SpaceCountersService } from './services/space-counters.service';
 export { SpaceDirectoryService } from './services/space-directory.service';
 export { SpaceMembersService } from './services/space-members.service';
 export { SpacePagesService } from './services/space-pages.service';
+export { SpaceSiteService } from './services/space-site.service';
+export { SpaceTopicsService } from './services/space-topics.service';
+export { PageRequest, SiteRequest, TopicRequest } from './dto/site-requests.dto';
 export { SpaceExportService } from './services/space-export.service';
 export { PageAdminRecord, TopicAdminRecord } from './dto/public-space-records.dto';
 export { PublicPageItem } from './dto/public-space-records.dto';
@@ -54,6 +57,7 @@ export {
   ApplicationStatus,
   DID_PATTERN,
   JOIN_MODE_OVERRIDES,
+  LEGACY_JOIN_MODES,
   JoinModeOverride,
   LIMITS,
   effectiveJoinMode,

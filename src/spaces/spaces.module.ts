@@ -101,6 +101,8 @@ import { MediaRecordsModule } from '../media';
     SpaceMembershipReadsService,
     SpacePagesService,
     SpaceExportService,
+    SpaceSiteService,
+    SpaceTopicsService,
   ],
 })
 export class SpacesModule {}

@@ -38,6 +38,7 @@ const PARAMETER_NAMES = [
   'webhook',
   'delivery',
   'export',
+  'import',
 ];
 
 /** Documents served at the root (`/openapi.json`, `/llms.txt`): no resource, so no prefix. */

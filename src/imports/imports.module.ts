@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { JobsModule } from '../infrastructure/jobs/jobs.module';
+import { PostsModule } from '../posts';
+import { SpacesModule } from '../spaces';
+import { SpaceImportsController } from './controllers/space-imports.controller';
+import { SpaceImport } from './entities/space-import.entity';
+import { ImportsSubscriber } from './events/imports.subscriber';
+import { ImportsRepository } from './imports.repository';
+import { SpaceImportsService } from './services/space-imports.service';
+
+/**
+ * Space imports (issue 35 item 5): owns `imports`; reads a space export's archive (the exports
+ * module's reader and schemas) and writes the new space only through the spaces and posts modules'
+ * services (docs/decisions/0220, 0221). Nothing imports it.
+ */
+@Module({
+  imports: [TypeOrmModule.forFeature([SpaceImport]), JobsModule, SpacesModule, PostsModule],
+  controllers: [SpaceImportsController],
+  providers: [SpaceImportsService, ImportsRepository, ImportsSubscriber],
+})
+export class ImportsModule {}

@@ -1,0 +1,101 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { defineStatements } from '../infrastructure/database/statements';
+import { SpaceImport, SpaceImportState } from './entities/space-import.entity';
+
+const COLUMNS = 'id, owner_did, state, space_id, failure_reason, created_at, updated_at, finished_at';
+
+/**
+ * The imports module's fixed SQL (docs/decisions/0131-a-repository-per-module.md), written to
+ * docs/queries/imports.sql by `npm run build && npm run queries:write`.
+ */
+export const IMPORTS_STATEMENTS = defineStatements('ImportsRepository', {
+  /** A new import, queued, with its archive ($1 id, $2 owner, $3 now, $4 the archive's bytes). */
+  insert:
+    "INSERT INTO imports (id, owner_did, state, archive, created_at, updated_at) VALUES ($1, $2, 'queued', $4, $3, $3)",
+  /** One import ($1), without its archive. */
+  byId: `SELECT ${COLUMNS} FROM imports WHERE id = $1`,
+  /** Takes a queued (or retried running) import ($1) at $2, with its archive; no row once settled. */
+  start:
+    "UPDATE imports SET state = 'running', updated_at = $2 WHERE id = $1 AND state IN ('queued', 'running') " +
+    `RETURNING ${COLUMNS}, archive`,
+  /** The new space ($2) of a running import ($1), recorded as soon as it exists. */
+  recordSpace: "UPDATE imports SET space_id = $2 WHERE id = $1 AND state = 'running'",
+  /** Settles a running import ($1) at $2: done, or failed with $4 (the space kept or cleared, $3). */
+  settle:
+    'UPDATE imports SET state = $5, updated_at = $2, finished_at = $2, space_id = $3, failure_reason = $4, ' +
+    "archive = NULL WHERE id = $1 AND state = 'running'",
+});
+
+interface SpaceImportRow {
+  id: string;
+  owner_did: string;
+  state: SpaceImportState;
+  space_id: string | null;
+  failure_reason: string | null;
+  created_at: Date;
+  updated_at: Date;
+  finished_at: Date | null;
+  archive?: Buffer | null;
+}
+
+const spaceImportOf = (row: SpaceImportRow): SpaceImport => ({
+  id: row.id,
+  ownerDid: row.owner_did,
+  state: row.state,
+  archive: row.archive ?? null,
+  spaceId: row.space_id,
+  failureReason: row.failure_reason,
+  createdAt: row.created_at,
+  updatedAt: row.updated_at,
+  finishedAt: row.finished_at,
+});
+
+/** Every statement on `imports`; methods take the caller's transaction as their last argument. */
+@Injectable()
+export class ImportsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insert(
+    id: string,
+    ownerDid: string,
+    at: Date,
+    archive: Buffer,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await runner.query(IMPORTS_STATEMENTS.insert, [id, ownerDid, at, archive]);
+  }
+
+  async byId(id: string): Promise<SpaceImport | null> {
+    const rows = await this.dataSource.query<SpaceImportRow[]>(IMPORTS_STATEMENTS.byId, [id]);
+    return rows.length ? spaceImportOf(rows[0]) : null;
+  }
+
+  async start(id: string, at: Date): Promise<SpaceImport | null> {
+    // pg answers an UPDATE … RETURNING with [rows, count].
+    const [rows] = await this.dataSource.query<[SpaceImportRow[], number]>(IMPORTS_STATEMENTS.start, [
+      id,
+      at,
+    ]);
+    return rows.length ? spaceImportOf(rows[0]) : null;
+  }
+
+  async recordSpace(id: string, spaceId: string): Promise<void> {
+    await this.dataSource.query(IMPORTS_STATEMENTS.recordSpace, [id, spaceId]);
+  }
+
+  async settle(
+    id: string,
+    at: Date,
+    outcome: { state: 'done'; spaceId: string } | { state: 'failed'; reason: string },
+  ): Promise<void> {
+    await this.dataSource.query(IMPORTS_STATEMENTS.settle, [
+      id,
+      at,
+      outcome.state === 'done' ? outcome.spaceId : null,
+      outcome.state === 'failed' ? outcome.reason.slice(0, 500) : null,
+      outcome.state,
+    ]);
+  }
+}

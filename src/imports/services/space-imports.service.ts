@@ -1,0 +1,207 @@
+import { HttpStatus, Injectable, Logger, PipeTransform } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Request } from 'express';
+import { DataSource } from 'typeorm';
+import type { RequestPrincipal } from '../../common/auth/request-authenticator';
+import { Clock } from '../../common/clock/clock';
+import { ApiError, invalidRequest, notFound } from '../../common/errors/api-error';
+import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
+import { createValidationPipe } from '../../common/validation.pipe';
+import { AppConfig } from '../../config/app-config';
+import { ArchiveRejected, readSpaceArchive } from '../../exports';
+import { JobAttempt } from '../../infrastructure/jobs/job-queue';
+import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
+import { PostsService } from '../../posts';
+import { SpacePagesService, SpacesService, SpaceSiteService, SpaceTopicsService } from '../../spaces';
+import { SpaceImportRecord } from '../dto/space-import.dto';
+import { SpaceImport } from '../entities/space-import.entity';
+import { IMPORT_RUN_JOB, ImportRunJob } from '../events/imports.events';
+import { ImportsRepository } from '../imports.repository';
+import { presentSpaceImport } from './imports.presenter';
+import { planOf, SpaceImportPlan } from './space-import-plan';
+
+/** Entries an archive's central directory may list (media files included). */
+const MAX_ENTRIES = 20_000;
+
+/**
+ * Space imports (issue 35 item 5; docs/decisions/0220, 0221): the archive is received and kept in
+ * the import's row, the `imports.run` job reads and validates all of it, then creates the space
+ * through the owning modules' services as its owner would, route by route. Audit lines: each
+ * request, each import done or failed, with who, when and what.
+ */
+@Injectable()
+export class SpaceImportsService {
+  private readonly logger = new Logger('ImportsAudit');
+  private readonly pipe: PipeTransform;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ImportsRepository,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly outbox: JobOutbox,
+    private readonly spaces: SpacesService,
+    private readonly site: SpaceSiteService,
+    private readonly topics: SpaceTopicsService,
+    private readonly pages: SpacePagesService,
+    private readonly posts: PostsService,
+  ) {
+    this.pipe = createValidationPipe(config);
+  }
+
+  /** Receives an `application/zip` body (413 above IMPORT_MAX_ARCHIVE_BYTES) and queues its import. */
+  async request(ownerDid: string, request: Request): Promise<SpaceImportRecord> {
+    const archive = await this.bodyOf(request);
+    const id = newUuid();
+    const at = this.clock.now();
+    await this.dataSource.transaction(async (manager) => {
+      await this.repository.insert(id, ownerDid, at, archive, manager);
+      await this.outbox.record<ImportRunJob>(
+        manager,
+        IMPORT_RUN_JOB,
+        { importId: id },
+        { jobId: `imports.run.${id}` },
+      );
+    });
+    this.logger.log(
+      {
+        audit: 'import.requested',
+        import: formatEntityId('import', id),
+        owner: ownerDid,
+        at: at.toISOString(),
+        bytes: archive.length,
+      },
+      'space import requested',
+    );
+    return presentSpaceImport({
+      id,
+      ownerDid,
+      state: 'queued',
+      archive: null,
+      spaceId: null,
+      failureReason: null,
+      createdAt: at,
+      updatedAt: at,
+      finishedAt: null,
+    });
+  }
+
+  /** One of the caller's imports; another person's, or none, is the constant 404. */
+  async show(ownerDid: string, wireId: string): Promise<SpaceImportRecord> {
+    const id = parseEntityId('import', wireId);
+    const row = id ? await this.repository.byId(id) : null;
+    if (!row || row.ownerDid !== ownerDid) throw notFound();
+    return presentSpaceImport(row);
+  }
+
+  /**
+   * The `imports.run` job. The whole archive is read, validated and planned before the first
+   * write: a refused archive fails the import at once (no retry) and stores nothing. A write that
+   * fails removes the half-made space; the last attempt marks the import failed.
+   */
+  async run(importId: string, attempt: JobAttempt): Promise<void> {
+    const row = await this.repository.start(importId, this.clock.now());
+    if (!row) return;
+    const owner: RequestPrincipal = { did: row.ownerDid, grant: row.ownerDid };
+    // A previous attempt died mid-way: its space goes first.
+    if (row.spaceId) await this.removeSpace(owner, row.spaceId);
+    let plan: SpaceImportPlan;
+    try {
+      const files = await readSpaceArchive(row.archive ?? Buffer.alloc(0), {
+        maxEntries: MAX_ENTRIES,
+        maxEntryBytes: this.config.IMPORT_MAX_FILE_BYTES,
+        maxTotalBytes: 4 * this.config.IMPORT_MAX_FILE_BYTES,
+      });
+      plan = await planOf(files, this.pipe);
+    } catch (error) {
+      if (!(error instanceof ArchiveRejected)) throw error;
+      await this.fail(row, error.message);
+      return;
+    }
+    let spaceId: string | null = null;
+    try {
+      spaceId = await this.write(row, owner, plan);
+    } catch (error) {
+      if (spaceId === null) spaceId = (await this.repository.byId(row.id))?.spaceId ?? null;
+      if (spaceId) await this.removeSpace(owner, spaceId);
+      if (attempt.last) await this.fail(row, 'The import could not be completed', error);
+      throw error;
+    }
+    const at = this.clock.now();
+    await this.repository.settle(row.id, at, { state: 'done', spaceId });
+    this.logger.log(
+      {
+        audit: 'import.done',
+        import: formatEntityId('import', row.id),
+        owner: row.ownerDid,
+        space: formatEntityId('space', spaceId),
+        at: at.toISOString(),
+        topics: plan.topics.length,
+        pages: plan.pages.length,
+        posts: plan.posts.length,
+      },
+      'space import done',
+    );
+  }
+
+  /** The plan's requests, in order, each through the route's own service as the owner. */
+  private async write(row: SpaceImport, owner: RequestPrincipal, plan: SpaceImportPlan): Promise<string> {
+    const created = await this.spaces.create(owner, plan.create);
+    const spaceId = parseEntityId('space', created.id)!;
+    await this.repository.recordSpace(row.id, spaceId);
+    const space = created.id;
+    if (plan.site) await this.site.updateSite(owner, space, plan.site);
+    const topicIds = new Map<string, string>();
+    for (const topic of plan.topics) {
+      topicIds.set(topic.archiveId, (await this.topics.create(owner, space, topic.request)).id);
+    }
+    for (const page of plan.pages) await this.pages.create(owner, space, page);
+    for (const post of plan.posts) {
+      await this.posts.create(owner, space, Object.assign(post, { topic: topicIds.get(post.topic)! }));
+    }
+    // Last: the space is seen by others only once it is whole.
+    if (plan.publicConfig) await this.spaces.setPublicConfig(owner, space, plan.publicConfig);
+    return spaceId;
+  }
+
+  private async removeSpace(owner: RequestPrincipal, spaceId: string): Promise<void> {
+    try {
+      await this.spaces.remove(owner, formatEntityId('space', spaceId));
+    } catch (error) {
+      // Already removed (an earlier attempt's cleanup): nothing left of it to remove.
+      if (!(error instanceof ApiError && error.getStatus() === 404)) throw error;
+    }
+  }
+
+  private async fail(row: SpaceImport, reason: string, cause?: unknown): Promise<void> {
+    await this.repository.settle(row.id, this.clock.now(), { state: 'failed', reason });
+    this.logger.warn(
+      {
+        audit: 'import.failed',
+        import: formatEntityId('import', row.id),
+        owner: row.ownerDid,
+        reason,
+        ...(cause ? { cause: String(cause) } : {}),
+      },
+      'space import failed',
+    );
+  }
+
+  /** The request's bytes, refused (413) past the cap whether announced or not. */
+  private async bodyOf(request: Request): Promise<Buffer> {
+    if (!request.is('application/zip')) throw invalidRequest('Send the archive as application/zip');
+    const cap = this.config.IMPORT_MAX_ARCHIVE_BYTES;
+    const tooLarge = () =>
+      new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, `The archive is larger than ${cap} bytes`);
+    if (Number(request.headers['content-length'] ?? 0) > cap) throw tooLarge();
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > cap) throw tooLarge();
+      chunks.push(chunk);
+    }
+    if (size === 0) throw invalidRequest('The archive is empty');
+    return Buffer.concat(chunks);
+  }
+}

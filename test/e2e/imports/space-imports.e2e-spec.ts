@@ -1,0 +1,286 @@
+import request from 'supertest';
+import { ZipFile } from 'yazl';
+import { formatEntityId, newUuid } from '../../../src/common/ids/entity-id';
+import { Actor } from '../../support/actors';
+import { CapturedLog } from '../../support/log-capture';
+import { eventually } from '../../support/eventually';
+import { makePublic, newSpace, person } from '../memberships/support';
+import { newPost, newTopic } from '../posts/support';
+import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
+import { download, unzip } from '../exports/support';
+
+const MAX_FILE_BYTES = 65_536;
+const MAX_ARCHIVE_BYTES = 1_048_576;
+
+async function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
+  const zip = new ZipFile();
+  for (const [name, bytes] of files) zip.addBuffer(bytes, name);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+function postArchive(t: SpacesTestApp, actor: Actor | null, bytes: Buffer) {
+  const call = request(t.http).post('/v1/spaces/imports');
+  return (actor ? call.set(actor.headers('POST', '/v1/spaces/imports')) : call)
+    .set('Content-Type', 'application/zip')
+    .send(bytes);
+}
+
+/** Every wire id, time, chain and the space's own DID and domain as placeholders: what may differ. */
+function comparable(value: unknown, space: { did: string; domain: string }): unknown {
+  return JSON.parse(
+    JSON.stringify(value)
+      .split(space.did)
+      .join('<space did>')
+      .split(space.domain)
+      .join('<space domain>')
+      .replace(/[a-z]+_[0-9a-f]{32}/g, '<id>')
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'),
+    // New chains: their ids and CIDs are new (their genesis names the new ids and times).
+    (key, member: unknown) => (key === 'protocol' ? '<chains>' : member),
+  ) as unknown;
+}
+
+/**
+ * Space imports (issue 35 item 5; docs/decisions/0220, 0221): a space exported from one instance
+ * is imported into a second (another database) by the same person, who owns the new space; the
+ * second answers the same public reads, ids and times aside. A tampered archive fails the import
+ * and stores nothing.
+ */
+describe('space imports (e2e)', () => {
+  const log = new CapturedLog();
+  let source: SpacesTestApp;
+  let target: SpacesTestApp;
+  let owner: Actor;
+  let ownerThere: Actor;
+  let strangerThere: Actor;
+  let spaceId: string;
+  let archive: Buffer;
+
+  beforeAll(async () => {
+    // The first app's logger is the process's (test/support/log-capture.ts): both write to `log`.
+    source = await bootSpaces({ env: { LOG_LEVEL: 'info' }, override: log.install });
+    target = await bootSpaces({
+      env: {
+        LOG_LEVEL: 'info',
+        IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
+        IMPORT_MAX_ARCHIVE_BYTES: String(MAX_ARCHIVE_BYTES),
+      },
+    });
+    owner = await person(source);
+    expectStatus(await owner.signUp('im-owner', 'Owner'), 201);
+    ownerThere = await Actor.create(target, { identity: owner.identity });
+    expectStatus(await ownerThere.signUp('im-owner', 'Owner'), 201);
+    strangerThere = await person(target);
+    expectStatus(await strangerThere.signUp('im-stranger', 'Stranger'), 201);
+
+    spaceId = (await newSpace(owner, 'Exported')).id;
+    const news = await newTopic(owner, spaceId, 'News', 'public');
+    const inside = await newTopic(owner, spaceId, 'Inside', 'members');
+    for (const page of [
+      { title: 'About us', slug: 'about', body: 'Who we are.', sortOrder: 1 },
+      { title: 'Rules', slug: 'rules', body: 'Be kind.', sortOrder: 2 },
+    ])
+      expectStatus(await owner.post(`/spaces/${spaceId}/pages`, page), 201);
+    await newPost(owner, spaceId, { topic: news, title: 'First news', body: 'We **opened**.' });
+    source.clock.offsetMs += 1000;
+    await newPost(owner, spaceId, { topic: news, body: 'A short note with #tag' });
+    source.clock.offsetMs += 1000;
+    await newPost(owner, spaceId, { topic: inside, body: 'for members only' });
+    await makePublic(owner, spaceId, 'open');
+
+    const started = await owner.post(`/v1/spaces/${spaceId}/exports`);
+    expectStatus(started, 202);
+    const ready = await eventually(
+      () => owner.get(`/v1/spaces/${spaceId}/exports/${started.body.id as string}`),
+      (response) => response.body.state === 'ready' || response.body.state === 'failed',
+      60_000,
+    );
+    expect(ready.body.state).toBe('ready');
+    archive = (await download(source, ready.body.url as string)).body as Buffer;
+  });
+
+  afterAll(async () => {
+    await Promise.all([source?.close(), target?.close()]);
+  });
+
+  const settled = (t: SpacesTestApp, actor: Actor, id: string) =>
+    eventually(
+      () => actor.get(`/v1/spaces/imports/${id}`),
+      (response) => response.body.state === 'done' || response.body.state === 'failed',
+      60_000,
+    );
+  const spaceCount = async (t: SpacesTestApp) =>
+    ((await t.dataSource.query('SELECT count(*)::int AS n FROM spaces')) as { n: number }[])[0].n;
+
+  it('needs an identity proof, and an application/zip body', async () => {
+    expect((await postArchive(target, null, archive)).status).toBe(401);
+    expect(
+      (await request(target.http).get(`/v1/spaces/imports/${formatEntityId('import', newUuid())}`)).status,
+    ).toBe(401);
+    const json = await ownerThere.post('/v1/spaces/imports', { archive: 'no' });
+    expectStatus(json, 400);
+    expect(json.body.message).toBe('Send the archive as application/zip');
+    const empty = await postArchive(target, ownerThere, Buffer.alloc(0));
+    expectStatus(empty, 400);
+    expect(empty.body.message).toBe('The archive is empty');
+  });
+
+  it('refuses an archive over IMPORT_MAX_ARCHIVE_BYTES with 413, storing nothing', async () => {
+    const before = (await target.dataSource.query('SELECT count(*)::int AS n FROM imports')) as {
+      n: number;
+    }[];
+    const large = await postArchive(target, ownerThere, Buffer.alloc(MAX_ARCHIVE_BYTES + 1));
+    expectStatus(large, 413);
+    expect(large.body).toEqual({
+      code: 'E_PAYLOAD_TOO_LARGE',
+      message: `The archive is larger than ${MAX_ARCHIVE_BYTES} bytes`,
+    });
+    const after = (await target.dataSource.query('SELECT count(*)::int AS n FROM imports')) as {
+      n: number;
+    }[];
+    expect(after[0].n).toBe(before[0].n);
+  });
+
+  it('imports the archive as a new space of the caller; the public reads are the source’s', async () => {
+    const started = await postArchive(target, ownerThere, archive);
+    expectStatus(started, 202);
+    expect(started.body).toMatchObject({ state: 'queued', finishedAt: null });
+    const id = started.body.id as string;
+    expect(id).toMatch(/^import_[0-9a-f]{32}$/);
+    const done = await settled(target, ownerThere, id);
+    expectStatus(done, 200);
+    expect(done.body).toMatchObject({ id, state: 'done' });
+    const newId = done.body.spaceId as string;
+    expect(newId).toMatch(/^space_[0-9a-f]{32}$/);
+    expect(newId).not.toBe(spaceId);
+
+    // Another person's import is the constant 404, as a malformed or unknown id.
+    expectNotFound(await strangerThere.get(`/v1/spaces/imports/${id}`));
+    expectNotFound(await ownerThere.get('/v1/spaces/imports/import_nothex'));
+    expectNotFound(await ownerThere.get(`/v1/spaces/imports/${formatEntityId('import', newUuid())}`));
+
+    const spaceThere = (await target.anonymous.get(`/v1/spaces/${newId}`)).body as {
+      did: string;
+      domain: string;
+    };
+    const spaceHere = (await source.anonymous.get(`/v1/spaces/${spaceId}`)).body as {
+      did: string;
+      domain: string;
+    };
+    const reads = async (
+      t: SpacesTestApp,
+      reader: { get(path: string): Promise<request.Response> },
+      id: string,
+    ) => {
+      const space = await reader.get(`/v1/spaces/${id}`);
+      const topics = await reader.get(`/v1/spaces/${id}/topics`);
+      const pages = await reader.get(`/v1/spaces/${id}/pages`);
+      const posts = await reader.get(`/v1/spaces/${id}/posts`);
+      const items = posts.body.items as { id: string; title: string | null }[];
+      const post = await reader.get(`/v1/spaces/${id}/posts/${items.find((item) => item.title)!.id}`);
+      for (const response of [space, topics, pages, posts, post]) expectStatus(response, 200);
+      return {
+        space: space.body,
+        topics: topics.body,
+        pages: pages.body,
+        posts: posts.body,
+        post: post.body,
+      };
+    };
+    const here = await reads(source, source.anonymous, spaceId);
+    const there = await reads(target, target.anonymous, newId);
+    expect(comparable(there, spaceThere)).toEqual(comparable(here, spaceHere));
+    // As the owner (a member): the members' topic and its post too.
+    const ownerHere = await reads(source, owner, spaceId);
+    const ownerThereReads = await reads(target, ownerThere, newId);
+    expect(comparable(ownerThereReads, spaceThere)).toEqual(comparable(ownerHere, spaceHere));
+    // Every topic, whatever its access, as the administration lists them.
+    const administered = await ownerThere.get(`/spaces/${newId}/topics`);
+    expectStatus(administered, 200);
+    const topicsOf = (body: { items: { name: string; access: unknown }[] }) =>
+      body.items.map(({ name, access }) => ({ name, access }));
+    expect(topicsOf(administered.body)).toEqual(
+      topicsOf((await owner.get(`/spaces/${spaceId}/topics`)).body),
+    );
+    expect(topicsOf(administered.body)).toHaveLength(2);
+    expect((ownerThereReads.posts.items as unknown[]).length).toBe(3);
+    // What must be equal, spelled out: names, bodies, order, access; the owner is the same person.
+    expect((there.topics.items as { name: string }[]).map((topic) => topic.name)).toEqual(['News']);
+    expect((there.pages.items as { slug: string }[]).map((page) => page.slug)).toEqual(['about', 'rules']);
+    expect(
+      (there.posts.items as { body?: string; title: string | null }[]).map((post) => post.title),
+    ).toEqual([null, 'First news']);
+    expect(there.post).toMatchObject({
+      post: { title: 'First news', body: 'We **opened**.', author: { did: owner.did, username: 'im-owner' } },
+    });
+    // The settings as the owner reads them, the same; members are not imported: the owner alone.
+    const owned = await ownerThere.get(`/spaces/${newId}`);
+    expectStatus(owned, 200);
+    expect(comparable(owned.body, spaceThere)).toEqual(
+      comparable((await owner.get(`/spaces/${spaceId}`)).body, spaceHere),
+    );
+    expect(owned.body).toMatchObject({ role: 'owner', isPublic: true, joinMode: 'open', memberCount: 1 });
+
+    // Audit lines: requested and done, naming who, when, and the new space.
+    const audit = log.lines().filter((line) => typeof line.audit === 'string' && line.import === id);
+    expect(audit.map((line) => line.audit)).toEqual(['import.requested', 'import.done']);
+    expect(audit.every((line) => line.owner === owner.did && typeof line.at === 'string')).toBe(true);
+    expect(audit[1]).toMatchObject({ space: newId, topics: 2, pages: 2, posts: 3 });
+  });
+
+  it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {
+    const files = await unzip(archive);
+    const tampered = (change: (copy: Map<string, Buffer>) => void) => {
+      const copy = new Map(files);
+      change(copy);
+      return zipOf(copy);
+    };
+    const invalid = await tampered((copy) => copy.set('topics.json', Buffer.from('[{"id":"topic_x"}]')));
+    const notJson = await tampered((copy) => copy.set('pages.json', Buffer.from('[{')));
+    const escaping = Buffer.from(
+      (await tampered((copy) => copy.set('aa/evil.json', Buffer.from('{}'))))
+        .toString('latin1')
+        .split('aa/evil.json')
+        .join('../evil.json'),
+      'latin1',
+    );
+    const oversized = await tampered((copy) =>
+      copy.set('posts.json', Buffer.from(`[${' '.repeat(MAX_FILE_BYTES)}]`)),
+    );
+    const routeInvalid = await tampered((copy) => {
+      const pages = JSON.parse(copy.get('pages.json')!.toString()) as { slug: string }[];
+      pages[0].slug = 'Not A Slug!';
+      copy.set('pages.json', Buffer.from(JSON.stringify(pages)));
+    });
+    const before = await spaceCount(target);
+    for (const [bytes, failure] of [
+      [invalid, /^topics\.json does not match its schema: \/0 /],
+      [notJson, /^pages\.json is not JSON$/],
+      [escaping, /^Unsafe entry name: "\.\.\/evil\.json"$/],
+      [oversized, new RegExp(`^posts\\.json is larger than ${MAX_FILE_BYTES} bytes$`)],
+      [Buffer.from('not a zip'), /^The archive is not a readable zip file$/],
+      // Valid against the schema, refused by the route's own rules: before the first write too.
+      [routeInvalid, /^pages\.json\/0: /],
+    ] as const) {
+      const started = await postArchive(target, ownerThere, bytes);
+      expectStatus(started, 202);
+      const failed = await settled(target, ownerThere, started.body.id as string);
+      expect(failed.body.state).toBe('failed');
+      expect(failed.body.failure).toMatch(failure);
+      expect(failed.body.spaceId).toBeUndefined();
+      const audit = log.lines().filter((line) => line.import === started.body.id);
+      expect(audit.map((line) => [line.audit, line.owner])).toEqual([
+        ['import.requested', owner.did],
+        ['import.failed', owner.did],
+      ]);
+    }
+    expect(await spaceCount(target)).toBe(before);
+    const kept = (await target.dataSource.query(
+      "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive IS NOT NULL",
+    )) as { n: number }[];
+    expect(kept[0].n).toBe(0);
+  });
+});
