@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EXPORT_PAGE_ROWS, ExportPage, exportPageOf } from '../../common/export/export-page';
 import { formatEntityId } from '../../common/ids/entity-id';
+import { eventFieldsAfterCover, eventFieldsBeforeCover } from '../domain/event-record-fields';
 import type { CalendarEvent } from '../entities/event.entity';
 import { EventsRepository } from '../repositories/events.repository';
 
 /**
- * An event as a space's export holds it: the administration record's fields (EventAdminRecord,
- * events.presenter's toEventAdminRecord), its cover by id. Written here rather than through the
- * presenter, whose DTOs import the store (a cycle through the records module).
+ * An event as a space's export holds it: the administration record's fields
+ * (domain/event-record-fields.ts, which the presenter's EventAdminRecord uses too), its cover by
+ * id. Not through the presenter itself, whose DTOs import the store (a cycle through the records
+ * module).
  */
 export interface ExportedEvent {
   id: string;
@@ -56,26 +58,8 @@ export class EventExportService {
 
 function exportedEvent(event: CalendarEvent): ExportedEvent {
   return {
-    id: formatEntityId('evt', event.id),
-    spaceId: formatEntityId('space', event.spaceId),
-    title: event.title,
-    description: event.description,
-    location: event.location,
-    type: event.type,
-    mode: event.mode,
-    url: event.url,
-    isAllDay: event.isAllDay,
-    startsAt: event.startsAt?.toISOString() ?? null,
-    endsAt: event.endsAt?.toISOString() ?? null,
-    timeZone: event.timeZone,
-    startDate: event.startDate,
-    endDate: event.endDate,
-    rrule: event.rrule,
+    ...eventFieldsBeforeCover(event),
     coverId: event.coverMediaId ? formatEntityId('media', event.coverMediaId) : null,
-    requiresTicket: event.requiresTicket,
-    ticketProductIds: event.ticketProductIds,
-    visibility: event.visibility,
-    createdAt: event.createdAt.toISOString(),
-    updatedAt: event.updatedAt.toISOString(),
+    ...eventFieldsAfterCover(event),
   };
 }

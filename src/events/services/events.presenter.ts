@@ -9,6 +9,7 @@ import {
 } from '../dto/event-records.dto';
 import { CalendarEvent } from '../entities/event.entity';
 import { OccurrenceOverride } from '../entities/occurrence-override.entity';
+import { eventFieldsAfterCover, eventFieldsBeforeCover } from '../domain/event-record-fields';
 import { SpaceBlockSource } from '../domain/occurrences';
 import { Occurrence } from '../domain/recurrence/occurrence-series';
 
@@ -67,27 +68,9 @@ export function toOccurrenceRecord(
 }
 
 export const toEventAdminRecord = (event: CalendarEvent, cover: MediaObject | null): EventAdminRecord => ({
-  id: formatEntityId('evt', event.id),
-  spaceId: formatEntityId('space', event.spaceId),
-  title: event.title,
-  description: event.description,
-  location: event.location,
-  type: event.type,
-  mode: event.mode,
-  url: event.url,
-  isAllDay: event.isAllDay,
-  startsAt: event.startsAt?.toISOString() ?? null,
-  endsAt: event.endsAt?.toISOString() ?? null,
-  timeZone: event.timeZone,
-  startDate: event.startDate,
-  endDate: event.endDate,
-  rrule: event.rrule,
+  ...eventFieldsBeforeCover(event),
   cover,
-  requiresTicket: event.requiresTicket,
-  ticketProductIds: event.ticketProductIds,
-  visibility: event.visibility,
-  createdAt: event.createdAt.toISOString(),
-  updatedAt: event.updatedAt.toISOString(),
+  ...eventFieldsAfterCover(event),
 });
 
 export const toOverrideRecord = (
