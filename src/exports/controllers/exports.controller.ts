@@ -15,7 +15,8 @@ import { Principal } from '../../common/auth/principal.decorator';
 import type { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { PaginationQueryDto } from '../../common/pagination/pagination-query.dto';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
-import { ArchiveUrlQuery, ExportListing, ExportRecord } from '../dto/export.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
+import { ExportListing, ExportRecord } from '../dto/export.dto';
 import { ExportsService } from '../services/exports.service';
 
 /**
@@ -84,7 +85,7 @@ export class ExportsController {
   @ApiForbiddenResponse({ description: 'Missing, invalid or expired signature' })
   downloadExport(
     @Param('export') exportId: string,
-    @Query() query: ArchiveUrlQuery,
+    @Query() query: SignedUrlQuery,
     @Res({ passthrough: true }) response: Response,
   ): Promise<StreamableFile> {
     return this.service.download(exportId, query, response);

@@ -1,5 +1,4 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow } from 'class-validator';
 import { PageEnvelope } from '../../common/pagination/page-envelope.dto';
 
 const STATES = ['queued', 'running', 'ready', 'failed', 'expired'];
@@ -33,18 +32,4 @@ export class ExportRecord {
 export class ExportListing extends PageEnvelope {
   @ApiProperty({ type: [ExportRecord] })
   items: ExportRecord[];
-}
-
-/**
- * `?exp=<unix seconds>&sig=<base64url>` of an archive's signed URL. Not validated here:
- * ExportUrlSignerService answers anything missing, malformed or tampered with the same 403.
- */
-export class ArchiveUrlQuery {
-  @ApiPropertyOptional({ description: 'expiry, unix seconds' })
-  @Allow()
-  exp?: unknown;
-
-  @ApiPropertyOptional({ description: 'HMAC-SHA256, base64url' })
-  @Allow()
-  sig?: unknown;
 }

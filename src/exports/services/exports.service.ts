@@ -13,7 +13,8 @@ import { JobAttempt } from '../../infrastructure/jobs/job-queue';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { MediaExportService, StoredObjectMissing } from '../../media';
 import { isUniqueViolation, SpaceAccessService } from '../../spaces';
-import { ArchiveUrlQuery, ExportListing, ExportRecord } from '../dto/export.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
+import { ExportListing, ExportRecord } from '../dto/export.dto';
 import { Export } from '../entities/export.entity';
 import { EXPORT_BUILD_JOB, ExportBuildJob } from '../events/exports.events';
 import { ExportsRepository } from '../exports.repository';
@@ -154,7 +155,7 @@ export class ExportsService {
   }
 
   /** The archive by its signed URL: 403 for a bad or expired signature, 404 once it is gone. */
-  async download(wireId: string, query: ArchiveUrlQuery, response: Response): Promise<StreamableFile> {
+  async download(wireId: string, query: SignedUrlQuery, response: Response): Promise<StreamableFile> {
     const id = parseEntityId('export', wireId);
     if (!id) throw notFound();
     this.signer.verify(formatEntityId('export', id), query.exp, query.sig);

@@ -9,7 +9,7 @@ import {
 import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { MediaFilesService } from '../services/media-files.service';
-import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 
 /** Audio, video and files by their signed URL (design.md §11 "URLs"). */

@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagg
 import type { Request, Response } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
-import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
 import { MediaFilesService } from '../services/media-files.service';
 
 /** Posters of audio and video (cover art, a frame), signed like their media (design.md §11). */

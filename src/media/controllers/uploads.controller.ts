@@ -12,7 +12,7 @@ import type { Request } from 'express';
 import { Anonymous } from '../../common/auth/access.decorators';
 import { LegacyMediaInfo } from '../dto/legacy-media.dto';
 import { MediaStatusResponse } from '../dto/space-media.dto';
-import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
 import { UploadService } from '../services/upload.service';
 import { RateLimitClass } from '../../infrastructure/rate-limit/rate-limit-class';
 

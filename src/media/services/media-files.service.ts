@@ -6,7 +6,7 @@ import { MediaLifecycleService } from './media-lifecycle.service';
 import { MediaUrlSignerService } from './media-url-signer.service';
 import { MediaStorage } from './storage/media-storage';
 import { contentDisposition } from '../domain/content-disposition';
-import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
 import { etagMatches, rangeOf } from '../domain/byte-range';
 
 /**

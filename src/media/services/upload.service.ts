@@ -21,7 +21,7 @@ import { MediaStorage } from './storage/media-storage';
 import { UploadQuotaService } from './upload-quota.service';
 import { contentDisposition } from '../domain/content-disposition';
 import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
-import { SignedUrlQuery } from '../dto/signed-url-query.dto';
+import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
 import {
   sampleGate,
   sizeLimit,

@@ -2,8 +2,8 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 
 /**
- * `?exp=<unix seconds>&sig=<base64url>` of a signed URL. Not validated here: MediaUrlSignerService
- * answers anything missing, malformed or tampered with the same 403.
+ * `?exp=<unix seconds>&sig=<base64url>` of a signed URL. Not validated here: UrlSignature answers
+ * anything missing, malformed or tampered with the same 403.
  */
 export class SignedUrlQuery {
   @ApiPropertyOptional({ description: 'expiry, unix seconds' })
