@@ -16,20 +16,18 @@ import {
 } from '../../core';
 import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
-import { IdentityCacheBusService, IdentityCacheListener } from './identity-cache-bus.service';
+import { BusCoherentCache } from '../domain/bus-coherent-cache';
+import { IdentityCacheBusService } from './identity-cache-bus.service';
 
-/** Upper bound on cached identities (least recently used go first). */
-const MAX_CACHED_IDENTITIES = 10_000;
 /**
- * Safety net only: invalidation is explicit (on ingest, and across replicas over Redis, or through
- * the database when a publish fails). The TTL bounds staleness should both be lost.
+ * Invalidation is explicit (on ingest, and across replicas over Redis, or through the database when
+ * a publish fails); the TTL, a safety net, bounds staleness should both be lost.
  */
-const CACHE_TTL_MS = 60_000;
+const CACHE_OPTIONS = { maxEntries: 10_000, ttlMs: 60_000 };
 
 interface CachedIdentity {
   state: IdentityState | null;
   keyHistory: MultikeyPublicKey[];
-  expiresAt: number;
 }
 
 /**
@@ -38,10 +36,8 @@ interface CachedIdentity {
  * invalidates. Also the historical key resolver for credentials issued in the past.
  */
 @Injectable()
-export class IdentityStateService extends IdentityDirectory implements IdentityCacheListener {
-  private readonly cache = new Map<string, CachedIdentity>();
-  /** Bumped by every invalidation: a load that overlapped one must not fill the cache. */
-  private generation = 0;
+export class IdentityStateService extends IdentityDirectory {
+  private readonly cache: BusCoherentCache<CachedIdentity>;
 
   constructor(
     // The data source only builds the repositories when a test constructs the service by hand.
@@ -51,7 +47,7 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
     private readonly operations: RelayOperationsRepository = new RelayOperationsRepository(dataSource),
   ) {
     super();
-    bus.listen(this);
+    this.cache = new BusCoherentCache(bus, CACHE_OPTIONS);
   }
 
   /** Current folded state of the identity chain, or null when the relay has no such chain. */
@@ -90,47 +86,21 @@ export class IdentityStateService extends IdentityDirectory implements IdentityC
     return findStateKey(state, keyId, role);
   }
 
-  invalidate(did: string): void {
-    this.generation += 1;
-    this.cache.delete(did);
-  }
-
+  /** Forget every cached identity (tests that change chains behind the service's back). */
   reset(): void {
-    this.generation += 1;
-    this.cache.clear();
+    this.cache.reset();
   }
 
-  private async load(did: string): Promise<CachedIdentity> {
-    if (!isPlatDid(did)) return { state: null, keyHistory: [], expiresAt: 0 };
-    const useCache = this.bus.coherent;
-    if (useCache) await this.bus.confirmNoMissedInvalidation();
-    const now = Date.now();
-    if (useCache) {
-      const hit = this.cache.get(did);
-      if (hit && hit.expiresAt > now) {
-        // Refresh its place in the LRU order.
-        this.cache.delete(did);
-        this.cache.set(did, hit);
-        return hit;
-      }
-    }
-    const generation = this.generation;
-    const row = await this.chains.findIdentity(did);
-    const entry: CachedIdentity = {
-      state: row?.state ?? null,
-      keyHistory: row?.keyHistory ?? [],
-      expiresAt: now + CACHE_TTL_MS,
-    };
-    if (useCache && this.bus.coherent && generation === this.generation) {
-      this.cache.delete(did);
-      this.cache.set(did, entry);
-      if (this.cache.size > MAX_CACHED_IDENTITIES) {
-        this.cache.delete(this.cache.keys().next().value as string);
-      }
-    }
-    return entry;
+  private load(did: string): Promise<CachedIdentity> {
+    if (!isPlatDid(did)) return Promise.resolve(NO_IDENTITY);
+    return this.cache.get(did, async () => {
+      const row = await this.chains.findIdentity(did);
+      return { state: row?.state ?? null, keyHistory: row?.keyHistory ?? [] };
+    });
   }
 }
+
+const NO_IDENTITY: CachedIdentity = { state: null, keyHistory: [] };
 
 function lastWithId(keys: readonly MultikeyPublicKey[], keyId: string): MultikeyPublicKey | null {
   for (let i = keys.length - 1; i >= 0; i--) if (keys[i].id === keyId) return keys[i];
