@@ -13,8 +13,9 @@ import { call } from './service-calls';
 import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
 
 /**
- * A personal export of one person (issue 35 item 3; docs/decisions/0210 … 0213), outside the req/s
- * runner. One `PLAT_ROLE=all` process of the built service (dist/src/main.js) on a fresh database,
+ * A personal export of one person (issue 35 item 3; docs/decisions/0210 … 0213), or with
+ * `EXPORT_BENCH_KIND=space` the owner's export of the space holding those posts and files
+ * (item 4; docs/decisions/0215 … 0218), outside the req/s runner. One `PLAT_ROLE=all` process of the built service (dist/src/main.js) on a fresh database,
  * a fresh media directory and a fresh Redis prefix. The person publishes `EXPORT_BENCH_POSTS`
  * posts (default 1,000; the issue's figure is 10,000) in a public topic, 8 at a time, and uploads
  * `EXPORT_BENCH_MEDIA_MB` MiB of incompressible files (default 64; the issue's figure is 1024) of
@@ -27,6 +28,8 @@ import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
  * Run: `DATABASE_URL=<admin url> npm run bench:export`; the full size:
  * `EXPORT_BENCH_POSTS=10000 EXPORT_BENCH_MEDIA_MB=1024 DATABASE_URL=… npm run bench:export`.
  */
+
+const KIND = process.env.EXPORT_BENCH_KIND === 'space' ? 'space' : 'personal';
 
 const POSTS = Number(process.env.EXPORT_BENCH_POSTS ?? 1000);
 const MEDIA_MB = Number(process.env.EXPORT_BENCH_MEDIA_MB ?? 64);
@@ -203,16 +206,23 @@ async function main(): Promise<number> {
       uploaded += size;
     }
 
-    status(`export of ${POSTS} posts and ${(uploaded / MIB).toFixed(0)} MiB`);
+    status(`${KIND} export of ${POSTS} posts and ${(uploaded / MIB).toFixed(0)} MiB`);
+    const exportsPath = KIND === 'space' ? `/v1/spaces/${space.id}/exports` : '/v1/exports';
     const before = { memory: memory(target), cpu: cpuMs(target) };
     const started = performance.now();
-    const requested = (await call(target, 'POST', '/v1/exports', person, undefined)) as { id: string };
+    const requested = (await call(target, 'POST', exportsPath, person, undefined)) as { id: string };
     let shown: { state: string; url?: string } = { state: 'queued' };
     while (shown.state === 'queued' || shown.state === 'running') {
       if (performance.now() - started > TIMEOUT_S * 1000)
         throw new Error('the export did not finish in time');
       await new Promise((resolve) => setTimeout(resolve, 250));
-      shown = (await call(target, 'GET', `/v1/exports/${requested.id}`, person, undefined)) as typeof shown;
+      shown = (await call(
+        target,
+        'GET',
+        `${exportsPath}/${requested.id}`,
+        person,
+        undefined,
+      )) as typeof shown;
     }
     const built = performance.now();
     const after = { memory: memory(target), cpu: cpuMs(target) };
@@ -226,7 +236,7 @@ async function main(): Promise<number> {
     const archive = await readArchive(archiveFile);
     const seconds = (built - started) / 1000;
     const report = [
-      `posts ${POSTS}, media ${(uploaded / MIB).toFixed(0)} MiB in ${files} files`,
+      `${KIND} export: posts ${POSTS}, media ${(uploaded / MIB).toFixed(0)} MiB in ${files} files`,
       `build (request → ready, polled every 250 ms): ${seconds.toFixed(1)} s, ${(size / MIB / seconds).toFixed(1)} MiB/s`,
       `archive ${(size / MIB).toFixed(1)} MiB, ${archive.entries} entries`,
       `download ${((downloaded - built) / 1000).toFixed(1)} s`,
