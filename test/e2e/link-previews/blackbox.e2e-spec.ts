@@ -42,8 +42,10 @@ describe('link previews, black box (issue 32)', () => {
   });
   let port = 0;
   const at = (path: string) => `http://127.0.0.1:${port}${path}`;
-  const htmlPage = (body: string, type = 'text/html; charset=utf-8') => (response: http.ServerResponse) =>
-    response.writeHead(200, { 'content-type': type }).end(body);
+  const htmlPage =
+    (body: string, type = 'text/html; charset=utf-8') =>
+    (response: http.ServerResponse) =>
+      response.writeHead(200, { 'content-type': type }).end(body);
   /** The held page answers only once the test lets it. */
   let release: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -215,7 +217,9 @@ describe('link previews, black box (issue 32)', () => {
 
   it('the same URL in a second post is not fetched again, and shows the same card', async () => {
     // A body without bare URLs has no cards at all.
-    expect(await cardsOf(null, (await newPost(member, space.id, { topic, body: 'no links' })).id)).toBeUndefined();
+    expect(
+      await cardsOf(null, (await newPost(member, space.id, { topic, body: 'no links' })).id),
+    ).toBeUndefined();
     const again = await newPost(member, space.id, {
       topic,
       body: `Also ${urls.article()} and ${urls.titled()}`,
