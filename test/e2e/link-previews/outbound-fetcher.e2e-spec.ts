@@ -161,6 +161,25 @@ describe('outbound fetcher guard (e2e)', () => {
     expect(most).toBe(2);
   });
 
+  it('starts requests to one host at least hostIntervalMs apart', async () => {
+    const starts: number[] = [];
+    web.routes.set('/paced', (_q, s) => {
+      starts.push(Date.now());
+      s.writeHead(200, { 'content-type': 'text/html' }).end('ok');
+    });
+    const fetcher = new OutboundFetcher({
+      allowedPrivateHosts: [`127.0.0.1:${web.port}`],
+      publicBaseUrl: 'https://api.example',
+      hostConcurrency: 4,
+      hostIntervalMs: 150,
+    });
+    await Promise.all(Array.from({ length: 4 }, () => fetcher.get(page(web.url('/paced')))));
+    expect(starts).toHaveLength(4);
+    const gaps = starts.slice(1).map((start, i) => start - starts[i]);
+    // Timers may fire a millisecond early; the gate holds the starts a full interval apart.
+    for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(140);
+  });
+
   it('tells CGNAT, NAT64 and 6to4 addresses from public ones', () => {
     for (const closed of ['100.64.0.1', '100.127.255.254', '64:ff9b::a00:1', '2002:a00:1::1']) {
       expect(isPublicAddress(closed)).toBe(false);

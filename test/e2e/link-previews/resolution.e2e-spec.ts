@@ -385,6 +385,38 @@ describe('link preview resolution (e2e)', () => {
     expect(calls).toBe(2);
   });
 
+  it('records a page that fails for its shorter time, and resolves it once it answers after that', async () => {
+    let up = false;
+    web.routes.set('/comes-back', (_q, s) => {
+      if (!up) return s.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
+      s.writeHead(200, { 'content-type': 'text/html' }).end('<title>Here now</title>');
+    });
+    const url = web.url('/comes-back');
+    const failed = await resolved(url);
+    expect(failed).toMatchObject({ outcome: 'failed', title: null, attempts: 1 });
+    expect(failed.expiresAt.getTime() - failed.fetchedAt.getTime()).toBe(3600 * 1000);
+    // Within its time, reads and writes queue nothing.
+    expect(await view(url)).toMatchObject({ title: null });
+    previews.resolveSoon([url]);
+    expect(web.hits.get('/comes-back')).toBe(1);
+
+    up = true;
+    clock.offsetMs = 2 * 3600 * 1000;
+    try {
+      // Past it, a read still answers at once and queues the refresh.
+      expect(await view(url)).toMatchObject({ title: null });
+      const back = await eventually(
+        () => record(url),
+        (row) => row?.outcome === 'ok',
+      );
+      expect(back).toMatchObject({ outcome: 'ok', reason: null, title: 'Here now', attempts: 2 });
+      expect((await view(url)).title).toBe('Here now');
+      expect(web.hits.get('/comes-back')).toBe(2);
+    } finally {
+      clock.offsetMs = 0;
+    }
+  });
+
   it('refuses an address the configuration does not let through, and records it', async () => {
     const row = await resolved(`http://127.0.0.1:${web.port + 1 === 65536 ? 1 : web.port + 1}/x`);
     expect(row).toMatchObject({ outcome: 'refused', reason: expect.stringMatching(/not a public address/) });
@@ -408,7 +440,7 @@ describe('link preview resolution (e2e)', () => {
     expect(count('ok')).toBeGreaterThanOrEqual(10);
     expect(count('refused')).toBeGreaterThanOrEqual(3);
     expect(count('not_html')).toBe(1);
-    expect(count('failed')).toBe(1);
+    expect(count('failed')).toBe(2);
     expect(count('retried')).toBe(3);
     const exposition = await t.app.get(Metrics).registry.metrics();
     expect(exposition).toMatch(/plat_link_preview_fetch_duration_seconds_count\{outcome="ok"\} [1-9]/);

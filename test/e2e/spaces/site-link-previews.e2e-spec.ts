@@ -92,4 +92,24 @@ describe("a space's site links show their resolved pages", () => {
     await recordResolved(t.app, links[1].url, { title: 'The blog' });
     expect(await lookups()).toHaveLength(1);
   });
+
+  it('queueing adds no statement to the site write', async () => {
+    const previews = t.app.get(LinkPreviewsService);
+    const write = (n: number) => () =>
+      owner.put(`/spaces/${space.id}/site`, {
+        links: [{ url: `https://count.example/${n}/a` }, { url: `https://count.example/${n}/b` }],
+      });
+    const during = async (run: () => Promise<unknown>) =>
+      (await statementsDuring(run)).filter((statement) => !/relay_identity_cache_epoch/.test(statement));
+    await write(0)();
+    const queued = jest.spyOn(previews, 'resolveSoon');
+    const queuing = await during(write(1));
+    expect(queued).toHaveBeenCalledTimes(1);
+    queued.mockImplementation(() => undefined);
+    try {
+      expect(queuing).toEqual(await during(write(2)));
+    } finally {
+      queued.mockRestore();
+    }
+  });
 });

@@ -80,4 +80,25 @@ describe('profile links show their resolved pages', () => {
     const statements = await statementsDuring(() => t.anonymous.get('/v1/users/link-alice'));
     expect(naming(statements, 'link_previews')).toHaveLength(1);
   });
+
+  it('queueing adds no statement to the profile write', async () => {
+    const previews = t.app.get(LinkPreviewsService);
+    const write = (n: number) => () =>
+      alice.patch('/profile', {
+        links: [{ url: `https://count.example/${n}/a` }, { url: `https://count.example/${n}/b` }],
+      });
+    // The identity cache's epoch is read when its time is up, whichever write comes then.
+    const during = async (run: () => Promise<unknown>) =>
+      (await statementsDuring(run)).filter((statement) => !/relay_identity_cache_epoch/.test(statement));
+    await write(0)();
+    const queued = jest.spyOn(previews, 'resolveSoon');
+    const queuing = await during(write(1));
+    expect(queued).toHaveBeenCalledTimes(1);
+    queued.mockImplementation(() => undefined);
+    try {
+      expect(queuing).toEqual(await during(write(2)));
+    } finally {
+      queued.mockRestore();
+    }
+  });
 });
