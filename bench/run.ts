@@ -59,12 +59,19 @@ const cleanups: Cleanup[] = [];
 async function main(mode: Mode): Promise<number> {
   const config = buildConfig(process.env);
   const idleStreams = idleStreamsWanted(process.env);
-  const selected =
+  const groups = (process.env.BENCH_GROUPS ?? '')
+    .split(',')
+    .map((group) => group.trim())
+    .filter(Boolean);
+  const selected = (
     mode === 'profile' && !process.env.BENCH_SCENARIOS
       ? slowestOfLastRun(3)
-      : selectScenarios(process.env.BENCH_SCENARIOS);
+      : selectScenarios(process.env.BENCH_SCENARIOS)
+  ).filter((scenario) => groups.length === 0 || groups.includes(scenario.group));
   if (selected.length === 0)
-    throw new Error(`BENCH_SCENARIOS=${process.env.BENCH_SCENARIOS} matches no scenario`);
+    throw new Error(
+      `BENCH_SCENARIOS=${process.env.BENCH_SCENARIOS ?? ''} BENCH_GROUPS=${process.env.BENCH_GROUPS ?? ''} matches no scenario`,
+    );
   mkdirSync(logDir, { recursive: true });
   const startedAt = new Date();
   status(
