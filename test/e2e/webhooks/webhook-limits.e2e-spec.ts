@@ -109,6 +109,42 @@ describe('webhook attempt limits', () => {
     expectStatus(await owner.delete(`${base()}/${hook}`), 204);
   });
 
+  it('the deliveries log is paginated newest first by keyset, with the log fields', async () => {
+    const hook = await subscribe('/paged');
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const tested = await owner.post(`${base()}/${hook}/test`, {});
+      expectStatus(tested, 202);
+      ids.unshift(tested.body.id as string);
+    }
+    await eventually(
+      () => log(hook),
+      (items) => items.length === 3 && items.every((item) => item.status === 'succeeded'),
+    );
+    const first = await owner.get(`${base()}/${hook}/deliveries?limit=2`);
+    expectStatus(first, 200);
+    expect(first.body.items.map((item: Delivery) => item.id)).toEqual(ids.slice(0, 2));
+    expect(Object.keys(first.body.items[0] as object).sort()).toEqual(
+      expect.arrayContaining([
+        'attempts',
+        'eventId',
+        'lastError',
+        'lastStatusCode',
+        'latencyMs',
+        'nextAttemptAt',
+        'type',
+      ]),
+    );
+    const second = await owner.get(
+      `${base()}/${hook}/deliveries?limit=2&after=${encodeURIComponent(first.body.nextCursor as string)}`,
+    );
+    expectStatus(second, 200);
+    expect(second.body.items.map((item: Delivery) => item.id)).toEqual(ids.slice(2));
+    expect(second.body.nextCursor).toBeNull();
+    expectStatus(await owner.get(`${base()}/${hook}/deliveries?limit=0`), 400);
+    expectStatus(await owner.delete(`${base()}/${hook}`), 204);
+  });
+
   it('the guarded fetcher decides at delivery: a name resolving to a private address is refused', async () => {
     const hook = await subscribe('/guarded');
     // As if the receiver's name now resolved to a private address (DNS changed after the check).
