@@ -10,6 +10,7 @@ import type { RequestPlan } from './request-plan';
 import { TWIN_HEADER, type Scenario } from './scenario-kit';
 import { describeEnv } from './service-env';
 import { beforePhase } from './before-phase';
+import { holdIdleStreams, holdsIdleStreams, idleStreamsWanted, type HeldStreams } from './idle-streams';
 
 /**
  * BENCH_ROUNDS rounds of each scenario of a group (bench/measure-order.ts: a scenario and those read
@@ -97,7 +98,16 @@ async function measureSide(
   const { scenario } = entry;
   if (scenario.beforePhase) await beforePhase(scenario.beforePhase, databaseUrl);
   const target = await startSide(entry, side, config, databaseUrl, `${round}`);
+  let held: HeldStreams | null = null;
   try {
+    const idle = idleStreamsWanted(process.env);
+    if (idle > 0 && side === 'app' && holdsIdleStreams(scenario.group)) {
+      held = await holdIdleStreams(target, idle);
+      status(
+        `${scenario.name}: app holds ${held.count} idle streams, RSS +${mib(held.rssAfter - held.rssBefore)} MiB` +
+          ` (${((held.rssAfter - held.rssBefore) / held.count / 1024).toFixed(1)} KiB each), ${held.retried} opens retried`,
+      );
+    }
     const request = entry.request!;
     const plan: RequestPlan = request.rotate
       ? { ...request, rotate: { ...request.rotate, start: entry.cursor } }
@@ -135,12 +145,19 @@ async function measureSide(
       if (after) report.summary.memory = { rssBeforeMiB: memoryBefore.rssMiB, peakRssMiB: after.peakMiB };
     }
     problems.push(...failures(`${scenario.name} round ${round} (${side})`, report.summary));
+    if (held) {
+      report.summary.idleStreams = {
+        count: held.count,
+        rssPerStreamKiB: (held.rssAfter - held.rssBefore) / held.count / 1024,
+      };
+    }
     if (report.alongside)
       status(
         `${scenario.name}: alongside ${Math.round(report.alongside.requestsPerSecond)} req/s, ${report.alongside.errors} errors`,
       );
     return report.summary;
   } finally {
+    held?.close();
     await stopTarget(target);
   }
 }
@@ -219,6 +236,11 @@ function reportedFigures(scenario: Scenario, request: RequestPlan, rounds: RunSu
       `${(bodyBytes / 1e6).toFixed(1)} MB bodies: ${perSecond.toFixed(1)}/s, ${((perSecond * bodyBytes) / 1e6).toFixed(1)} MB/s`,
     );
   }
+  const holding = rounds.filter((r) => r.idleStreams).map((r) => r.idleStreams!);
+  if (holding.length > 0) {
+    const perStream = spreadOf(holding.map((h) => h.rssPerStreamKiB)).median;
+    parts.push(`app holding ${holding[0].count} idle streams (RSS ${perStream.toFixed(1)} KiB each)`);
+  }
   const measured = rounds.filter((r) => r.memory).map((r) => r.memory!);
   if (scenario.reports?.memory && measured.length > 0) {
     const before = spreadOf(measured.map((m) => m.rssBeforeMiB)).median;
@@ -268,3 +290,5 @@ export function unmeasured(entry: Planned): ScenarioResult {
     ...(entry.failed ? { failed: entry.failed } : {}),
   };
 }
+
+const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);

@@ -13,6 +13,8 @@ export interface RunSummary {
   warmupFailures: number;
   /** The server's resident set just before the load, and its peak by the end (MiB; Linux only). */
   memory?: { rssBeforeMiB: number; peakRssMiB: number };
+  /** BENCH_IDLE_STREAMS: the idle streams the app held while measured, and its RSS per stream (KiB). */
+  idleStreams?: { count: number; rssPerStreamKiB: number };
 }
 
 /** The rounds of one side: each round's figures, and their median and spread. */

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import { Pool } from 'pg';
 import { buildConfig, warmupText } from './config';
 import { explainListings, type ExplainedStatement } from './explain';
+import { idleStreamsWanted } from './idle-streams';
 import {
   findRedis,
   FIRST_ROTATING_NUMBER,
@@ -57,12 +58,20 @@ const cleanups: Cleanup[] = [];
 
 async function main(mode: Mode): Promise<number> {
   const config = buildConfig(process.env);
-  const selected =
+  const idleStreams = idleStreamsWanted(process.env);
+  const groups = (process.env.BENCH_GROUPS ?? '')
+    .split(',')
+    .map((group) => group.trim())
+    .filter(Boolean);
+  const selected = (
     mode === 'profile' && !process.env.BENCH_SCENARIOS
       ? slowestOfLastRun(3)
-      : selectScenarios(process.env.BENCH_SCENARIOS);
+      : selectScenarios(process.env.BENCH_SCENARIOS)
+  ).filter((scenario) => groups.length === 0 || groups.includes(scenario.group));
   if (selected.length === 0)
-    throw new Error(`BENCH_SCENARIOS=${process.env.BENCH_SCENARIOS} matches no scenario`);
+    throw new Error(
+      `BENCH_SCENARIOS=${process.env.BENCH_SCENARIOS ?? ''} BENCH_GROUPS=${process.env.BENCH_GROUPS ?? ''} matches no scenario`,
+    );
   mkdirSync(logDir, { recursive: true });
   const startedAt = new Date();
   status(
@@ -159,6 +168,7 @@ async function main(mode: Mode): Promise<number> {
     database: { server: server.description, template: database.template, templateBuilt: database.built },
     seed: plan,
     config,
+    ...(idleStreams > 0 ? { idleStreams } : {}),
     appDefaults: SERVICE_DEFAULTS,
     scenarios: results,
     comparisons: compared,
@@ -174,8 +184,12 @@ async function main(mode: Mode): Promise<number> {
     explain: explained,
     problems,
   };
-  // A measured run is latest.json; verify and explain keep theirs apart, so they never replace it.
-  const written = mode === 'all' ? resultsFile : join(root, `bench/results/${mode}.json`);
+  // A measured run is latest.json; verify and explain keep theirs apart, so they never replace it,
+  // and so does a run whose app held idle streams (BENCH_IDLE_STREAMS: read beside a plain run).
+  const written =
+    mode === 'all' && idleStreams === 0
+      ? resultsFile
+      : join(root, `bench/results/${mode === 'all' ? 'idle-streams' : mode}.json`);
   mkdirSync(join(root, 'bench/results'), { recursive: true });
   writeFileSync(written, `${JSON.stringify(report, null, 2)}\n`);
 
@@ -183,7 +197,9 @@ async function main(mode: Mode): Promise<number> {
     console.log(
       `\n${config.connections} connections, ${config.rounds} round${config.rounds === 1 ? '' : 's'} per side ` +
         `(${warmupText(config)} + ${config.durationSeconds} s), fresh processes every round; ` +
-        `seed ${plan.posts.toLocaleString('en')} posts; load average at the end ${report.loadAverageAtEnd.join(' ')} ` +
+        `seed ${plan.posts.toLocaleString('en')} posts; ` +
+        (idleStreams > 0 ? `the app of every read scenario holding ${idleStreams} idle streams; ` : '') +
+        `load average at the end ${report.loadAverageAtEnd.join(' ')} ` +
         `on ${availableParallelism()} CPUs\n`,
     );
     console.log(formatTable(results));
@@ -197,7 +213,8 @@ async function main(mode: Mode): Promise<number> {
   );
   if (mode !== 'verify') {
     // A full run (every scenario, the full seed) writes bench/README.md; BENCH_README=1 forces it.
-    const full = selected.length === selectScenarios(undefined).length && plan.posts === 1_000_000;
+    const full =
+      selected.length === selectScenarios(undefined).length && plan.posts === 1_000_000 && idleStreams === 0;
     if (process.env.BENCH_README === '1' || full) {
       updateReadme(join(root, 'bench/README.md'), report, mode);
       console.log('updated bench/README.md');

@@ -1,12 +1,12 @@
-import { mkdirSync, readFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
-import { PlatIdentity, signRequestProof } from '../src/protocol/client';
+import { PlatIdentity } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
+import { openStream, rssOf } from './idle-streams';
 import { startService, stopProcess, type Target } from './processes';
 import { call, pct } from './service-calls';
-import { BENCH_PUBLIC_HOST, mergeEnv, SERVICE_DEFAULTS } from './service-env';
+import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
 
 /**
  * The live stream's costs (issue 33 item 6; docs/decisions/0170-a-live-stream-of-notifications.md),
@@ -181,52 +181,6 @@ async function writeToEventLatency(a: Target, b: Target): Promise<{ samples: num
   }
   stream.close();
   return { samples, answered };
-}
-
-/** A stream of `person` on `target`; resolves once it is live (its first comment line). */
-function openStream(
-  target: Target,
-  person: PlatIdentity,
-  onEvent: () => void,
-): Promise<{ close: () => void }> {
-  const path = '/v1/stream';
-  const { authorization } = signRequestProof({
-    identity: person,
-    audience: BENCH_PUBLIC_HOST,
-    method: 'GET',
-    target: path,
-  });
-  return new Promise((resolve, reject) => {
-    const call = httpRequest(
-      { host: '127.0.0.1', port: target.port, path, headers: { Authorization: authorization } },
-      (response) => {
-        if (response.statusCode !== 200) {
-          let answer = '';
-          response.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-          response.on('end', () => reject(new Error(`stream answered ${response.statusCode} ${answer}`)));
-          return;
-        }
-        response.setEncoding('utf8');
-        let live = false;
-        response.on('data', (chunk: string) => {
-          if (!live) {
-            live = true;
-            resolve({ close: () => call.destroy() });
-          }
-          if (chunk.includes('event: notification')) onEvent();
-        });
-      },
-    );
-    call.on('error', reject);
-    call.end();
-  });
-}
-
-function rssOf(target: Target): number {
-  const line = readFileSync(`/proc/${target.child.pid}/status`, 'utf8')
-    .split('\n')
-    .find((row) => row.startsWith('VmRSS:'));
-  return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 3000));

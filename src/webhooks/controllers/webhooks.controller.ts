@@ -36,7 +36,18 @@ export class WebhooksController {
   @RateLimitClass('ordinary')
   @HttpCode(201)
   @IdentityProof()
-  @ApiOperation({ summary: 'Subscribe a URL to events of the space; answers its signing secret once' })
+  @ApiOperation({
+    summary: 'Subscribe a URL to events of the space; answers its signing secret once',
+    description:
+      'Deliveries are POSTs signed per Standard Webhooks (docs/decisions/0163-webhook-signatures.md): ' +
+      'headers `webhook-id`, `webhook-timestamp`, `webhook-signature`; the signed content is ' +
+      '`${webhook-id}.${webhook-timestamp}.${body}`. `webhook-signature` holds `v1,<base64 HMAC-SHA256>` ' +
+      'under the bytes of the base64 after `whsec_` (a second `v1,` under the previous secret for 24 h after ' +
+      'a rotation) and `v1a,<base64 Ed25519>` by the service origin key. To resolve that key: ' +
+      '`GET /v1/protocol` names `endpoints.wellKnown` (its `did` is the origin) and `endpoints.identity`; ' +
+      'the identity state of that DID lists `state.assertKeys[].publicKeyMultibase` (`z` + base58btc of ' +
+      '0xed 0x01 and the 32-byte key); a `v1a` signature is valid when one of them verifies it.',
+  })
   @ApiCreatedResponse({ type: CreatedWebhookRecord })
   createWebhook(
     @Principal() principal: RequestPrincipal,

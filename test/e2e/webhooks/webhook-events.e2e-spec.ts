@@ -98,7 +98,7 @@ describe('webhook events from every owning module', () => {
     expect(parsed(deleted.body).data).toEqual({ space: { id: space.id }, post: { id: post.id } });
   });
 
-  it('members and applications reach the member view only', async () => {
+  it('members (joined, banned, left) and applications (submitted, approved, rejected) reach the member view only', async () => {
     const applicant = await person(t);
     const applied = await applicant.post(`/spaces/${space.id}/applications`, { responses: [] });
     expectStatus(applied, 201);
@@ -111,6 +111,19 @@ describe('webhook events from every owning module', () => {
     await arrivedAt('/members', 'member.joined');
     expectStatus(await owner.post(`/spaces/${space.id}/members/${applicant.did}/bans`, {}), 200);
     await arrivedAt('/members', 'member.banned');
+    const refused = await person(t);
+    const second = await refused.post(`/spaces/${space.id}/applications`, { responses: [] });
+    expectStatus(second, 201);
+    const secondId = second.body.applicationId as string;
+    expectStatus(await owner.post(`/applications/${secondId}/reject`, { applicationId: secondId }), 200);
+    const [rejected] = await arrivedAt('/members', 'application.rejected');
+    expect(parsed(rejected.body).data).toMatchObject({
+      application: { id: secondId },
+      applicant: { did: refused.did },
+    });
+    expectStatus(await member.delete(`/spaces/${space.id}/membership`), 204);
+    const [left] = await arrivedAt('/members', 'member.left');
+    expect(parsed(left.body).data).toEqual({ space: { id: space.id }, member: { did: member.did } });
     expect(typesAt('/public').filter((type) => /^(member|application)\./.test(type))).toEqual([]);
   });
 
