@@ -356,6 +356,15 @@ describe('black-box chain verifier on the reference vectors', () => {
     });
     const forked = verifyContentChain([create, update, fork], resolve);
     expect([forked.headCid, forked.currentDocumentCID, forked.length]).toEqual([cidOfToken(fork), null, 3]);
+    // A create without baseDocumentCID (PROTOCOL.md's schema: `string | null`, not optional).
+    const bare = contentOp({
+      version: 1,
+      did: DID,
+      type: 'create',
+      documentCID,
+      createdAt: '2026-03-07T00:04:00.000Z',
+    });
+    rejects(() => verifyContentChain([bare], resolve), /baseDocumentCID missing/);
     // An identity operation is not a content operation.
     rejects(() => verifyContentChain([rotation.chain[1]], resolve), /typ/);
     // Another identity writes: refused without the creator's write credential, accepted with one.

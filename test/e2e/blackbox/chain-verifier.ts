@@ -14,6 +14,17 @@ import { createHash, createPublicKey, verify } from 'node:crypto';
 
 export class ChainInvalid extends Error {}
 
+/**
+ * The brand word: the protocol's own (`did:dfos:`, its vectors) or the service's renaming of it
+ * (design.md §0: `did:plat:`, typ `did:plat:*`, `PlatCredential`; CIDs and DID suffixes unchanged).
+ */
+export interface Brand {
+  method: string;
+  credentialType: string;
+}
+export const DFOS: Brand = { method: 'dfos', credentialType: 'DFOSCredential' };
+export const PLAT: Brand = { method: 'plat', credentialType: 'PlatCredential' };
+
 function fail(message: string): never {
   throw new ChainInvalid(message);
 }
@@ -182,12 +193,12 @@ function keySet(value: unknown, name: string): Multikey[] {
   return value as Multikey[];
 }
 
-function splitKid(kid: string): { did: string; keyId: string } {
+function splitKid(kid: string, brand: Brand): { did: string; keyId: string } {
   const hash = kid.indexOf('#');
   if (hash < 0) fail(`kid ${kid} not a DID URL`);
   const did = kid.slice(0, hash);
-  if (!did.startsWith('did:dfos:') || !ID.test(did.slice('did:dfos:'.length)))
-    fail(`kid DID ${did} malformed`);
+  const prefix = `did:${brand.method}:`;
+  if (!did.startsWith(prefix) || !ID.test(did.slice(prefix.length))) fail(`kid DID ${did} malformed`);
   return { did, keyId: kid.slice(hash + 1) };
 }
 
@@ -205,13 +216,17 @@ function checkCommon(decoded: Decoded): void {
 }
 
 /** PROTOCOL.md "Verification → Identity Chain": strictly linear, controller-signed, delete ⇄ restore. */
-export function verifyIdentityChain(tokens: readonly string[], expectedDid?: string): IdentityState {
+export function verifyIdentityChain(
+  tokens: readonly string[],
+  expectedDid?: string,
+  brand: Brand = DFOS,
+): IdentityState {
   if (tokens.length === 0) fail('empty identity chain');
   let state: IdentityState | undefined;
   let lastCreatedAt = '';
   let lastType = '';
   for (const [index, token] of tokens.entries()) {
-    const op = decodeJws(token, 'did:dfos:identity-op');
+    const op = decodeJws(token, `did:${brand.method}:identity-op`);
     checkCommon(op);
     const { payload, header } = op;
     const createdAt = checkTimestamp(payload.createdAt);
@@ -224,7 +239,7 @@ export function verifyIdentityChain(tokens: readonly string[], expectedDid?: str
       const kid = header.kid as string;
       if (kid.includes('#')) fail('genesis kid is not a bare key id');
       checkSignature(op, keyIn(controllerKeys, kid));
-      const did = `did:dfos:${idOfCid(op.cidBytes)}`;
+      const did = `did:${brand.method}:${idOfCid(op.cidBytes)}`;
       if (expectedDid !== undefined && did !== expectedDid) fail(`chain derives ${did}, not ${expectedDid}`);
       state = {
         did,
@@ -241,7 +256,7 @@ export function verifyIdentityChain(tokens: readonly string[], expectedDid?: str
       if (!(createdAt > lastCreatedAt)) fail('createdAt not after its parent');
       if (current.isDeleted && type !== 'restore') fail(`${String(type)} after a delete`);
       if (type === 'restore' && lastType !== 'delete') fail('restore whose parent is not a delete');
-      const { did, keyId } = splitKid(header.kid as string);
+      const { did, keyId } = splitKid(header.kid as string, brand);
       if (did !== current.did) fail('kid names another DID');
       checkSignature(op, keyIn(current.controllerKeys, keyId));
       if (type === 'update') {
@@ -278,12 +293,13 @@ function checkAuthorization(
   contentId: string,
   createdAt: string,
   resolve: IdentityResolver,
+  brand: Brand,
 ): void {
   if (typeof token !== 'string') fail('delegated write without an authorization');
   if (token.length > 262_144) fail('credential over its cap');
-  const credential = decodeJws(token, 'did:dfos:credential');
+  const credential = decodeJws(token, `did:${brand.method}:credential`);
   const claims = credential.payload;
-  if (claims.version !== 1 || claims.type !== 'DFOSCredential') fail('not a DFOS credential');
+  if (claims.version !== 1 || claims.type !== brand.credentialType) fail('not a DFOS credential');
   if (claims.iss !== creatorDid) fail('credential not issued by the chain creator');
   if (claims.aud !== signerDid && claims.aud !== '*') fail('credential for another audience');
   if (!Array.isArray(claims.prf) || claims.prf.length > 0) fail('delegation chains are not checked here');
@@ -306,7 +322,7 @@ function checkAuthorization(
         .includes('write'),
   );
   if (!covers) fail('credential does not grant write on this chain');
-  const { did, keyId } = splitKid(credential.header.kid as string);
+  const { did, keyId } = splitKid(credential.header.kid as string, brand);
   if (did !== creatorDid) fail('credential kid is not the issuer');
   const issuer = resolve(did);
   if (!issuer || issuer.isDeleted) fail('credential issuer unresolved');
@@ -318,17 +334,21 @@ function checkAuthorization(
  * its parent in the list, signed by the key its kid names in the signer's current identity state
  * (assertKeys, DID-METHOD.md §4.2), delete terminal per branch, the head by head selection.
  */
-export function verifyContentChain(tokens: readonly string[], resolve: IdentityResolver): ContentState {
+export function verifyContentChain(
+  tokens: readonly string[],
+  resolve: IdentityResolver,
+  brand: Brand = DFOS,
+): ContentState {
   if (tokens.length === 0) fail('empty content chain');
   const ops = new Map<string, { createdAt: string; type: string; documentCID: string | null }>();
   const parents = new Set<string>();
   let genesis: { cid: string; did: string; contentId: string } | undefined;
   for (const [index, token] of tokens.entries()) {
-    const op = decodeJws(token, 'did:dfos:content-op');
+    const op = decodeJws(token, `did:${brand.method}:content-op`);
     checkCommon(op);
     const { payload, header } = op;
     const createdAt = checkTimestamp(payload.createdAt);
-    const { did, keyId } = splitKid(header.kid as string);
+    const { did, keyId } = splitKid(header.kid as string, brand);
     if (payload.did !== did) fail('payload did is not the kid DID');
     const type = payload.type as string;
     if (!['create', 'update', 'delete'].includes(type)) fail(`content operation type ${type}`);
@@ -344,10 +364,19 @@ export function verifyContentChain(tokens: readonly string[], resolve: IdentityR
       if (!(createdAt > parent.createdAt)) fail('createdAt not after its parent');
       parents.add(payload.previousOperationCID as string);
       if (did !== genesis!.did) {
-        checkAuthorization(payload.authorization, genesis!.did, did, genesis!.contentId, createdAt, resolve);
+        checkAuthorization(
+          payload.authorization,
+          genesis!.did,
+          did,
+          genesis!.contentId,
+          createdAt,
+          resolve,
+          brand,
+        );
       }
     }
     for (const field of type === 'delete' ? [] : (['documentCID', 'baseDocumentCID'] as const)) {
+      if (!(field in payload)) fail(`${field} missing (PROTOCOL.md: string | null, not optional)`);
       const value = payload[field];
       if (value !== null && (typeof value !== 'string' || CID.parse(value).toString() !== value)) {
         fail(`${field} not a CID or null`);
