@@ -252,6 +252,7 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
     const named = { did: a.did, displayName: NAME, username: HANDLE, avatarUrl };
     expect(items(original['C posts']).find((post) => post.id === aPostId)?.author).toEqual(named);
     expect(json(original['C page']).body).toBe(`Thanks [@alice](mention:${aIdentityId}).`);
+    expect(items(original['C commentsOnA']).map((comment) => comment.id)).toEqual([bCommentId]);
     expect(original['B members'].text).toContain(a.did);
     expect(original['C directory'].text).toContain(a.did);
     expect(avatarUrl).toEqual(expect.any(String));
