@@ -270,6 +270,7 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
     expect(state.body.state.isDeleted).toBe(true);
 
     await publish(t, [a.identity.restore({ clock }).jws]);
+    expect((await c.get(`/relay/proof/v1/identities/${a.did}`)).body.state.isDeleted).toBe(false);
     restored = await reads();
     expectSame(original, restored);
     expectStatus(await a.get('/v1/profile'), 200);
