@@ -13,7 +13,10 @@ export interface ContentCreateOperation {
   /** author DID, committed by the CID */
   did: string;
   documentCID: string;
-  /** committed-but-uninterpreted provenance */
+  /**
+   * committed-but-uninterpreted provenance; PROTOCOL.md's schema requires it (CID or null), so our
+   * signers always emit it; optional here only so chains stored without it still parse
+   */
   baseDocumentCID?: string | null;
   createdAt: string;
 }

@@ -6,6 +6,7 @@ import { OriginIdentities } from '../../../src/protocol/publishing/domain/origin
 import { Clock } from '../../../src/common/clock/clock';
 import { IdentityCacheBusService } from '../../../src/protocol/relay/services/identity-cache-bus.service';
 import { IdentityStateService } from '../../../src/protocol/relay/services/identity-state.service';
+import { OriginChainGenesisService } from '../../../src/protocol/relay/services/origin-chain-genesis.service';
 import { OriginIdentityService } from '../../../src/protocol/relay/services/origin-identity.service';
 import { RelayIngestService } from '../../../src/protocol/relay/services/relay-ingest.service';
 import { TestApp } from '../../support/app';
@@ -150,6 +151,25 @@ describe('origin identity (e2e)', () => {
       const chain = await request(t.http).get(`/relay/proof/v1/content/${content.contentId}`);
       expect(chain.body.state.creatorDID).toBe(origin.did);
       expect(chain.body.headCID).toBe(content.headCid);
+
+      // Every create and update carries baseDocumentCID, which PROTOCOL.md's schema requires
+      // (`string | null`, not optional): verifiers written from the prose refuse operations without it.
+      const updated = await origin.publish(content, {
+        $schema: 'https://schemas.dfos.com/profile/v1',
+        name: 'Renamed',
+      });
+      const log = await request(t.http).get(`/relay/proof/v1/content/${updated.contentId}/log`);
+      const payloadOf = (jws: string) =>
+        JSON.parse(Buffer.from(jws.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+      const payloads = (log.body.entries as { jwsToken: string }[]).map((entry) => payloadOf(entry.jwsToken));
+      expect(payloads.map((payload) => [payload.type, payload.baseDocumentCID])).toEqual([
+        ['create', null],
+        ['update', null],
+      ]);
+      const genesis = t.app
+        .get(OriginChainGenesisService)
+        .sign({ $schema: 'https://schemas.dfos.com/post/v1' });
+      expect(payloadOf(genesis.jws)).toMatchObject({ type: 'create', baseDocumentCID: null });
     } finally {
       await t.close();
     }

@@ -35,7 +35,7 @@ export class OriginChainGenesisService extends ChainGenesis {
   sign(document: Record<string, unknown>, createdAt = formatCreatedAt(this.clock.now())): SignedGenesis {
     const documentCID = documentCid(document);
     const { jws, cid } = signContentOperation(
-      { version: 1, type: 'create', did: this.origin.did, documentCID, createdAt },
+      { version: 1, type: 'create', did: this.origin.did, documentCID, baseDocumentCID: null, createdAt },
       this.origin.signer,
     );
     return {

@@ -195,6 +195,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
           did: this.did,
           previousOperationCID: previous.headCid,
           documentCID,
+          baseDocumentCID: null,
           createdAt,
         },
         document,
@@ -204,7 +205,7 @@ export class OriginIdentityService extends OriginIdentities implements ContentPu
     for (let attempt = 0; attempt < MAX_GENESIS_ATTEMPTS; attempt++) {
       const createdAt = formatCreatedAt(new Date(this.clock.now().getTime() + attempt));
       const signed = signContentOperation(
-        { version: 1, type: 'create', did: this.did, documentCID, createdAt },
+        { version: 1, type: 'create', did: this.did, documentCID, baseDocumentCID: null, createdAt },
         this.signer,
       );
       const [result] = await this.ingestion.ingest([signed.jws], { documents: [document] });
