@@ -308,6 +308,15 @@ FROM
       LEFT JOIN relay_documents d ON d.content_id = c.content_id
       AND d.document_cid = c.current_document_cid
       AND NOT c.is_deleted
+      AND NOT i.is_deleted
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          erasure_pending_accounts e
+        WHERE
+          e.did = i.did
+      )
   ) entry
 WHERE
   (
@@ -359,6 +368,15 @@ FROM
       LEFT JOIN relay_documents d ON d.content_id = c.content_id
       AND d.document_cid = c.current_document_cid
       AND NOT c.is_deleted
+      AND NOT i.is_deleted
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          erasure_pending_accounts e
+        WHERE
+          e.did = i.did
+      )
   ) entry
 WHERE
   (
@@ -415,6 +433,15 @@ FROM
       LEFT JOIN relay_documents d ON d.content_id = c.content_id
       AND d.document_cid = c.current_document_cid
       AND NOT c.is_deleted
+      AND NOT i.is_deleted
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          erasure_pending_accounts e
+        WHERE
+          e.did = i.did
+      )
   ) entry
 WHERE
   (
@@ -472,6 +499,22 @@ FROM
       LEFT JOIN relay_documents d ON d.content_id = c.content_id
       AND d.document_cid = c.current_document_cid
       AND NOT c.is_deleted
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          deactivated_identities x
+        WHERE
+          x.did = c.creator_did
+      )
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          erasure_pending_accounts e
+        WHERE
+          e.did = c.creator_did
+      )
   ) entry
 WHERE
   (
@@ -550,6 +593,22 @@ FROM
       LEFT JOIN relay_documents d ON d.content_id = c.content_id
       AND d.document_cid = c.current_document_cid
       AND NOT c.is_deleted
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          deactivated_identities x
+        WHERE
+          x.did = c.creator_did
+      )
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          erasure_pending_accounts e
+        WHERE
+          e.did = c.creator_did
+      )
   ) entry
 WHERE
   (
@@ -633,6 +692,22 @@ FROM
       LEFT JOIN relay_documents d ON d.content_id = c.content_id
       AND d.document_cid = c.current_document_cid
       AND NOT c.is_deleted
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          deactivated_identities x
+        WHERE
+          x.did = c.creator_did
+      )
+      AND NOT EXISTS (
+        SELECT
+          1
+        FROM
+          erasure_pending_accounts e
+        WHERE
+          e.did = c.creator_did
+      )
   ) entry
 WHERE
   (

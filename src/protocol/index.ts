@@ -4,7 +4,7 @@ export { IdentityDirectory } from './auth/domain/identity-directory';
 export {
   AccountDeactivationService,
   type DeactivationSource,
-} from './auth/services/account-deactivation.service';
+} from './relay/services/account-deactivation.service';
 export {
   ProofStandingService,
   type ProofHolder,

@@ -8,7 +8,6 @@ import { RelayModule } from '../relay/relay.module';
 import { AuthRepository } from './auth.repository';
 import { IdentityDirectory, RevocationLookup } from './domain/identity-directory';
 import { ReplayEntry } from './entities/replay-entry.entity';
-import { AccountDeactivationService } from './services/account-deactivation.service';
 import { CredentialVerificationService } from './services/credential-verification.service';
 import { ProofAuthenticationService } from './services/proof-authentication.service';
 import { ProofStandingService } from './services/proof-standing.service';
@@ -32,7 +31,6 @@ import { ReplayService } from './services/replay.service';
     // PostgreSQL also beside Redis: a Redis restart would forget spent pairs.
     ReplayService,
     ProofStandingService,
-    AccountDeactivationService,
   ],
   exports: [
     RequestAuthenticator,
@@ -41,7 +39,8 @@ import { ReplayService } from './services/replay.service';
     RevocationLookup,
     ERROR_RESPONSE_HOOKS,
     ProofStandingService,
-    AccountDeactivationService,
+    // Its AccountDeactivationService, for the modules that read or change a deactivation.
+    RelayModule,
   ],
 })
 export class AuthModule {}

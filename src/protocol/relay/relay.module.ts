@@ -1,3 +1,4 @@
+import { AccountDeactivationService } from './services/account-deactivation.service';
 import { ChainExportService } from './services/chain-export.service';
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
@@ -55,6 +56,7 @@ import { DomainEventsModule } from '../../infrastructure/events/domain-events.mo
     ProtocolDiscoveryController,
   ],
   providers: [
+    AccountDeactivationService,
     ChainExportService,
     RelayOperationsRepository,
     RelayChainsRepository,
@@ -75,6 +77,7 @@ import { DomainEventsModule } from '../../infrastructure/events/domain-events.mo
     ContentChainSyncService,
   ],
   exports: [
+    AccountDeactivationService,
     ChainExportService,
     IdentityCacheBusService,
     IdentityStateService,

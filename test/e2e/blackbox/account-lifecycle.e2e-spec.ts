@@ -36,6 +36,8 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
   let aCommentId: string;
   let bCommentId: string;
   let avatarUrl: string;
+  let aProfileContentId: string;
+  let aPostContentId: string;
   let attachmentId: string;
   let exportId: string;
   let archive: Map<string, Buffer>;
@@ -108,6 +110,15 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
       (response) => response.text.includes(b.did),
     );
     avatarUrl = (await c.get(`/v1/users/${HANDLE}`)).body.avatarUrl as string;
+    // A's public documents on the relay: the profile's and the public post's content chains.
+    const aProfile = (await c.get(`/v1/users/${HANDLE}`)).body as {
+      protocol: { profile: { contentId: string } };
+    };
+    aProfileContentId = aProfile.protocol.profile.contentId;
+    const aPost = (await c.get(`/v1/spaces/${spaceId}/posts/${aPostId}`)).body as {
+      post: { protocol: { contentId: string } };
+    };
+    aPostContentId = aPost.post.protocol.contentId;
     // Search finds A's post and comment before anything is compared.
     for (const q of ['arches', 'replies']) {
       await eventually(
@@ -143,6 +154,12 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
         [`${who} searchComment`]: () => actor.get(`/v1/spaces/${spaceId}/search?q=replies`),
       });
     }
+    // The relay, as anyone reads it: A's identity index entry, A's profile and post documents.
+    Object.assign(routes, {
+      'relay identityIndex': () => c.get(`/relay/index/v0/identities?did=${a.did}`),
+      'relay profileBlob': () => c.get(`/relay/content/${aProfileContentId}/blob`),
+      'relay postBlob': () => c.get(`/relay/content/${aPostContentId}/blob`),
+    });
     Object.assign(routes, {
       'B members': () => b.get(`/spaces/${spaceId}/members`),
       'B feed': () => b.get('/v1/feed'),
@@ -220,6 +237,16 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
         (post.author as Json | null)?.did === a.did ? { ...post, author: null } : post,
       ),
     });
+    // The relay serves A's profile document to nobody, and its index names A nowhere (0223). The
+    // post's document stays, as the post does: it credits A's DID, as a comment shows `{did}`.
+    expect(before['relay profileBlob'].text).toContain(NAME);
+    expect(after['relay profileBlob'].text).toBe(NOT_FOUND_TEXT);
+    expect(after['relay postBlob'].text).toBe(before['relay postBlob'].text);
+    const identityRow = (response: Response) => (json(response).identities as Json[])[0];
+    expect((identityRow(after['relay identityIndex']).profile as Json | null)?.name ?? null).toBeNull();
+    for (const secret of [HANDLE, NAME]) {
+      expect(after['relay identityIndex'].text.includes(secret)).toBe(false);
+    }
     // Notifications written before keep the name they were written with (0190 "Consequences").
     expect(after['B notifications'].text).toBe(before['B notifications'].text);
     expect(after['app credential'].status).toBe(403);
@@ -229,7 +256,14 @@ describe('black-box account lifecycle: deactivate, restore, erase, export (e2e)'
   function expectSame(before: Record<string, Response>, after: Record<string, Response>): void {
     const headOf = (response: Response) =>
       (json(response).protocol as { headOpCid: string } | undefined)?.headOpCid;
+    // The identity index row names the identity's head, which the delete and restore moved on.
+    const identityRow = (response: Response) => {
+      const { headCID, opCount, headAt, ...rest } = (json(response).identities as Json[])[0];
+      return [typeof headCID, typeof opCount, typeof headAt, rest];
+    };
+    expect(identityRow(after['relay identityIndex'])).toEqual(identityRow(before['relay identityIndex']));
     for (const name of Object.keys(before)) {
+      if (name === 'relay identityIndex') continue;
       const head = headOf(before[name]);
       const text = (response: Response) =>
         head && headOf(response) ? response.text.replace(headOf(response)!, head) : response.text;

@@ -5,7 +5,7 @@ import { AppConfig } from '../../../config/app-config';
 import { parseDidUrl, ProtocolError, verifyCredential } from '../../core';
 import { toCredentialGrant } from '../domain/credential-grant';
 import { IdentityDirectory, RevocationLookup } from '../domain/identity-directory';
-import { AccountDeactivationService } from './account-deactivation.service';
+import { AccountDeactivationService } from '../../relay/services/account-deactivation.service';
 
 /**
  * Verifies an X-Credential (design.md §4): signatures by historical key resolution, `aud` = the

@@ -10,7 +10,7 @@ import { RouteAccess, Scope } from '../../../common/auth/route-access';
 import { Clock } from '../../../common/clock/clock';
 import { conflict, CredentialRefused, forbidden, unauthorized } from '../../../common/errors/api-error';
 import { AppConfig } from '../../../config/app-config';
-import { AccountDeactivationService } from './account-deactivation.service';
+import { AccountDeactivationService } from '../../relay/services/account-deactivation.service';
 import { CredentialVerificationService } from './credential-verification.service';
 import { grantedScopes } from '../domain/credential-grant';
 import { IdentityDirectory } from '../domain/identity-directory';

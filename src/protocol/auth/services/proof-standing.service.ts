@@ -5,7 +5,7 @@ import { Clock } from '../../../common/clock/clock';
 import { resolveCurrentKey } from '../../core';
 import { IdentityCacheBusService } from '../../relay/services/identity-cache-bus.service';
 import { IdentityDirectory, RevocationLookup } from '../domain/identity-directory';
-import { AccountDeactivationService } from './account-deactivation.service';
+import { AccountDeactivationService } from '../../relay/services/account-deactivation.service';
 
 /** What a verified request stood on: the key that signed its proof, and its credential. */
 export interface ProofHolder {

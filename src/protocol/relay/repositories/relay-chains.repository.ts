@@ -28,6 +28,10 @@ const INSERT_GENESIS = `WITH operation AS (
        RETURNING content_id`;
 
 /**
+ * A deactivated identity's documents (deleted by its chain, or its erasure pending) are not public
+ * until a restore: no name, no title, `publicRead` false
+ * (docs/decisions/0223-relay-documents-of-deactivated-identities.md).
+ *
  * The identity index (WEB-RELAY.md "Index"): every filter is one parameter, NULL when absent
  * (docs/decisions/0135-optional-filters-as-null-parameters.md): $1 DID, $2 hasPublicProfile,
  * $3 the LIKE pattern of nameContains with $4 the profile schema, $5 limit; the keyset by DID
@@ -40,6 +44,7 @@ const IDENTITY_INDEX = `SELECT * FROM (
          LEFT JOIN relay_content_chains c ON c.content_id = i.profile_anchor
          LEFT JOIN relay_documents d
            ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted
+          AND NOT i.is_deleted AND NOT EXISTS (SELECT 1 FROM erasure_pending_accounts e WHERE e.did = i.did)
        ) entry
        WHERE ($1::varchar IS NULL OR entry.did = $1)
          AND ($2::boolean IS NULL OR (entry.profile_anchor IS NOT NULL AND entry.public_read) = $2)
@@ -58,6 +63,8 @@ const CONTENT_INDEX = `SELECT * FROM (
          FROM relay_content_chains c
          LEFT JOIN relay_documents d
            ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted
+          AND NOT EXISTS (SELECT 1 FROM deactivated_identities x WHERE x.did = c.creator_did)
+          AND NOT EXISTS (SELECT 1 FROM erasure_pending_accounts e WHERE e.did = c.creator_did)
        ) entry
        WHERE ($1::varchar IS NULL OR entry.content_id = $1)
          AND ($2::varchar IS NULL OR entry.creator_did = $2)

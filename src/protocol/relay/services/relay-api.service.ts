@@ -22,6 +22,7 @@ import { RelayContentChain, type RelayOperationKind } from '../entities';
 import { RelayChainsRepository, type IndexPosition } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
 import { RelayRevocationsRepository } from '../repositories/relay-revocations.repository';
+import { AccountDeactivationService } from './account-deactivation.service';
 import { IdentityStateService } from './identity-state.service';
 import { OriginIdentityService } from './origin-identity.service';
 import { relayBadRequest } from '../domain/relay-error';
@@ -45,6 +46,7 @@ export class RelayApiService {
     private readonly chains: RelayChainsRepository,
     private readonly revocations: RelayRevocationsRepository,
     private readonly identities: IdentityStateService,
+    private readonly deactivations: AccountDeactivationService,
     private readonly origin: OriginIdentityService,
     private readonly ingestion: RelayIngestService,
     private readonly cursors: CursorCodec,
@@ -152,6 +154,11 @@ export class RelayApiService {
     // Only a document this chain's own operation brought (docs/decisions/0120-relay-documents-per-chain.md).
     const document = await this.chains.findDocument(chain.contentId, chain.currentDocumentCid);
     if (!document) throw notFound();
+    // Neither a deactivated creator's documents nor the profile of a deactivated person, until a
+    // restore; the logs still are (docs/decisions/0223-relay-documents-of-deactivated-identities.md).
+    for (const did of new Set([chain.creatorDid, profileSubject(document.document)])) {
+      if (did !== null && (await this.isDeactivated(did))) throw notFound();
+    }
     return document.document;
   }
 
@@ -269,6 +276,12 @@ export class RelayApiService {
 
   // ---------------------------------------------------------------------------------------------
 
+  /** Deleted by its identity chain, or held by the platform (an erasure pending). */
+  private async isDeactivated(did: string): Promise<boolean> {
+    const state = await this.identities.current(did);
+    return state?.isDeleted === true || (await this.deactivations.isDeactivated(did));
+  }
+
   private async contentChain(contentId: string): Promise<RelayContentChain> {
     if (!isContentId(contentId)) throw notFound();
     const chain = await this.chains.findContentChain(contentId);
@@ -311,4 +324,9 @@ export class RelayApiService {
  */
 function likePattern(fragment: string): string {
   return `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** The person a profile/v1 document describes (its `did`), or null for any other document. */
+function profileSubject(document: Record<string, unknown>): string | null {
+  return document.$schema === PROFILE_SCHEMA && typeof document.did === 'string' ? document.did : null;
 }

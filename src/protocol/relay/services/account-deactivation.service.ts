@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { BusCoherentCache } from '../../relay/domain/bus-coherent-cache';
-import { IdentityCacheBusService } from '../../relay/services/identity-cache-bus.service';
+import { BusCoherentCache } from '../domain/bus-coherent-cache';
+import { IdentityCacheBusService } from './identity-cache-bus.service';
 
 /** Whether the platform holds an identity's account deactivated (an erasure pending). */
 export type DeactivationSource = (did: string) => Promise<boolean>;
