@@ -311,6 +311,32 @@ describe('search against the listings, as an independent client (e2e)', () => {
       return (await newPost(author, spaceId, body)).id;
     };
 
+    // Older things, so that a walk crosses the recency tiers (the last day, 30 days, the rest), an
+    // event that has ended, and a weekly one whose first occurrences have.
+    const day = 86_400_000;
+    t.clock.offsetMs = -40 * day;
+    await write(open.id, member, { topic: topics.public, body: 'an old zephyr lantern from last season' });
+    await write(open.id, member, { topic: topics.members, title: 'Old marigold', body: 'zephyr archive' });
+    await event(open.id, {
+      title: 'Zephyr ended night',
+      startsAt: new Date(t.clock.now().getTime() + day).toISOString(),
+      endsAt: new Date(t.clock.now().getTime() + day + 3_600_000).toISOString(),
+    });
+    await event(open.id, {
+      title: 'Weekly zephyr circle',
+      description: 'marigold tea',
+      startsAt: new Date(t.clock.now().getTime() + day).toISOString(),
+      endsAt: new Date(t.clock.now().getTime() + day + 3_600_000).toISOString(),
+      rrule: 'FREQ=WEEKLY',
+    });
+    t.clock.offsetMs = -10 * day;
+    const older = await write(open.id, member, {
+      topic: topics.signedIn,
+      body: 'zephyr lantern ten days old',
+    });
+    await comment(member, open.id, older, 'a zephyr comment ten days old');
+    t.clock.offsetMs = 0;
+
     // Posts: distinctive words in every topic, some only below a fold.
     const venue = await write(open.id, member, {
       topic: topics.public,
@@ -474,15 +500,50 @@ describe('search against the listings, as an independent client (e2e)', () => {
   ];
 
   /** The results as `type:id`, each once, and each item equal to its listing's item for the reader. */
-  function compare(results: SearchResult[], expected: Map<string, Listed>, label: string): string[] {
+  /**
+   * The results as `type:id`, each once; each item equal to its listing's item for the reader, and
+   * its highlight plain text of what that listing shows, marking only the query's words.
+   */
+  function compare(
+    results: SearchResult[],
+    expected: Map<string, Listed>,
+    q: string,
+    label: string,
+  ): string[] {
     const keys = results.map((result) => key(result.type, result.item.id));
     expect({ label, repeats: keys.filter((entry, index) => keys.indexOf(entry) !== index) }).toEqual({
       label,
       repeats: [],
     });
+    const wanted = parse(q)
+      .flat()
+      .filter(({ negated }) => !negated)
+      .map(({ term }) => term);
+    const marks = (word: string) =>
+      wanted.some((term) =>
+        term.kind === 'phrase'
+          ? term.words.includes(word)
+          : term.prefix
+            ? word.startsWith(term.word)
+            : word === term.word,
+      );
     for (const result of results) {
-      const listed = expected.get(key(result.type, result.item.id));
-      if (listed) expect({ label, item: result.item }).toEqual({ label, item: listed.item });
+      const entry = key(result.type, result.item.id);
+      const listed = expected.get(entry);
+      if (!listed) continue;
+      expect({ label, item: result.item }).toEqual({ label, item: listed.item });
+      const { text, matches: marked } = result.highlight;
+      const shown = new Set(listed.fields.flatMap(words));
+      expect({ label, entry, unlisted: words(text).filter((word) => !shown.has(word)) }).toEqual({
+        label,
+        entry,
+        unlisted: [],
+      });
+      expect({ label, entry, marked: marked.length > 0 }).toEqual({ label, entry, marked: true });
+      const wrong = marked
+        .map(({ start, end }) => text.slice(start, end))
+        .filter((word) => !marks(fold(word)));
+      expect({ label, entry, wrong }).toEqual({ label, entry, wrong: [] });
     }
     return [...keys].sort();
   }
@@ -513,7 +574,7 @@ describe('search against the listings, as an independent client (e2e)', () => {
         expect({ label, status: search.status }).toEqual({ label, status: listings.status });
         if (listings.status !== 200) continue;
         const expected = expectedIn(listings.things, q);
-        expect({ label, found: compare(search.results, expected, label) }).toEqual({
+        expect({ label, found: compare(search.results, expected, q, label) }).toEqual({
           label,
           found: [...expected.keys()].sort(),
         });
@@ -533,7 +594,7 @@ describe('search against the listings, as an independent client (e2e)', () => {
         const expected = expectedIn(mine, q);
         const search = await searchAll(reader, `/v1/search?q=${encodeURIComponent(q)}`);
         expect({ label, status: search.status }).toEqual({ label, status: 200 });
-        expect({ label, found: compare(search.results, expected, label) }).toEqual({
+        expect({ label, found: compare(search.results, expected, q, label) }).toEqual({
           label,
           found: [...expected.keys()].sort(),
         });
@@ -553,13 +614,35 @@ describe('search against the listings, as an independent client (e2e)', () => {
     );
   });
 
-  it('the corpus is what the listings say: every reader sees a different set', () => {
-    const sizes = Object.keys(readers).map((name) => [name, seen[name][open.id].things.size]);
-    // Sanity of the corpus itself, so that the comparisons above are not vacuous.
-    expect(seen.owner[open.id].things.size).toBeGreaterThan(seen.member[open.id].things.size);
-    expect(seen.member[open.id].things.size).toBeGreaterThan(seen.stranger[open.id].things.size);
-    expect(seen.stranger[open.id].things.size).toBeGreaterThan(seen.anonymous[open.id].things.size);
+  it('the corpus is what the listings say, so the comparisons above are not vacuous', () => {
+    const titles = (name: string, type: Kind) =>
+      [...seen[name][open.id].things.values()]
+        .filter((thing) => thing.type === type)
+        .map((thing) => thing.fields[0])
+        .sort();
+    const count = (name: string, spaceId: string, type: Kind) =>
+      [...seen[name][spaceId].things.values()].filter((thing) => thing.type === type).length;
+    // Each reader of the open space sees more than the one before.
+    const order = ['anonymous', 'stranger', 'member', 'crew'];
+    order.slice(1).forEach((name, index) => {
+      expect(seen[name][open.id].things.size).toBeGreaterThan(seen[order[index]][open.id].things.size);
+    });
+    expect(seen.owner[open.id].things.size).toBe(seen.crew[open.id].things.size);
+    expect(seen.covering[open.id].things.size).toBe(seen.member[open.id].things.size);
+    // Not covering the space: the anonymous posts, and the comments the thread listing shows the grant.
+    expect(count('elsewhere', open.id, 'post')).toBe(count('anonymous', open.id, 'post'));
+    expect(count('elsewhere', open.id, 'comment')).toBeGreaterThan(0);
+    expect(count('noRead', open.id, 'comment')).toBe(0);
+    // A revoked credential reads the anonymous projection of the optional-auth listings, no thread.
+    expect(count('revoked', open.id, 'post')).toBe(count('anonymous', open.id, 'post'));
+    expect(count('revoked', open.id, 'comment')).toBe(0);
+    expect(seen.revoked[closed.id].status).toBe(404);
+    expect(count('anonymous', open.id, 'comment')).toBe(0);
+    // Enabled pages and public, not ended events; in the space with a public profile only.
+    expect(titles('anonymous', 'page')).toEqual(['Marigold garden', 'Rippled glass', 'Zephyr guide']);
+    expect(titles('member', 'event')).toEqual(['Lantern parade', 'Weekly zephyr circle', 'Zephyr night']);
     expect(seen.anonymous[closed.id].status).toBe(404);
-    expect(sizes).toBeDefined();
+    expect(count('member', closed.id, 'post')).toBe(2);
+    expect(count('member', closed.id, 'page') + count('member', closed.id, 'event')).toBe(0);
   });
 });
