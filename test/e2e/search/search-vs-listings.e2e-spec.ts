@@ -442,6 +442,37 @@ describe('search against the listings, as an independent client (e2e)', () => {
     expectStatus(await owner.delete(`/spaces/${open.id}/events/${cancelled}`), 204);
     await event(closed.id, { title: 'Closed zephyr night' });
 
+    // Edits: the searched text follows each owner's write (a fold added to a post, a comment, a
+    // page and an event rewritten); upvotes and a pin change the cards the listings show.
+    const edited = await write(open.id, member, { topic: topics.public, body: 'a quokka above all' });
+    expectStatus(
+      await member.patch(`/v1/spaces/${open.id}/posts/${edited}`, {
+        body: 'a heron above<!--fold-->the quokka below',
+      }),
+      200,
+    );
+    const rewritten = await comment(member, open.id, edited, 'quokka comment');
+    expectStatus(
+      await member.patch(`/v1/spaces/${open.id}/comments/${rewritten}`, { body: 'heron comment' }),
+      200,
+    );
+    const renamed = await page(open.id, 'Quokka page', 'a quokka page');
+    expectStatus(
+      await owner.put(`/spaces/${open.id}/pages/${renamed}`, { title: 'Heron page', body: 'a heron page' }),
+      200,
+    );
+    const moved = await event(open.id, { title: 'Quokka night', startsAt: '2027-03-01T18:00:00Z' });
+    expectStatus(
+      await owner.put(
+        `/spaces/${open.id}/events/${moved}`,
+        timedEvent({ title: 'Heron night', startsAt: '2027-03-01T18:00:00Z' }),
+      ),
+      200,
+    );
+    expectStatus(await member.put(`/v1/spaces/${open.id}/posts/${venue}/upvote`, {}), 200);
+    expectStatus(await crew.put(`/v1/spaces/${open.id}/comments/${root}/upvote`, {}), 200);
+    expectStatus(await owner.put(`/spaces/${open.id}/posts/${venue}/pin`, {}), 200);
+
     // The readers.
     const covering = member.grant(app, ['read:posts'], [open.did]);
     const elsewhere = member.grant(app, ['read:posts'], [closed.did]);
@@ -497,6 +528,8 @@ describe('search against the listings, as an independent client (e2e)', () => {
     'ripple ',
     'rip',
     '-zephyr ripple',
+    'quokka',
+    'heron',
   ];
 
   /** The results as `type:id`, each once, and each item equal to its listing's item for the reader. */
@@ -639,8 +672,18 @@ describe('search against the listings, as an independent client (e2e)', () => {
     expect(seen.revoked[closed.id].status).toBe(404);
     expect(count('anonymous', open.id, 'comment')).toBe(0);
     // Enabled pages and public, not ended events; in the space with a public profile only.
-    expect(titles('anonymous', 'page')).toEqual(['Marigold garden', 'Rippled glass', 'Zephyr guide']);
-    expect(titles('member', 'event')).toEqual(['Lantern parade', 'Weekly zephyr circle', 'Zephyr night']);
+    expect(titles('anonymous', 'page')).toEqual([
+      'Heron page',
+      'Marigold garden',
+      'Rippled glass',
+      'Zephyr guide',
+    ]);
+    expect(titles('member', 'event')).toEqual([
+      'Heron night',
+      'Lantern parade',
+      'Weekly zephyr circle',
+      'Zephyr night',
+    ]);
     expect(seen.anonymous[closed.id].status).toBe(404);
     expect(count('member', closed.id, 'post')).toBe(2);
     expect(count('member', closed.id, 'page') + count('member', closed.id, 'event')).toBe(0);
