@@ -154,10 +154,16 @@ interface SearchResult {
   highlight: { text: string; matches: { start: number; end: number }[] };
 }
 
-/** Every result of a search, walking all pages by cursor (a small page, so several). */
+/**
+ * Every result of a search, walking all pages by cursor (a small page, so several, across the
+ * recency tiers); then back from each page by its `previousCursor`, which must give the page before.
+ */
 async function searchAll(reader: Reader, path: string): Promise<{ status: number; results: SearchResult[] }> {
+  const pages: { ids: string[]; previous: string | null }[] = [];
   const results: SearchResult[] = [];
   let cursor: string | null = null;
+  const ids = (response: Response) =>
+    (response.body as { items: SearchResult[] }).items.map((result) => `${result.type}:${result.item.id}`);
   for (let page = 0; page < 100; page += 1) {
     const response: Response = await reader.get(
       `${path}&limit=3${cursor ? `&after=${encodeURIComponent(cursor)}` : ''}`,
@@ -165,10 +171,20 @@ async function searchAll(reader: Reader, path: string): Promise<{ status: number
     if (response.status !== 200) return { status: response.status, results };
     expect(response.body).not.toHaveProperty('totalCount');
     results.push(...(response.body as { items: SearchResult[] }).items);
+    pages.push({
+      ids: ids(response),
+      previous: (response.body as { previousCursor: string | null }).previousCursor,
+    });
     cursor = (response.body as { nextCursor: string | null }).nextCursor;
-    if (!cursor) return { status: 200, results };
+    if (!cursor) break;
   }
-  throw new Error(`${path} did not end`);
+  if (cursor) throw new Error(`${path} did not end`);
+  for (let page = 1; page < pages.length; page += 1) {
+    const back = await reader.get(`${path}&limit=3&before=${encodeURIComponent(pages[page].previous ?? '')}`);
+    expectStatus(back, 200);
+    expect({ path, page, ids: ids(back) }).toEqual({ path, page, ids: pages[page - 1].ids });
+  }
+  return { status: 200, results };
 }
 
 describe('search against the listings, as an independent client (e2e)', () => {
@@ -631,6 +647,30 @@ describe('search against the listings, as an independent client (e2e)', () => {
           label,
           found: [...expected.keys()].sort(),
         });
+      });
+    },
+  );
+
+  describe.each(['anonymous', 'stranger', 'member', 'crew', 'elsewhere'])(
+    'types narrows the kinds, as %s',
+    (name) => {
+      it.each(['posts', 'comments', 'pages,events', 'posts,comments'])('types=%s', async (types) => {
+        const reader = readers[name];
+        const kinds = types.split(',').map((type) => type.slice(0, -1));
+        for (const q of ['zephyr', 'lantern marigold ', 'ripple']) {
+          const label = `${reader.name} in the open space, q=${JSON.stringify(q)}, types=${types}`;
+          const expected = new Map(
+            [...expectedIn(seen[name][open.id].things, q)].filter(([, thing]) => kinds.includes(thing.type)),
+          );
+          const search = await searchAll(
+            reader,
+            `/v1/spaces/${open.id}/search?q=${encodeURIComponent(q)}&types=${types}`,
+          );
+          expect({ label, found: compare(search.results, expected, q, label) }).toEqual({
+            label,
+            found: [...expected.keys()].sort(),
+          });
+        }
       });
     },
   );
