@@ -345,6 +345,16 @@ describe('search against the listings, as an independent client (e2e)', () => {
       endsAt: new Date(t.clock.now().getTime() + day + 3_600_000).toISOString(),
       rrule: 'FREQ=WEEKLY',
     });
+    await event(open.id, {
+      title: 'Zephyr open ended',
+      startsAt: new Date(t.clock.now().getTime() + day).toISOString(),
+    });
+    await event(open.id, {
+      title: 'Finished zephyr series',
+      startsAt: new Date(t.clock.now().getTime() + day).toISOString(),
+      endsAt: new Date(t.clock.now().getTime() + day + 3_600_000).toISOString(),
+      rrule: 'FREQ=WEEKLY;COUNT=2',
+    });
     t.clock.offsetMs = -10 * day;
     const older = await write(open.id, member, {
       topic: topics.signedIn,
@@ -457,6 +467,23 @@ describe('search against the listings, as an independent client (e2e)', () => {
     const cancelled = await event(open.id, { title: 'Zephyr deleted night', description: 'lantern' });
     expectStatus(await owner.delete(`/spaces/${open.id}/events/${cancelled}`), 204);
     await event(closed.id, { title: 'Closed zephyr night' });
+    // Under way now; and a series whose next occurrence is canceled.
+    await event(open.id, {
+      title: 'Zephyr under way',
+      startsAt: new Date(t.clock.now().getTime() - 3_600_000).toISOString(),
+      endsAt: new Date(t.clock.now().getTime() + 3_600_000).toISOString(),
+    });
+    const series = await event(open.id, {
+      title: 'Lantern series',
+      startsAt: '2027-01-07T17:00:00Z',
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+    });
+    expectStatus(
+      await owner.put(`/spaces/${open.id}/events/${series}/occurrences/2027-01-07T18:00:00`, {
+        canceled: true,
+      }),
+      200,
+    );
 
     // Edits: the searched text follows each owner's write (a fold added to a post, a comment, a
     // page and an event rewritten); upvotes and a pin change the cards the listings show.
@@ -718,11 +745,14 @@ describe('search against the listings, as an independent client (e2e)', () => {
       'Rippled glass',
       'Zephyr guide',
     ]);
+    // Not the ended event, the open-ended one of 39 days ago, the finished series, members' or drafts.
     expect(titles('member', 'event')).toEqual([
       'Heron night',
       'Lantern parade',
+      'Lantern series',
       'Weekly zephyr circle',
       'Zephyr night',
+      'Zephyr under way',
     ]);
     expect(seen.anonymous[closed.id].status).toBe(404);
     expect(count('member', closed.id, 'post')).toBe(2);
