@@ -194,6 +194,8 @@ describe('search against the listings, as an independent client (e2e)', () => {
   let crew: Actor;
   let stranger: Actor;
   let app: Actor;
+  let leaver: Actor;
+  let formerCrew: Actor;
   /** A space with a public profile, and one without. */
   let open: { id: string; did: string };
   let closed: { id: string; did: string };
@@ -298,13 +300,9 @@ describe('search against the listings, as an independent client (e2e)', () => {
 
   beforeAll(async () => {
     t = await bootSpaces();
-    [owner, member, crew, stranger, app] = await Promise.all([
-      person(t),
-      person(t),
-      person(t),
-      person(t),
-      person(t),
-    ]);
+    [owner, member, crew, stranger, app, leaver, formerCrew] = await Promise.all(
+      Array.from({ length: 7 }, () => person(t)),
+    );
     open = await newSpace(owner, 'Open');
     await makePublic(owner, open.id);
     closed = await newSpace(owner, 'Closed');
@@ -314,6 +312,13 @@ describe('search against the listings, as an independent client (e2e)', () => {
     }
     const group = await newGroup(owner, open.id);
     await addToGroup(owner, open.id, group.id, crew);
+    // One who left the closed space, one who left the group.
+    await admit(owner, open.id, leaver);
+    await admit(owner, closed.id, leaver);
+    expectStatus(await leaver.delete(`/spaces/${closed.id}/membership`), 204);
+    await admit(owner, open.id, formerCrew);
+    await addToGroup(owner, open.id, group.id, formerCrew);
+    expectStatus(await owner.delete(`/spaces/${open.id}/groups/${group.id}/members/${formerCrew.did}`), 204);
     const topics = {
       public: await newTopic(owner, open.id, 'Public', 'public'),
       signedIn: await newTopic(owner, open.id, 'Signed in', 'signedIn'),
@@ -532,6 +537,8 @@ describe('search against the listings, as an independent client (e2e)', () => {
       elsewhere: { name: 'an app covering the closed space only', get: as(app, elsewhere) },
       noRead: { name: 'an app without read:posts', get: as(app, noRead) },
       revoked: { name: 'an app with a revoked credential', get: as(app, revoked) },
+      leaver: { name: 'one who left the closed space', get: as(leaver) },
+      formerCrew: { name: 'one who left the group', get: as(formerCrew) },
     });
     Object.assign(memberOf, {
       stranger: [],
@@ -540,6 +547,8 @@ describe('search against the listings, as an independent client (e2e)', () => {
       owner: [open.id, closed.id],
       covering: [open.id],
       elsewhere: [closed.id],
+      leaver: [open.id],
+      formerCrew: [open.id],
     });
     for (const name of Object.keys(readers)) {
       seen[name] = {};
@@ -640,6 +649,8 @@ describe('search against the listings, as an independent client (e2e)', () => {
     'elsewhere',
     'noRead',
     'revoked',
+    'leaver',
+    'formerCrew',
   ])('in one space, as %s', (name) => {
     it.each(QUERIES)('q=%j finds exactly what the listings show', async (q) => {
       const reader = readers[name];
@@ -658,7 +669,7 @@ describe('search against the listings, as an independent client (e2e)', () => {
     });
   });
 
-  describe.each(['stranger', 'member', 'crew', 'owner', 'covering', 'elsewhere'])(
+  describe.each(['stranger', 'member', 'crew', 'owner', 'covering', 'elsewhere', 'leaver', 'formerCrew'])(
     'across the spaces, as %s',
     (name) => {
       it.each(QUERIES)('q=%j finds exactly what the listings of their spaces show', async (q) => {
@@ -729,6 +740,9 @@ describe('search against the listings, as an independent client (e2e)', () => {
     });
     expect(seen.owner[open.id].things.size).toBe(seen.crew[open.id].things.size);
     expect(seen.covering[open.id].things.size).toBe(seen.member[open.id].things.size);
+    expect(seen.formerCrew[open.id].things.size).toBe(seen.member[open.id].things.size);
+    expect(seen.leaver[open.id].things.size).toBe(seen.member[open.id].things.size);
+    expect(seen.leaver[closed.id].status).toBe(404);
     // Not covering the space: the anonymous posts, and the comments the thread listing shows the grant.
     expect(count('elsewhere', open.id, 'post')).toBe(count('anonymous', open.id, 'post'));
     expect(count('elsewhere', open.id, 'comment')).toBeGreaterThan(0);
