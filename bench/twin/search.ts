@@ -46,6 +46,7 @@ async function searchPage(
       limit + 1,
       scope.spaces,
       query.headRequired,
+      scope.posts,
     ],
     { values: null, backward: false, take: limit + 1 },
   );

@@ -16,7 +16,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -43,7 +43,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -343,7 +343,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -370,7 +370,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -612,7 +612,7 @@ FROM
           AND e.recency >= $8::timestamptz - interval '1 day'
       ) hits
     WHERE
-      (score, id) < ($12::float8, $13::uuid)
+      (score, id) < ($13::float8, $14::uuid)
     ORDER BY
       score DESC,
       id DESC
@@ -672,7 +672,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -699,7 +699,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -941,7 +941,7 @@ FROM
           AND e.recency >= $8::timestamptz - interval '1 day'
       ) hits
     WHERE
-      (score, id) > ($12::float8, $13::uuid)
+      (score, id) > ($13::float8, $14::uuid)
     ORDER BY
       score ASC,
       id ASC
@@ -1001,7 +1001,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -1028,7 +1028,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -1328,7 +1328,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -1355,7 +1355,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -1597,7 +1597,7 @@ FROM
           AND e.recency >= $8::timestamptz - interval '30 days'
       ) hits
     WHERE
-      (score, id) < ($12::float8, $13::uuid)
+      (score, id) < ($13::float8, $14::uuid)
     ORDER BY
       score DESC,
       id DESC
@@ -1657,7 +1657,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -1684,7 +1684,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -1926,7 +1926,7 @@ FROM
           AND e.recency >= $8::timestamptz - interval '30 days'
       ) hits
     WHERE
-      (score, id) > ($12::float8, $13::uuid)
+      (score, id) > ($13::float8, $14::uuid)
     ORDER BY
       score ASC,
       id ASC
@@ -1986,7 +1986,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -2013,7 +2013,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -2308,7 +2308,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -2335,7 +2335,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -2572,7 +2572,7 @@ FROM
           )
       ) hits
     WHERE
-      (score, id) < ($12::float8, $13::uuid)
+      (score, id) < ($13::float8, $14::uuid)
     ORDER BY
       score DESC,
       id DESC
@@ -2632,7 +2632,7 @@ WITH
               SELECT
                 n.vector
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     x.vector
@@ -2659,7 +2659,7 @@ WITH
               SELECT
                 1
               FROM
-                unnest($4::UUID[]) pt (id)
+                unnest($12::UUID[]) pt (id)
                 CROSS JOIN LATERAL (
                   SELECT
                     1
@@ -2896,7 +2896,7 @@ FROM
           )
       ) hits
     WHERE
-      (score, id) > ($12::float8, $13::uuid)
+      (score, id) > ($13::float8, $14::uuid)
     ORDER BY
       score ASC,
       id ASC

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { KeysetSeek } from '../common/pagination/keyset';
 import { defineStatements } from '../infrastructure/database/statements';
 import { HitType, SearchBackend, SearchHit, SearchScope } from './domain/search-backend';
-import { highlightIn, ParsedQuery } from './domain/search-query';
+import { highlightIn, ParsedQuery, SEARCH_LIMITS } from './domain/search-query';
 
 /**
  * The query as PostgreSQL runs it: websearch syntax with the last word as a prefix
@@ -24,7 +24,7 @@ const QUERY = 'plat_search_query($1::text, $2::text, $3::boolean)';
  * only when it is rarer. Both forms are written out, so the planner sees each as a constant, and
  * a one-time filter on `form.exact` runs one of them.
  */
-const EXACT_FIRST = 21;
+const EXACT_FIRST = SEARCH_LIMITS.exactFirst;
 const INDEXED = `plat_search_query($1::text, CASE WHEN $11::boolean THEN NULL ELSE $2::text END, $3::boolean)`;
 const WHOLE_WORD = "websearch_to_tsquery('plat_search', $1::text || ' ' || $2::text)";
 /**
@@ -35,16 +35,17 @@ const WHOLE_WORD = "websearch_to_tsquery('plat_search', $1::text || ' ' || $2::t
  * in all) hold a page of the word (a common word, under a millisecond); only otherwise the GIN
  * index counts the word topic by topic up to a page (a rarer word: its postings in the topics).
  * The first is a subset of the second, so `exact` means what it did; `OR` runs the second only
- * when the first falls short.
+ * when the first falls short. It counts the posts of all the reader's topics ($12), whatever kinds
+ * `types` asks ($4 is empty without posts), so narrowing the kinds never changes what matches.
  */
 const PROBE_RECENT = 64;
 const PROBE_SAMPLE = 256;
 const RECENT_HOLD_A_PAGE =
-  '(SELECT count(*) FROM (SELECT n.vector FROM unnest($4::uuid[]) pt(id) CROSS JOIN LATERAL ' +
+  '(SELECT count(*) FROM (SELECT n.vector FROM unnest($12::uuid[]) pt(id) CROSS JOIN LATERAL ' +
   `(SELECT x.vector FROM searchable_posts x WHERE x.topic_id = pt.id ORDER BY x.recency DESC LIMIT ${PROBE_RECENT}) n ` +
   `LIMIT ${PROBE_SAMPLE}) recent WHERE recent.vector @@ ${WHOLE_WORD}) >= ${EXACT_FIRST}`;
 const TOPICS_HOLD_A_PAGE =
-  '(SELECT count(*) FROM (SELECT 1 FROM unnest($4::uuid[]) pt(id) CROSS JOIN LATERAL ' +
+  '(SELECT count(*) FROM (SELECT 1 FROM unnest($12::uuid[]) pt(id) CROSS JOIN LATERAL ' +
   `(SELECT 1 FROM searchable_posts x WHERE x.topic_id = pt.id AND x.vector @@ ${WHOLE_WORD} LIMIT ${EXACT_FIRST}) y ` +
   `LIMIT ${EXACT_FIRST}) found) >= ${EXACT_FIRST}`;
 const FORM =
@@ -134,11 +135,11 @@ const tierPage = (since: string | null, seek: string, order: 'ASC' | 'DESC') =>
   `FROM (SELECT * FROM (${hitsSince(since)}) hits ${seek}ORDER BY score ${order}, id ${order} LIMIT $9) h ` +
   `CROSS JOIN LATERAL (${DOCUMENT}) d ORDER BY h.score ${order}, h.id ${order}`;
 
-/** A tier's three statements: first page, `after` and `before` a cursor ($12 score, $13 id). */
+/** A tier's three statements: first page, `after` and `before` a cursor ($13 score, $14 id). */
 const tierStatements = (since: string | null) => ({
   first: tierPage(since, '', 'DESC'),
-  after: tierPage(since, 'WHERE (score, id) < ($12::float8, $13::uuid) ', 'DESC'),
-  before: tierPage(since, 'WHERE (score, id) > ($12::float8, $13::uuid) ', 'ASC'),
+  after: tierPage(since, 'WHERE (score, id) < ($13::float8, $14::uuid) ', 'DESC'),
+  before: tierPage(since, 'WHERE (score, id) > ($13::float8, $14::uuid) ', 'ASC'),
 });
 
 /**
@@ -209,6 +210,7 @@ export class SearchRepository implements SearchBackend {
         seek.take,
         scope.postSpaceIds,
         query.headRequired,
+        scope.wordTopicIds,
       ],
       seek,
     );

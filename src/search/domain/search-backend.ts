@@ -14,6 +14,12 @@ export interface SearchScope {
   postTopicIds: string[];
   /** The spaces of those topics (the posts' recency index is by space). */
   postSpaceIds: string[];
+  /**
+   * Topics whose posts decide whether a lone last word is read as the whole word
+   * (docs/decisions/0185-bounded-search-work.md): the reader's, whatever kinds are asked, so
+   * `types` narrows the kinds without changing which things match.
+   */
+  wordTopicIds: string[];
   /** Topics on whose posts the reader reads the comments (none without a signed-in caller). */
   commentTopicIds: string[];
   /** Spaces whose enabled pages the reader sees (those with a public profile). */

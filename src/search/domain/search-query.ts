@@ -4,8 +4,12 @@
  * still typing it, as a prefix. Pure: no Nest, no database.
  */
 
-/** Bounds of a query: longer or wordier ones are a 400 (design.md §5). */
-export const SEARCH_LIMITS = { maxLength: 200, maxTerms: 8, minPrefix: 3 } as const;
+/**
+ * Bounds of a query: longer or wordier ones are a 400 (design.md §5). `exactFirst`: a lone last
+ * word is read whole once this many of the reader's posts hold it (more than a page,
+ * docs/decisions/0185-bounded-search-work.md).
+ */
+export const SEARCH_LIMITS = { maxLength: 200, maxTerms: 8, minPrefix: 3, exactFirst: 21 } as const;
 
 /** The kinds of things a search finds, in the order `types` names them. */
 export const SEARCH_TYPES = ['posts', 'comments', 'pages', 'events'] as const;

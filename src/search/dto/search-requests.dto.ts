@@ -9,9 +9,12 @@ const TYPES = `(${SEARCH_TYPES.join('|')})`;
 export class SearchQuery extends PaginationQueryDto {
   @ApiProperty({
     description:
-      'What to find, in web search syntax: words (all required), "a phrase", `OR`, `-excluded`; the last ' +
-      `word, while typed and at least ${SEARCH_LIMITS.minPrefix} characters long, also matches as a prefix ` +
-      '(alone in the query, only while fewer than a page of posts hold it as a whole word). At most ' +
+      'What to find, in web search syntax (`websearch_to_tsquery`): words (all required), "a phrase", ' +
+      '`OR` (looser than the words around it: `a b OR c` finds a and b, or c), `-excluded`; words are ' +
+      'compared whole, case and accents folded, without stemming. The last word, while typed and at ' +
+      `least ${SEARCH_LIMITS.minPrefix} characters long, also matches as a prefix (alone in the query, ` +
+      `only while fewer than ${SEARCH_LIMITS.exactFirst} of the reader's posts hold it as a whole word, whatever ` +
+      '`types`). At most ' +
       `${SEARCH_LIMITS.maxLength} characters and ${SEARCH_LIMITS.maxTerms} words, at least one word not excluded.`,
     maxLength: SEARCH_LIMITS.maxLength,
     example: 'venue change',

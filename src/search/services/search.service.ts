@@ -74,7 +74,8 @@ export class SearchService {
     const readsComments =
       principal !== null &&
       (!principal.credential || principal.credential.spaceScopes.includes('read:posts'));
-    const wantsTopics = types.has('posts') || (readsComments && types.has('comments'));
+    const wantsTopics =
+      types.has('posts') || (readsComments && types.has('comments')) || decidesByPosts(parsed);
     const topics = wantsTopics ? (await this.posts.readableTopics(view)).map((topic) => topic.id) : [];
     const publicSpaces = view.space.isPublic ? [view.space] : [];
     const scope = this.scopeOf(types, topics, readsComments ? topics : [], [view.space.id], publicSpaces);
@@ -100,7 +101,7 @@ export class SearchService {
       .filter(
         (space) => !principal.credential || grantCoversSpace(principal.credential, space.did, 'read:posts'),
       );
-    const wantsTopics = types.has('posts') || types.has('comments');
+    const wantsTopics = types.has('posts') || types.has('comments') || decidesByPosts(parsed);
     const topics = wantsTopics
       ? await this.readability.readableTopicIds(
           principal.did,
@@ -128,6 +129,7 @@ export class SearchService {
     const spaceIds = publicSpaces.map((space) => space.id);
     return {
       postTopicIds: types.has('posts') ? postTopicIds : [],
+      wordTopicIds: postTopicIds,
       postSpaceIds: types.has('posts') ? topicSpaceIds : [],
       commentTopicIds: types.has('comments') ? commentTopicIds : [],
       pageSpaceIds: types.has('pages') ? spaceIds : [],
@@ -176,6 +178,14 @@ function parse(q: string): ParsedQuery {
       throw invalidRequest('Invalid request', [{ path: 'q', message: error.message }]);
     throw error;
   }
+}
+
+/**
+ * Whether the reader's posts decide how the query reads: a lone last word is the whole word once
+ * a page of their posts holds it (docs/decisions/0185-bounded-search-work.md), whatever `types`.
+ */
+function decidesByPosts(parsed: ParsedQuery): boolean {
+  return parsed.prefix !== null && !parsed.alternative && !parsed.headRequired;
 }
 
 /** The kinds `types` names (validated by the DTO), every kind when absent. */

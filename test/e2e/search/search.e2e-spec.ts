@@ -356,6 +356,33 @@ describe('search (e2e)', () => {
       );
     });
 
+    it('types narrows the kinds without changing what matches: a frequent lone word is whole in every kind', async () => {
+      const topic = await newTopic(owner, space.id, 'Pelicans', 'public');
+      const posts: string[] = [];
+      // More than a page of posts hold the word: alone and typed, it is read as the whole word.
+      for (let n = 0; n < 21; n += 1)
+        posts.push((await newPost(member, space.id, { topic, body: `pelican ${n}` })).id);
+      const reply = await member.post(`/v1/spaces/${space.id}/posts/${posts[0]}/comments`, {
+        body: 'pelicans',
+      });
+      expectStatus(reply, 201);
+      const titled = await owner.post(`/spaces/${space.id}/pages`, {
+        title: 'Pelicans',
+        body: 'by the lake',
+      });
+      expectStatus(titled, 201);
+      expect(found(await member.get(path('pelican', '&limit=50')))).toEqual(
+        sorted(posts.map((id) => key('post', id))),
+      );
+      expect(found(await member.get(path('pelican', '&types=comments')))).toEqual([]);
+      expect(found(await member.get(path('pelican', '&types=pages,events')))).toEqual([]);
+      expect(found(await member.get(across('pelican', '&types=comments,pages')))).toEqual([]);
+      // Rarer in the reader's posts, the typed word is a prefix in every kind alike.
+      expect(found(await member.get(path('pelica', '&types=comments,pages')))).toEqual(
+        sorted([key('comment', reply.body.id as string), key('page', titled.body.id as string)]),
+      );
+    });
+
     it('pages with keyset cursors, forward and back, without repeats', async () => {
       const all = results(await owner.get(path('zephyr'))).map((result) => result.item.id);
       expect(all).toHaveLength(8);
