@@ -1,6 +1,7 @@
 import { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error';
 import { ArchiveRejected, type ReadArchive } from '../../exports';
+import { attachmentTokensOf, mediaKindOf, MintMediaRequest } from '../../media';
 import { CreatePostRequest } from '../../posts';
 import {
   CreateSpaceRequest,
@@ -9,6 +10,7 @@ import {
   PublicConfigRequest,
   SiteRequest,
   TopicRequest,
+  UpdateSpaceRequest,
 } from '../../spaces';
 
 /**
@@ -18,6 +20,13 @@ import {
  */
 export interface SpaceImportPlan {
   create: CreateSpaceRequest;
+  /**
+   * The files to copy (docs/decisions/0231-a-space-import-copies-its-media.md), each with its id
+   * and path in the archive and its mint, checked as the upload route checks one.
+   */
+  media: PlannedMedia[];
+  /** The space's images by their archive ids; null when it has none the archive holds. */
+  images: UpdateSpaceRequest | null;
   site: SiteRequest | null;
   /** Null when the space stays as created: private and closed. */
   publicConfig: PublicConfigRequest | null;
@@ -28,7 +37,30 @@ export interface SpaceImportPlan {
   posts: CreatePostRequest[];
 }
 
+export interface PlannedMedia {
+  archiveId: string;
+  path: string;
+  /** Its index in media.json, to name it in a refusal. */
+  index: number;
+  mint: MintMediaRequest;
+}
+
+/** The kinds an import copies: ready once stored (audio and video need processing first). */
+const COPIED_KINDS = ['image', 'file'];
+
+interface ArchivedMedia {
+  id: string;
+  filename: string;
+  contentType: string;
+  alt?: string | null;
+  size: number | null;
+  path: string;
+}
+
 interface ArchivedSpace {
+  avatarId?: string | null;
+  bannerId?: string | null;
+  backgroundId?: string | null;
   displayName: string;
   description?: string | null;
   isPublic: boolean;
@@ -49,6 +81,7 @@ interface ArchivedPage {
   slug: string;
   title: string;
   body: string;
+  coverId: string | null;
   sortOrder: number;
   enabled: boolean;
 }
@@ -57,6 +90,7 @@ interface ArchivedPost {
   topicId: string;
   title: string | null;
   body: string;
+  attachmentIds: string[];
   publishedAt: string;
 }
 
@@ -71,7 +105,61 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
       throw new ArchiveRejected(`${where}: ${details[0]?.message ?? error.message}`);
     }
   };
+  const media: PlannedMedia[] = [];
+  const kinds = new Map<string, string>();
+  for (const [index, record] of ((files.get('media.json') as ArchivedMedia[] | undefined) ?? []).entries()) {
+    const where = `media.json/${index}`;
+    const mint = await check(
+      MintMediaRequest,
+      {
+        filename: record.filename,
+        contentType: record.contentType,
+        ...(record.size !== null ? { contentLength: record.size } : {}),
+        ...(record.alt ? { alt: record.alt } : {}),
+      },
+      where,
+    );
+    if (kinds.has(record.id)) throw new ArchiveRejected(`${where}: ${record.id} appears twice`);
+    if (media.some((planned) => planned.path === record.path)) {
+      throw new ArchiveRejected(`${where}: ${record.path} is named twice`);
+    }
+    const kind = mediaKindOf(mint.contentType)!;
+    kinds.set(record.id, kind);
+    if (COPIED_KINDS.includes(kind)) media.push({ archiveId: record.id, path: record.path, index, mint });
+  }
+  /**
+   * An attachment or an inline image must be a copied file of the archive (a post's or page's
+   * media are uploads to its space, so a complete archive holds them): anything else is refused.
+   */
+  const attached = (id: string, where: string, image: boolean): void => {
+    const kind = kinds.get(id);
+    const refusal =
+      kind === undefined
+        ? 'is not in media.json'
+        : !COPIED_KINDS.includes(kind)
+          ? `is ${kind}, not imported`
+          : image && kind !== 'image'
+            ? 'is not an image'
+            : null;
+    if (refusal) throw new ArchiveRejected(`${where}: ${id} ${refusal}`);
+  };
+  /**
+   * An avatar, header, background or cover may be an upload to another space or a legacy one, not
+   * in the archive: then it is left out. One the archive lists must be an image.
+   */
+  const image = (id: string | null | undefined, where: string): string | undefined => {
+    if (!id || !kinds.has(id)) return undefined;
+    attached(id, where, true);
+    return id;
+  };
   const space = files.get('space.json') as ArchivedSpace;
+  const imageFields = {
+    ...(image(space.avatarId, 'space.json') ? { avatarId: space.avatarId! } : {}),
+    ...(image(space.bannerId, 'space.json') ? { bannerId: space.bannerId! } : {}),
+    ...(image(space.backgroundId, 'space.json') ? { backgroundId: space.backgroundId! } : {}),
+  };
+  const images =
+    Object.keys(imageFields).length > 0 ? await check(UpdateSpaceRequest, imageFields, 'space.json') : null;
   const create = await check(
     CreateSpaceRequest,
     { displayName: space.displayName, ...(space.description ? { description: space.description } : {}) },
@@ -110,15 +198,18 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
   }
   const pages: PageRequest[] = [];
   for (const [index, page] of (files.get('pages.json') as ArchivedPage[]).entries()) {
-    // Covers are media, not imported yet.
+    const where = `pages.json/${index}`;
+    for (const id of attachmentTokensOf(page.body)) attached(id, where, true);
+    const coverId = image(page.coverId, where);
     const fields = {
       title: page.title,
       slug: page.slug,
       body: page.body,
+      ...(coverId ? { coverId } : {}),
       sortOrder: page.sortOrder,
       enabled: page.enabled,
     };
-    pages.push(await check(PageRequest, fields, `pages.json/${index}`));
+    pages.push(await check(PageRequest, fields, where));
   }
   const imported = new Set(topics.map((topic) => topic.archiveId));
   const archived = (files.get('posts.json') as ArchivedPost[])
@@ -129,13 +220,16 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
     );
   const posts: CreatePostRequest[] = [];
   for (const { post, index } of archived) {
-    // Attachments are media, not imported yet.
+    const where = `posts.json/${index}`;
+    for (const id of post.attachmentIds) attached(id, where, false);
+    for (const id of attachmentTokensOf(post.body)) attached(id, where, true);
     const fields = {
       topic: post.topicId,
       body: post.body,
       ...(post.title !== null ? { title: post.title } : {}),
+      ...(post.attachmentIds.length > 0 ? { attachments: post.attachmentIds } : {}),
     };
-    posts.push(await check(CreatePostRequest, fields, `posts.json/${index}`));
+    posts.push(await check(CreatePostRequest, fields, where));
   }
-  return { create, site, publicConfig, topics, pages, posts };
+  return { create, media, images, site, publicConfig, topics, pages, posts };
 }

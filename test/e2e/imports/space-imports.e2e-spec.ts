@@ -6,8 +6,10 @@ import { CapturedLog } from '../../support/log-capture';
 import { eventually } from '../../support/eventually';
 import { makePublic, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
-import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
+import { expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
 import { download, unzip } from '../exports/support';
+import { bootMedia, jpeg, MediaTestApp, pathOf, png } from '../media/support';
+import { spaceUpload } from '../../support/media-uploads';
 
 const MAX_FILE_BYTES = 65_536;
 const MAX_ARCHIVE_BYTES = 1_048_576;
@@ -28,6 +30,18 @@ function postArchive(t: SpacesTestApp, actor: Actor | null, bytes: Buffer) {
     .send(bytes);
 }
 
+/** The bytes served at a URL the service handed out, whatever their type. */
+function bytesAt(t: SpacesTestApp, url: string) {
+  return request(t.http)
+    .get(pathOf(url))
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+}
+
 /** Every wire id, time, chain and the space's own DID and domain as placeholders: what may differ. */
 function comparable(value: unknown, space: { did: string; domain: string }): unknown {
   return JSON.parse(
@@ -37,7 +51,9 @@ function comparable(value: unknown, space: { did: string; domain: string }): unk
       .split(space.domain)
       .join('<space domain>')
       .replace(/[a-z]+_[0-9a-f]{32}/g, '<id>')
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'),
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      // A file's URL is signed until a time of each read.
+      .replace(/exp=\d+&sig=[A-Za-z0-9_-]+/g, 'exp=<exp>&sig=<sig>'),
     // New chains: their ids and CIDs are new (their genesis names the new ids and times).
     (key, member: unknown) => (key === 'protocol' ? '<chains>' : member),
   ) as unknown;
@@ -51,8 +67,8 @@ function comparable(value: unknown, space: { did: string; domain: string }): unk
  */
 describe('space imports (e2e)', () => {
   const log = new CapturedLog();
-  let source: SpacesTestApp;
-  let target: SpacesTestApp;
+  let source: MediaTestApp;
+  let target: MediaTestApp;
   let owner: Actor;
   let ownerThere: Actor;
   let strangerThere: Actor;
@@ -61,8 +77,9 @@ describe('space imports (e2e)', () => {
 
   beforeAll(async () => {
     // The first app's logger is the process's (test/support/log-capture.ts): both write to `log`.
-    source = await bootSpaces({ env: { LOG_LEVEL: 'info' }, override: log.install });
-    target = await bootSpaces({
+    // Two stores too (MEDIA_DIR each): the second serves only the bytes the import copied.
+    source = await bootMedia({ env: { LOG_LEVEL: 'info' }, override: log.install });
+    target = await bootMedia({
       env: {
         LOG_LEVEL: 'info',
         IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
@@ -79,12 +96,34 @@ describe('space imports (e2e)', () => {
     spaceId = (await newSpace(owner, 'Exported')).id;
     const news = await newTopic(owner, spaceId, 'News', 'public');
     const inside = await newTopic(owner, spaceId, 'Inside', 'members');
+    // Media (docs/decisions/0231): the space's avatar, a page's cover and inline image, a post's
+    // attachments (an image and a text file) and inline image.
+    const upload = (filename: string, contentType: string, bytes: Buffer) =>
+      spaceUpload(source, owner, spaceId, { filename, contentType, bytes });
+    const avatar = await upload('logo.png', 'image/png', await png(32, 32));
+    expectStatus(await owner.put(`/spaces/${spaceId}`, { avatarId: avatar }), 200);
+    const cover = await upload('cover.jpg', 'image/jpeg', await jpeg(80, 40));
+    const map = await upload('map.png', 'image/png', await png(20, 10));
+    const photo = await upload('photo.jpg', 'image/jpeg', await jpeg(30, 30));
+    const inline = await upload('inline.png', 'image/png', await png(12, 12));
+    const notes = await upload('notes.txt', 'text/plain', Buffer.from('opening hours: always\n'));
     for (const page of [
-      { title: 'About us', slug: 'about', body: 'Who we are.', sortOrder: 1 },
+      {
+        title: 'About us',
+        slug: 'about',
+        body: `Who we are. ![where](attachment://${map})`,
+        sortOrder: 1,
+        coverId: cover,
+      },
       { title: 'Rules', slug: 'rules', body: 'Be kind.', sortOrder: 2 },
     ])
       expectStatus(await owner.post(`/spaces/${spaceId}/pages`, page), 201);
-    await newPost(owner, spaceId, { topic: news, title: 'First news', body: 'We **opened**.' });
+    await newPost(owner, spaceId, {
+      topic: news,
+      title: 'First news',
+      body: `We **opened**. ![us](attachment://${inline})`,
+      attachments: [photo, notes],
+    });
     source.clock.offsetMs += 1000;
     await newPost(owner, spaceId, { topic: news, body: 'A short note with #tag' });
     source.clock.offsetMs += 1000;
@@ -114,6 +153,8 @@ describe('space imports (e2e)', () => {
     );
   const spaceCount = async (t: SpacesTestApp) =>
     ((await t.dataSource.query('SELECT count(*)::int AS n FROM spaces')) as { n: number }[])[0].n;
+  const mediaCount = async (t: SpacesTestApp) =>
+    ((await t.dataSource.query('SELECT count(*)::int AS n FROM media')) as { n: number }[])[0].n;
 
   it('needs an identity proof, and an application/zip body', async () => {
     expect((await postArchive(target, null, archive)).status).toBe(401);
@@ -178,14 +219,16 @@ describe('space imports (e2e)', () => {
       const space = await reader.get(`/v1/spaces/${id}`);
       const topics = await reader.get(`/v1/spaces/${id}/topics`);
       const pages = await reader.get(`/v1/spaces/${id}/pages`);
+      const page = await reader.get(`/v1/spaces/${id}/pages/about`);
       const posts = await reader.get(`/v1/spaces/${id}/posts`);
       const items = posts.body.items as { id: string; title: string | null }[];
       const post = await reader.get(`/v1/spaces/${id}/posts/${items.find((item) => item.title)!.id}`);
-      for (const response of [space, topics, pages, posts, post]) expectStatus(response, 200);
+      for (const response of [space, topics, pages, page, posts, post]) expectStatus(response, 200);
       return {
         space: space.body,
         topics: topics.body,
         pages: pages.body,
+        page: page.body,
         posts: posts.body,
         post: post.body,
       };
@@ -214,8 +257,15 @@ describe('space imports (e2e)', () => {
       (there.posts.items as { body?: string; title: string | null }[]).map((post) => post.title),
     ).toEqual([null, 'First news']);
     expect(there.post).toMatchObject({
-      post: { title: 'First news', body: 'We **opened**.', author: { did: owner.did, username: 'im-owner' } },
+      post: { title: 'First news', author: { did: owner.did, username: 'im-owner' } },
     });
+    // The inline image's token names the copied file, not the source's.
+    const inlineThere = /^We \*\*opened\*\*\. !\[us\]\(attachment:\/\/(media_[0-9a-f]{32})\)$/.exec(
+      (there.post as { post: { body: string } }).post.body,
+    );
+    expect(inlineThere).not.toBeNull();
+    expect((here.post as { post: { body: string } }).post.body).not.toContain(inlineThere![1]);
+    expect(JSON.stringify(there.post)).toContain(`/cdn/${inlineThere![1]}/inline.png`);
     // The settings as the owner reads them, the same; members are not imported: the owner alone.
     const owned = await ownerThere.get(`/spaces/${newId}`);
     expectStatus(owned, 200);
@@ -228,7 +278,29 @@ describe('space imports (e2e)', () => {
     const audit = log.lines().filter((line) => typeof line.audit === 'string' && line.import === id);
     expect(audit.map((line) => line.audit)).toEqual(['import.requested', 'import.done']);
     expect(audit.every((line) => line.owner === owner.did && typeof line.at === 'string')).toBe(true);
-    expect(audit[1]).toMatchObject({ space: newId, topics: 2, pages: 2, posts: 3 });
+    expect(audit[1]).toMatchObject({ space: newId, topics: 2, pages: 2, posts: 3, media: 6 });
+
+    // The copied files: new ids, uploads of the owner to the new space; the same bytes at the URLs.
+    const urlsOf = (reads: typeof here) =>
+      JSON.stringify(reads).match(/https?:\/\/[^"]+\/(cdn|media-files)\/media_[0-9a-f]{32}\/[^"]+/g) ?? [];
+    const urlsHere = [...new Set(urlsOf(ownerHere))];
+    const urlsThere = [...new Set(urlsOf(ownerThereReads))];
+    expect(urlsHere).toHaveLength(6);
+    expect(urlsThere).toHaveLength(6);
+    for (const [index, url] of urlsThere.entries()) {
+      expect(url).not.toBe(urlsHere[index]);
+      const served = await bytesAt(target, url);
+      const original = await bytesAt(source, urlsHere[index]);
+      expectStatus(served, 200);
+      expectStatus(original, 200);
+      expect(served.headers['content-type']).toBe(original.headers['content-type']);
+      expect(Buffer.compare(served.body as Buffer, original.body as Buffer)).toBe(0);
+    }
+    const copied = (await target.dataSource.query(
+      "SELECT space_id, uploader_did, state FROM media WHERE space_id = $1 AND state = 'ready'",
+      [newId.slice('space_'.length)],
+    )) as { uploader_did: string }[];
+    expect(copied.map((media) => media.uploader_did)).toEqual(Array(6).fill(owner.did));
   });
 
   it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {
@@ -255,7 +327,29 @@ describe('space imports (e2e)', () => {
       pages[0].slug = 'Not A Slug!';
       copy.set('pages.json', Buffer.from(JSON.stringify(pages)));
     });
+    const media = JSON.parse(files.get('media.json')!.toString()) as {
+      id: string;
+      filename: string;
+      contentType: string;
+      path: string;
+    }[];
+    const photo = media.findIndex((record) => record.filename === 'photo.jpg');
+    const notJpeg = await tampered((copy) => {
+      const records = structuredClone(media);
+      records[photo].contentType = 'application/pdf';
+      copy.set('media.json', Buffer.from(JSON.stringify(records)));
+    });
+    const missingFile = await tampered((copy) => copy.delete(media[photo].path));
+    const foreignAttachment = await tampered((copy) => {
+      const posts = JSON.parse(copy.get('posts.json')!.toString()) as { attachmentIds: string[] }[];
+      posts.find((post) => post.attachmentIds.length > 0)!.attachmentIds[0] = formatEntityId(
+        'media',
+        newUuid(),
+      );
+      copy.set('posts.json', Buffer.from(JSON.stringify(posts)));
+    });
     const before = await spaceCount(target);
+    const mediaBefore = await mediaCount(target);
     for (const [bytes, failure] of [
       [invalid, /^topics\.json does not match its schema: \/0 /],
       [notJson, /^pages\.json is not JSON$/],
@@ -264,6 +358,10 @@ describe('space imports (e2e)', () => {
       [Buffer.from('not a zip'), /^The archive is not a readable zip file$/],
       // Valid against the schema, refused by the route's own rules: before the first write too.
       [routeInvalid, /^pages\.json\/0: /],
+      // Media (docs/decisions/0231): sniffed as an upload's, present, and the only ones attached.
+      [notJpeg, new RegExp(`^media\\.json/${photo}: the bytes are image/jpeg, not application/pdf$`)],
+      [missingFile, new RegExp(`^${media[photo].path.replace(/\./g, '\\.')} is missing$`)],
+      [foreignAttachment, /^posts\.json\/\d+: media_[0-9a-f]{32} is not in media\.json$/],
     ] as const) {
       const started = await postArchive(target, ownerThere, bytes);
       expectStatus(started, 202);
@@ -278,6 +376,7 @@ describe('space imports (e2e)', () => {
       ]);
     }
     expect(await spaceCount(target)).toBe(before);
+    expect(await mediaCount(target)).toBe(mediaBefore);
     const kept = (await target.dataSource.query(
       "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive IS NOT NULL",
     )) as { n: number }[];
