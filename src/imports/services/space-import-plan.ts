@@ -2,7 +2,9 @@ import { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error';
 import { ArchiveRejected, type ReadArchive } from '../../exports';
 import { attachmentTokensOf, mediaKindOf, MintMediaRequest } from '../../media';
+import { EventRequest } from '../../events';
 import { CreatePostRequest } from '../../posts';
+import { ProductRequest, ReleaseRequest } from '../../store';
 import {
   CreateSpaceRequest,
   LEGACY_JOIN_MODES,
@@ -35,7 +37,65 @@ export interface SpaceImportPlan {
   pages: PageRequest[];
   /** Oldest first, so that the listings' orders are the source's; `topic` is the archive's id. */
   posts: CreatePostRequest[];
+  /**
+   * The store and the events (docs/decisions/0232-space-import-events-and-the-store.md), in the
+   * archive's order; product ids (of releases and tickets) and covers are the archive's.
+   */
+  products: { archiveId: string; request: ProductRequest }[];
+  releases: ReleaseRequest[];
+  events: EventRequest[];
 }
+
+interface ArchivedProduct {
+  id: string;
+  slug: string;
+  name: string;
+  description?: string | null;
+  coverId: string | null;
+  sortOrder?: number;
+  prices: {
+    type: string;
+    currency: string;
+    amount: number;
+    suggestedAmount?: number;
+    interval?: string;
+    archived: boolean;
+  }[];
+  isSoldOut?: boolean;
+  purchasable?: boolean;
+  published: boolean;
+}
+interface ArchivedRelease {
+  slug: string;
+  title: string;
+  description?: string | null;
+  coverId: string | null;
+  credits: { name: string; role?: string | null; did?: string | null }[];
+  productIds: string[];
+  published: boolean;
+}
+/** Every member of an event's record the route takes back (the others are ids and times). */
+const EVENT_FIELDS = [
+  'title',
+  'description',
+  'location',
+  'type',
+  'mode',
+  'url',
+  'isAllDay',
+  'startsAt',
+  'endsAt',
+  'timeZone',
+  'startDate',
+  'endDate',
+  'rrule',
+  'requiresTicket',
+  'visibility',
+] as const;
+type ArchivedEvent = Record<(typeof EVENT_FIELDS)[number], unknown> & {
+  coverId: string | null;
+  ticketProductIds?: string[];
+};
 
 export interface PlannedMedia {
   archiveId: string;
@@ -231,5 +291,70 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
     };
     posts.push(await check(CreatePostRequest, fields, where));
   }
-  return { create, media, images, site, publicConfig, topics, pages, posts };
+  const products: SpaceImportPlan['products'] = [];
+  for (const [index, product] of (
+    (files.get('products.json') as ArchivedProduct[] | undefined) ?? []
+  ).entries()) {
+    const where = `products.json/${index}`;
+    const coverId = image(product.coverId, where);
+    const fields = {
+      name: product.name,
+      slug: product.slug,
+      ...(product.description !== undefined ? { description: product.description } : {}),
+      ...(coverId ? { coverId } : {}),
+      ...(product.sortOrder !== undefined ? { sortOrder: product.sortOrder } : {}),
+      // New prices: their ids are the new product's.
+      prices: product.prices.map(({ type, currency, amount, suggestedAmount, interval, archived }) => ({
+        type,
+        currency,
+        amount,
+        ...(suggestedAmount !== undefined ? { suggestedAmount } : {}),
+        ...(interval !== undefined ? { interval } : {}),
+        archived,
+      })),
+      published: product.published,
+      ...(product.isSoldOut !== undefined ? { soldOut: product.isSoldOut } : {}),
+      ...(product.purchasable !== undefined ? { purchasable: product.purchasable } : {}),
+    };
+    products.push({ archiveId: product.id, request: await check(ProductRequest, fields, where) });
+  }
+  const productIds = new Set(products.map((product) => product.archiveId));
+  const ofStore = (ids: string[], where: string) => {
+    for (const id of ids) {
+      if (!productIds.has(id)) throw new ArchiveRejected(`${where}: ${id} is not in products.json`);
+    }
+    return ids;
+  };
+  const releases: ReleaseRequest[] = [];
+  for (const [index, release] of (
+    (files.get('releases.json') as ArchivedRelease[] | undefined) ?? []
+  ).entries()) {
+    const where = `releases.json/${index}`;
+    const coverId = image(release.coverId, where);
+    const fields = {
+      title: release.title,
+      slug: release.slug,
+      ...(release.description !== undefined ? { description: release.description } : {}),
+      ...(coverId ? { coverId } : {}),
+      credits: release.credits.map((credit) => ({
+        name: credit.name,
+        role: credit.role,
+        ...(credit.did ? { did: credit.did } : {}),
+      })),
+      productIds: ofStore(release.productIds, where),
+      published: release.published,
+    };
+    releases.push(await check(ReleaseRequest, fields, where));
+  }
+  const events: EventRequest[] = [];
+  for (const [index, event] of ((files.get('events.json') as ArchivedEvent[] | undefined) ?? []).entries()) {
+    const where = `events.json/${index}`;
+    const coverId = image(event.coverId, where);
+    const fields: Record<string, unknown> = {};
+    for (const field of EVENT_FIELDS) if (event[field] !== undefined) fields[field] = event[field];
+    if (coverId) fields.coverId = coverId;
+    if (event.ticketProductIds) fields.ticketProductIds = ofStore(event.ticketProductIds, where);
+    events.push(await check(EventRequest, fields, where));
+  }
+  return { create, media, images, site, publicConfig, topics, pages, posts, products, releases, events };
 }

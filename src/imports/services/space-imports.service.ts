@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable, Logger, PipeTransform } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
@@ -13,6 +14,8 @@ import { MediaImportRefused, MediaImportsService } from '../../media';
 import { JobAttempt } from '../../infrastructure/jobs/job-queue';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { PostsService } from '../../posts';
+import { ProductsService, ReleasesService } from '../../store';
+import { SpaceEventWriter } from '../../common/imports/space-event-writer';
 import { SpacePagesService, SpacesService, SpaceSiteService, SpaceTopicsService } from '../../spaces';
 import { SpaceImportRecord } from '../dto/space-import.dto';
 import { SpaceImport } from '../entities/space-import.entity';
@@ -50,6 +53,9 @@ export class SpaceImportsService {
     private readonly pages: SpacePagesService,
     private readonly posts: PostsService,
     private readonly media: MediaImportsService,
+    private readonly products: ProductsService,
+    private readonly releases: ReleasesService,
+    private readonly modules: ModuleRef,
   ) {
     this.pipe = createValidationPipe(config);
   }
@@ -147,6 +153,9 @@ export class SpaceImportsService {
         pages: plan.pages.length,
         posts: plan.posts.length,
         media: plan.media.length,
+        products: plan.products.length,
+        releases: plan.releases.length,
+        events: plan.events.length,
       },
       'space import done',
     );
@@ -246,6 +255,36 @@ export class SpaceImportsService {
           topic: topicIds.get(post.topic)!,
           body: rewritten(post.body),
           ...(post.attachments ? { attachments: post.attachments.map((id) => ids.get(id)!) } : {}),
+        }),
+      );
+    }
+    // The store, then the events that sell its tickets (docs/decisions/0232).
+    const productIds = new Map<string, string>();
+    for (const product of plan.products) {
+      const request = Object.assign(product.request, {
+        ...(product.request.coverId ? { coverId: mapped(product.request.coverId) } : {}),
+      });
+      productIds.set(product.archiveId, (await this.products.create(owner, space, request)).id);
+    }
+    for (const release of plan.releases) {
+      await this.releases.create(
+        owner,
+        space,
+        Object.assign(release, {
+          ...(release.coverId ? { coverId: mapped(release.coverId) } : {}),
+          productIds: (release.productIds ?? []).map((id) => productIds.get(id)!),
+        }),
+      );
+    }
+    for (const event of plan.events) {
+      await this.modules.get(SpaceEventWriter, { strict: false }).create(
+        owner,
+        space,
+        Object.assign(event, {
+          ...(event.coverId ? { coverId: mapped(event.coverId) } : {}),
+          ...(event.ticketProductIds
+            ? { ticketProductIds: event.ticketProductIds.map((id) => productIds.get(id)!) }
+            : {}),
         }),
       );
     }

@@ -128,6 +128,68 @@ describe('space imports (e2e)', () => {
     await newPost(owner, spaceId, { topic: news, body: 'A short note with #tag' });
     source.clock.offsetMs += 1000;
     await newPost(owner, spaceId, { topic: inside, body: 'for members only' });
+    // The store and events (docs/decisions/0232): prices of each type, a release of two products, a
+    // recurring event selling tickets, an all-day one, a members' one and a draft.
+    const created = async (path: string, body: object) => {
+      const response = await owner.post(`/spaces/${spaceId}/${path}`, body);
+      expectStatus(response, 201);
+      return response.body.id as string;
+    };
+    const record = await created('products', {
+      name: 'Record',
+      published: true,
+      coverId: cover,
+      prices: [
+        { type: 'one-time', currency: 'EUR', amount: 1200 },
+        { type: 'pay-what-you-want', currency: 'EUR', amount: 500, suggestedAmount: 800 },
+        { type: 'recurring', currency: 'EUR', amount: 300, interval: 'month', archived: true },
+      ],
+    });
+    const shirt = await created('products', {
+      name: 'Shirt',
+      description: 'Cotton',
+      published: false,
+      sortOrder: 3,
+      prices: [{ type: 'one-time', currency: 'USD', amount: 2500 }],
+    });
+    await created('releases', {
+      title: 'First Record',
+      description: 'Our first.',
+      coverId: cover,
+      credits: [{ name: 'Ada', role: 'producer', did: owner.did }],
+      productIds: [record, shirt],
+      published: true,
+    });
+    await created('releases', { title: 'Demo', credits: [], productIds: [], published: false });
+    const timed = {
+      type: 'attend',
+      mode: 'place',
+      location: 'The hall',
+      isAllDay: false,
+      startsAt: '2027-01-14T17:00:00Z',
+      endsAt: '2027-01-14T19:00:00Z',
+      timeZone: 'Europe/Berlin',
+    };
+    await created('events', {
+      ...timed,
+      title: 'Weekly jam',
+      rrule: 'FREQ=WEEKLY;BYDAY=TH;COUNT=4',
+      coverId: cover,
+      requiresTicket: true,
+      ticketProductIds: [record],
+      visibility: 'public',
+    });
+    await created('events', {
+      title: 'Festival',
+      type: 'attend',
+      mode: 'place',
+      isAllDay: true,
+      startDate: '2027-01-20',
+      endDate: '2027-01-22',
+      visibility: 'public',
+    });
+    await created('events', { ...timed, title: 'Members night', visibility: 'members' });
+    await created('events', { ...timed, title: 'Not yet', type: 'update', mode: null, visibility: 'draft' });
     await makePublic(owner, spaceId, 'open');
 
     const started = await owner.post(`/v1/spaces/${spaceId}/exports`);
@@ -223,8 +285,27 @@ describe('space imports (e2e)', () => {
       const posts = await reader.get(`/v1/spaces/${id}/posts`);
       const items = posts.body.items as { id: string; title: string | null }[];
       const post = await reader.get(`/v1/spaces/${id}/posts/${items.find((item) => item.title)!.id}`);
-      for (const response of [space, topics, pages, page, posts, post]) expectStatus(response, 200);
+      const events = await reader.get(
+        `/v1/spaces/${id}/events?from=2027-01-01T00:00:00Z&to=2027-03-01T00:00:00Z`,
+      );
+      const products = await reader.get(`/v1/spaces/${id}/products`);
+      const releases = await reader.get(`/v1/spaces/${id}/releases`);
+      for (const response of [events, products, releases]) expectStatus(response, 200);
+      // An event by its id; a product or release by its slug.
+      const firstOf = (listing: request.Response, kind: string, key: 'id' | 'slug') =>
+        reader.get(`/v1/spaces/${id}/${kind}/${(listing.body.items as Record<string, string>[])[0][key]}`);
+      const event = await firstOf(events, 'events', 'id');
+      const product = await firstOf(products, 'products', 'slug');
+      const release = await firstOf(releases, 'releases', 'slug');
+      for (const response of [space, topics, pages, page, posts, post, event, product, release])
+        expectStatus(response, 200);
       return {
+        events: events.body,
+        event: event.body,
+        products: products.body,
+        product: product.body,
+        releases: releases.body,
+        release: release.body,
         space: space.body,
         topics: topics.body,
         pages: pages.body,
@@ -278,7 +359,35 @@ describe('space imports (e2e)', () => {
     const audit = log.lines().filter((line) => typeof line.audit === 'string' && line.import === id);
     expect(audit.map((line) => line.audit)).toEqual(['import.requested', 'import.done']);
     expect(audit.every((line) => line.owner === owner.did && typeof line.at === 'string')).toBe(true);
-    expect(audit[1]).toMatchObject({ space: newId, topics: 2, pages: 2, posts: 3, media: 6 });
+    expect(audit[1]).toMatchObject({
+      space: newId,
+      topics: 2,
+      pages: 2,
+      posts: 3,
+      media: 6,
+      products: 2,
+      releases: 2,
+      events: 4,
+    });
+    // The store and events as their administration records (drafts, hidden products, archived
+    // prices): the new space's own export holds what the source's did, ids and times aside.
+    const exported = await ownerThere.post(`/v1/spaces/${newId}/exports`);
+    expectStatus(exported, 202);
+    const again = await eventually(
+      () => ownerThere.get(`/v1/spaces/${newId}/exports/${exported.body.id as string}`),
+      (response) => response.body.state === 'ready' || response.body.state === 'failed',
+      60_000,
+    );
+    expect(again.body.state).toBe('ready');
+    const filesThere = await unzip((await download(target, again.body.url as string)).body as Buffer);
+    const filesHere = await unzip(archive);
+    for (const file of ['events.json', 'products.json', 'releases.json']) {
+      const json = (files: Map<string, Buffer>) => JSON.parse(files.get(file)!.toString()) as unknown[];
+      expect(json(filesHere).length).toBeGreaterThan(1);
+      expect(comparable(json(filesThere), spaceThere)).toEqual(comparable(json(filesHere), spaceHere));
+    }
+    expect((there.events.items as unknown[]).length).toBeGreaterThan(4);
+    expect(there.releases.items).toHaveLength(1);
 
     // The copied files: new ids, uploads of the owner to the new space; the same bytes at the URLs.
     const urlsOf = (reads: typeof here) =>
@@ -348,6 +457,19 @@ describe('space imports (e2e)', () => {
       );
       copy.set('posts.json', Buffer.from(JSON.stringify(posts)));
     });
+    const foreignProduct = await tampered((copy) => {
+      const events = JSON.parse(copy.get('events.json')!.toString()) as { ticketProductIds: string[] }[];
+      events.find((event) => event.ticketProductIds.length > 0)!.ticketProductIds[0] = formatEntityId(
+        'product',
+        newUuid(),
+      );
+      copy.set('events.json', Buffer.from(JSON.stringify(events)));
+    });
+    const badRule = await tampered((copy) => {
+      const events = JSON.parse(copy.get('events.json')!.toString()) as { title: string }[];
+      events[0].title = '';
+      copy.set('events.json', Buffer.from(JSON.stringify(events)));
+    });
     const before = await spaceCount(target);
     const mediaBefore = await mediaCount(target);
     for (const [bytes, failure] of [
@@ -362,6 +484,9 @@ describe('space imports (e2e)', () => {
       [notJpeg, new RegExp(`^media\\.json/${photo}: the bytes are image/jpeg, not application/pdf$`)],
       [missingFile, new RegExp(`^${media[photo].path.replace(/\./g, '\\.')} is missing$`)],
       [foreignAttachment, /^posts\.json\/\d+: media_[0-9a-f]{32} is not in media\.json$/],
+      // Events and the store (docs/decisions/0232): tickets of the archive's products only.
+      [foreignProduct, /^events\.json\/\d+: product_[0-9a-f]{32} is not in products\.json$/],
+      [badRule, /^events\.json\/0: title /],
     ] as const) {
       const started = await postArchive(target, ownerThere, bytes);
       expectStatus(started, 202);
@@ -377,6 +502,10 @@ describe('space imports (e2e)', () => {
     }
     expect(await spaceCount(target)).toBe(before);
     expect(await mediaCount(target)).toBe(mediaBefore);
+    const stored = (await target.dataSource.query(
+      'SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM store_products)::int AS products',
+    )) as { events: number; products: number }[];
+    expect(stored[0]).toEqual({ events: 4, products: 2 });
     const kept = (await target.dataSource.query(
       "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive IS NOT NULL",
     )) as { n: number }[];

@@ -8,7 +8,14 @@ const id = (prefix: string, n: number) => `${prefix}_${String(n).padStart(32, '0
 const pipe = createValidationPipe(new AppConfig());
 
 function archive(
-  changes: { space?: object; topics?: object[]; pages?: object[]; posts?: object[]; media?: object[] } = {},
+  changes: {
+    space?: object;
+    topics?: object[];
+    pages?: object[];
+    posts?: object[];
+    media?: object[];
+    store?: { products: object[]; releases: object[]; events: object[] };
+  } = {},
 ): Map<string, unknown> {
   const posts = (
     changes.posts ?? [
@@ -49,6 +56,13 @@ function archive(
     ['pages.json', changes.pages ?? []],
     ['posts.json', posts],
     ...(changes.media ? [['media.json', changes.media] as [string, unknown]] : []),
+    ...(changes.store
+      ? ([
+          ['products.json', changes.store.products],
+          ['releases.json', changes.store.releases],
+          ['events.json', changes.store.events],
+        ] as [string, unknown][])
+      : []),
   ]);
 }
 
@@ -162,5 +176,102 @@ describe('space import plan', () => {
     expect(await refusal({ media: [file(1, 'a.png', 'image/png'), file(1, 'b.png', 'image/png')] })).toBe(
       `media.json/1: ${id('media', 1)} appears twice`,
     );
+  });
+
+  /** Events and the store (docs/decisions/0232-space-import-events-and-the-store.md). */
+  const product = {
+    id: id('product', 1),
+    slug: 'record',
+    name: 'Record',
+    description: null,
+    coverId: id('media', 9),
+    sortOrder: 0,
+    prices: [
+      { id: id('price', 1), type: 'one-time', currency: 'EUR', amount: 1200, archived: false },
+      {
+        id: id('price', 2),
+        type: 'recurring',
+        currency: 'EUR',
+        amount: 300,
+        interval: 'month',
+        archived: true,
+      },
+    ],
+    isSoldOut: false,
+    purchasable: true,
+    published: true,
+  };
+  const release = {
+    slug: 'first',
+    title: 'First',
+    description: null,
+    coverId: null,
+    credits: [{ name: 'Ada', role: 'producer', did: null }],
+    productIds: [id('product', 1)],
+    published: true,
+  };
+  const event = {
+    title: 'Jam',
+    description: null,
+    location: null,
+    type: 'attend',
+    mode: 'place',
+    url: null,
+    isAllDay: false,
+    startsAt: '2027-01-14T17:00:00.000Z',
+    endsAt: null,
+    timeZone: 'Europe/Berlin',
+    startDate: null,
+    endDate: null,
+    rrule: 'FREQ=WEEKLY;COUNT=3',
+    coverId: null,
+    requiresTicket: true,
+    ticketProductIds: [id('product', 1)],
+    visibility: 'draft',
+  };
+
+  it('carries products with new prices, releases and events with the archive’s product ids', async () => {
+    const plan = await planOf(
+      archive({ store: { products: [product], releases: [release], events: [event] } }),
+      pipe,
+    );
+    expect(plan.products).toHaveLength(1);
+    expect(plan.products[0].archiveId).toBe(id('product', 1));
+    // Prices lose their ids (the new product's are new); a cover the archive lacks is left out.
+    expect(plan.products[0].request.prices.map((price) => price.id)).toEqual([undefined, undefined]);
+    expect(plan.products[0].request).toMatchObject({ soldOut: false, purchasable: true, published: true });
+    expect(plan.products[0].request.coverId).toBeUndefined();
+    expect(plan.releases[0]).toMatchObject({
+      productIds: [id('product', 1)],
+      credits: [{ name: 'Ada', role: 'producer' }],
+    });
+    expect(plan.events[0]).toMatchObject({
+      rrule: 'FREQ=WEEKLY;COUNT=3',
+      visibility: 'draft',
+      ticketProductIds: [id('product', 1)],
+    });
+  });
+
+  it('refuses a product id not in products.json, and a record its route refuses', async () => {
+    const unknown = id('product', 7);
+    expect(
+      await refusal({
+        store: { products: [product], releases: [{ ...release, productIds: [unknown] }], events: [] },
+      }),
+    ).toBe(`releases.json/0: ${unknown} is not in products.json`);
+    expect(
+      await refusal({
+        store: { products: [], releases: [], events: [{ ...event, ticketProductIds: [unknown] }] },
+      }),
+    ).toBe(`events.json/0: ${unknown} is not in products.json`);
+    expect(
+      await refusal({
+        store: {
+          products: [{ ...product, prices: [{ ...product.prices[0], currency: 'eur' }] }],
+          releases: [],
+          events: [],
+        },
+      }),
+    ).toMatch(/^products\.json\/0: /);
   });
 });
