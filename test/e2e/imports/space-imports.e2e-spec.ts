@@ -74,6 +74,7 @@ describe('space imports (e2e)', () => {
   let strangerThere: Actor;
   let spaceId: string;
   let archive: Buffer;
+  let importedSpaceId: string;
 
   beforeAll(async () => {
     // The first app's logger is the process's (test/support/log-capture.ts): both write to `log`.
@@ -257,6 +258,7 @@ describe('space imports (e2e)', () => {
     expectStatus(done, 200);
     expect(done.body).toMatchObject({ id, state: 'done' });
     const newId = done.body.spaceId as string;
+    importedSpaceId = newId;
     expect(newId).toMatch(/^space_[0-9a-f]{32}$/);
     expect(newId).not.toBe(spaceId);
 
@@ -410,6 +412,40 @@ describe('space imports (e2e)', () => {
       [newId.slice('space_'.length)],
     )) as { uploader_did: string }[];
     expect(copied.map((media) => media.uploader_did)).toEqual(Array(6).fill(owner.did));
+  });
+
+  it('publishes the imported posts through the second instance’s relay: new chains, the same content', async () => {
+    // docs/decisions/0233: the importer re-authors the content; its chains are the second relay's
+    // own, announced by the ordinary writes, and name the same content as the source's.
+    type Card = { title: string | null; protocol?: { contentId: string; headOpCid: string } };
+    const cardsOf = async (t: SpacesTestApp, id: string) =>
+      ((await t.anonymous.get(`/v1/spaces/${id}/posts`)).body.items as Card[]).map((card) => card);
+    const cardsHere = await cardsOf(source, spaceId);
+    const cardsThere = await cardsOf(target, importedSpaceId);
+    expect(cardsThere).toHaveLength(2);
+    for (const [index, card] of cardsThere.entries()) {
+      const chain = card.protocol!;
+      const original = cardsHere[index].protocol!;
+      expect(chain.contentId).not.toBe(original.contentId);
+      const state = await target.anonymous.get(`/relay/proof/v1/content/${chain.contentId}`);
+      expectStatus(state, 200);
+      expect(state.body).toMatchObject({ headCID: chain.headOpCid, state: { isDeleted: false } });
+      const log = await target.anonymous.get(`/relay/proof/v1/content/${chain.contentId}/log`);
+      expectStatus(log, 200);
+      // The source's chain is not the second relay's: nothing was copied as if re-signed.
+      expect((await target.anonymous.get(`/relay/proof/v1/content/${original.contentId}`)).status).toBe(404);
+      const blobThere = await target.anonymous.get(`/relay/content/${chain.contentId}/blob`);
+      const blobHere = await source.anonymous.get(`/relay/content/${original.contentId}/blob`);
+      expectStatus(blobThere, 200);
+      expect(comparable(blobThere.body, { did: 'did:none', domain: 'domain.none' })).toEqual(
+        comparable(blobHere.body, { did: 'did:none', domain: 'domain.none' }),
+      );
+      expect(blobThere.body).toMatchObject({ credits: [{ did: owner.did, role: 'author' }] });
+    }
+    // The new space's identity chain is on the second relay, announced as any new space's.
+    const spaceDid = ((await target.anonymous.get(`/v1/spaces/${importedSpaceId}`)).body as { did: string })
+      .did;
+    expectStatus(await target.anonymous.get(`/relay/proof/v1/identities/${spaceDid}/log`), 200);
   });
 
   it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {
