@@ -12,6 +12,7 @@ import { PublicSpaceEventsController } from './controllers/public-space-events.c
 import { SpaceEventsController } from './controllers/space-events.controller';
 import { UpcomingEventsController } from './controllers/upcoming-events.controller';
 import { EventRecordsModule } from './event-records.module';
+import { SpaceEventWriter } from '../common/imports/space-event-writer';
 import { CalendarEvent } from './entities/event.entity';
 import { EventOccurrence } from './entities/event-occurrence.entity';
 import { OccurrenceHorizon } from './entities/occurrence-horizon.entity';
@@ -58,6 +59,8 @@ import { OccurrencesService } from './services/occurrences.service';
     OccurrenceRefreshSubscriber,
     EventCountService,
     EventTicketsService,
+    // A space import's writes of events (docs/decisions/0232).
+    { provide: SpaceEventWriter, useExisting: EventAdminService },
   ],
 })
 export class EventsModule {}

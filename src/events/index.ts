@@ -4,6 +4,7 @@
  * occurrence cards with search's `SearchItemsService`); others import `EventRecordsModule`.
  */
 export { EventRecordsModule } from './event-records.module';
+export { EventRequest } from './dto/event-requests.dto';
 export { EventReference, PublicEventsService } from './services/public-events.service';
 export { EventExportService, ExportedEvent } from './services/event-export.service';
 export const PUBLISHED_VIEWS = ['searchable_events'] as const;

@@ -6,4 +6,9 @@
 export { ExportsModule } from './exports.module';
 export { ExportsService } from './services/exports.service';
 export { ExportErasureService } from './services/export-erasure.service';
-export { ArchiveRejected, readSpaceArchive, type ReadArchive } from './domain/archive-reader';
+export {
+  ArchiveRejected,
+  readArchiveMedia,
+  readSpaceArchive,
+  type ReadArchive,
+} from './domain/archive-reader';

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
+import { MediaRecordsModule } from '../media';
+import { StoreModule } from '../store';
 import { PostsModule } from '../posts';
 import { SpacesModule } from '../spaces';
 import { SpaceImportsController } from './controllers/space-imports.controller';
@@ -11,11 +13,18 @@ import { SpaceImportsService } from './services/space-imports.service';
 
 /**
  * Space imports (issue 35 item 5): owns `imports`; reads a space export's archive (the exports
- * module's reader and schemas) and writes the new space only through the spaces and posts modules'
- * services (docs/decisions/0220, 0221). Nothing imports it.
+ * module's reader and schemas) and writes the new space only through the spaces, posts, media, store
+ * and events modules' services (docs/decisions/0220, 0221, 0231, 0232). Nothing imports it.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([SpaceImport]), JobsModule, SpacesModule, PostsModule],
+  imports: [
+    TypeOrmModule.forFeature([SpaceImport]),
+    JobsModule,
+    SpacesModule,
+    PostsModule,
+    MediaRecordsModule,
+    StoreModule,
+  ],
   controllers: [SpaceImportsController],
   providers: [SpaceImportsService, ImportsRepository, ImportsSubscriber],
 })

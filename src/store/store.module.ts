@@ -53,6 +53,6 @@ import { SlugsRepository } from './repositories/slugs.repository';
     StoreTicketsService,
     StoreExportService,
   ],
-  exports: [StoreTicketsService, StoreExportService],
+  exports: [StoreTicketsService, StoreExportService, ProductsService, ReleasesService],
 })
 export class StoreModule {}

@@ -59,15 +59,10 @@ export function isSafeEntryName(name: string): boolean {
   return segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
-/**
- * Reads the archive's JSON files of the space layout, entry by entry (lazily: one inflating stream
- * at a time), and validates them. Entries outside the layout (README, schemas/, media/) are
- * checked for their names and skipped unread. Throws ArchiveRejected for anything unsafe or invalid.
- */
-export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits): Promise<ReadArchive> {
-  let zip: ZipFile;
+/** Opens a zip held in memory; ArchiveRejected when it is not one. */
+async function openZip(bytes: Buffer): Promise<ZipFile> {
   try {
-    zip = await new Promise<ZipFile>((resolve, reject) =>
+    return await new Promise<ZipFile>((resolve, reject) =>
       fromBuffer(
         bytes,
         // Names are checked here (isSafeEntryName) so that the message says which one was refused.
@@ -78,9 +73,23 @@ export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits)
   } catch {
     throw new ArchiveRejected('The archive is not a readable zip file');
   }
-  if (zip.entryCount > limits.maxEntries) {
+}
+
+/**
+ * Reads the entries `limitOf` names (their inflated bytes at most the number it answers; null:
+ * skipped unread), one inflating stream at a time, every entry's name checked first, at most
+ * `maxTotalBytes` together. Throws ArchiveRejected for anything unsafe.
+ */
+async function readEntries(
+  bytes: Buffer,
+  maxEntries: number,
+  maxTotalBytes: number,
+  limitOf: (name: string) => number | null,
+): Promise<Map<string, Buffer>> {
+  const zip = await openZip(bytes);
+  if (zip.entryCount > maxEntries) {
     zip.close();
-    throw new ArchiveRejected(`The archive has more than ${limits.maxEntries} entries`);
+    throw new ArchiveRejected(`The archive has more than ${maxEntries} entries`);
   }
   const texts = new Map<string, Buffer>();
   let total = 0;
@@ -101,13 +110,14 @@ export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits)
           : entry.fileName;
         if (!isSafeEntryName(name))
           return fail(new ArchiveRejected(`Unsafe entry name: ${JSON.stringify(name.slice(0, 80))}`));
-        if (!(name in SPACE_ARCHIVE_SCHEMAS)) {
+        const limit = limitOf(name);
+        if (limit === null) {
           zip.readEntry();
           return;
         }
         if (texts.has(name)) return fail(new ArchiveRejected(`${name} appears twice`));
-        if (entry.uncompressedSize > limits.maxEntryBytes) {
-          return fail(new ArchiveRejected(`${name} is larger than ${limits.maxEntryBytes} bytes`));
+        if (entry.uncompressedSize > limit) {
+          return fail(new ArchiveRejected(`${name} is larger than ${limit} bytes`));
         }
         zip.openReadStream(entry, (error, stream) => {
           if (error) return fail(new ArchiveRejected(`${name} cannot be read: ${error.message}`));
@@ -117,13 +127,13 @@ export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits)
             size += chunk.length;
             total += chunk.length;
             // The declared size may lie: the inflated bytes are counted as they come.
-            if (size > limits.maxEntryBytes || total > limits.maxTotalBytes) {
+            if (size > limit || total > maxTotalBytes) {
               stream.destroy();
               fail(
                 new ArchiveRejected(
-                  size > limits.maxEntryBytes
-                    ? `${name} is larger than ${limits.maxEntryBytes} bytes`
-                    : `The archive's files are larger than ${limits.maxTotalBytes} bytes together`,
+                  size > limit
+                    ? `${name} is larger than ${limit} bytes`
+                    : `The archive's files are larger than ${maxTotalBytes} bytes together`,
                 ),
               );
               return;
@@ -144,6 +154,18 @@ export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits)
   } finally {
     zip.close();
   }
+  return texts;
+}
+
+/**
+ * Reads the archive's JSON files of the space layout, entry by entry (lazily: one inflating stream
+ * at a time), and validates them. Entries outside the layout (README, schemas/, media/) are
+ * checked for their names and skipped unread. Throws ArchiveRejected for anything unsafe or invalid.
+ */
+export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits): Promise<ReadArchive> {
+  const texts = await readEntries(bytes, limits.maxEntries, limits.maxTotalBytes, (name) =>
+    name in SPACE_ARCHIVE_SCHEMAS ? limits.maxEntryBytes : null,
+  );
   for (const file of REQUIRED_FILES) if (!texts.has(file)) throw new ArchiveRejected(`${file} is missing`);
   const files: ReadArchive = new Map();
   for (const [name, text] of texts) {
@@ -162,5 +184,22 @@ export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits)
     }
     files.set(name, value);
   }
+  return files;
+}
+
+/**
+ * The bytes of the media files an import copies (docs/decisions/0231-a-space-import-copies-its-media.md),
+ * each at most the limit `paths` gives it, all of them at most `maxTotalBytes`; every other entry
+ * is skipped unread. A path `media.json` names that the archive lacks is ArchiveRejected.
+ */
+export async function readArchiveMedia(
+  bytes: Buffer,
+  paths: ReadonlyMap<string, number>,
+  limits: Pick<ArchiveReadLimits, 'maxEntries' | 'maxTotalBytes'>,
+): Promise<Map<string, Buffer>> {
+  const files = await readEntries(bytes, limits.maxEntries, limits.maxTotalBytes, (name) =>
+    name.startsWith('media/') ? (paths.get(name) ?? null) : null,
+  );
+  for (const path of paths.keys()) if (!files.has(path)) throw new ArchiveRejected(`${path} is missing`);
   return files;
 }

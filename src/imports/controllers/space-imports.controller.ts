@@ -39,7 +39,10 @@ export class SpaceImportsController {
     description:
       'The body is the zip archive of a space export (Content-Type application/zip, at most ' +
       'IMPORT_MAX_ARCHIVE_BYTES). A job reads and validates it, then creates the space with its settings, ' +
-      'topics, pages and posts; poll GET /v1/spaces/imports/{import} until it is done or failed. ' +
+      'topics, pages, posts, products, releases and events, and copies its images and files as the ' +
+      'caller’s uploads (audio and video ' +
+      'are not copied: an archive attaching one fails); poll GET /v1/spaces/imports/{import} until it is ' +
+      'done or failed. ' +
       'Members are not imported: they join again.',
   })
   @ApiConsumes('application/zip')

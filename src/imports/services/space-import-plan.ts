@@ -1,7 +1,10 @@
 import { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import { ApiError } from '../../common/errors/api-error';
 import { ArchiveRejected, type ReadArchive } from '../../exports';
+import { attachmentTokensOf, mediaKindOf, MintMediaRequest } from '../../media';
+import { EventRequest } from '../../events';
 import { CreatePostRequest } from '../../posts';
+import { ProductRequest, ReleaseRequest } from '../../store';
 import {
   CreateSpaceRequest,
   LEGACY_JOIN_MODES,
@@ -9,6 +12,7 @@ import {
   PublicConfigRequest,
   SiteRequest,
   TopicRequest,
+  UpdateSpaceRequest,
 } from '../../spaces';
 
 /**
@@ -18,6 +22,13 @@ import {
  */
 export interface SpaceImportPlan {
   create: CreateSpaceRequest;
+  /**
+   * The files to copy (docs/decisions/0231-a-space-import-copies-its-media.md), each with its id
+   * and path in the archive and its mint, checked as the upload route checks one.
+   */
+  media: PlannedMedia[];
+  /** The space's images by their archive ids; null when it has none the archive holds. */
+  images: UpdateSpaceRequest | null;
   site: SiteRequest | null;
   /** Null when the space stays as created: private and closed. */
   publicConfig: PublicConfigRequest | null;
@@ -26,9 +37,90 @@ export interface SpaceImportPlan {
   pages: PageRequest[];
   /** Oldest first, so that the listings' orders are the source's; `topic` is the archive's id. */
   posts: CreatePostRequest[];
+  /**
+   * The store and the events (docs/decisions/0232-space-import-events-and-the-store.md), in the
+   * archive's order; product ids (of releases and tickets) and covers are the archive's.
+   */
+  products: { archiveId: string; request: ProductRequest }[];
+  releases: ReleaseRequest[];
+  events: EventRequest[];
+}
+
+interface ArchivedProduct {
+  id: string;
+  slug: string;
+  name: string;
+  description?: string | null;
+  coverId: string | null;
+  sortOrder?: number;
+  prices: {
+    type: string;
+    currency: string;
+    amount: number;
+    suggestedAmount?: number;
+    interval?: string;
+    archived: boolean;
+  }[];
+  isSoldOut?: boolean;
+  purchasable?: boolean;
+  published: boolean;
+}
+interface ArchivedRelease {
+  slug: string;
+  title: string;
+  description?: string | null;
+  coverId: string | null;
+  credits: { name: string; role?: string | null; did?: string | null }[];
+  productIds: string[];
+  published: boolean;
+}
+/** Every member of an event's record the route takes back (the others are ids and times). */
+const EVENT_FIELDS = [
+  'title',
+  'description',
+  'location',
+  'type',
+  'mode',
+  'url',
+  'isAllDay',
+  'startsAt',
+  'endsAt',
+  'timeZone',
+  'startDate',
+  'endDate',
+  'rrule',
+  'requiresTicket',
+  'visibility',
+] as const;
+type ArchivedEvent = Record<(typeof EVENT_FIELDS)[number], unknown> & {
+  coverId: string | null;
+  ticketProductIds?: string[];
+};
+
+export interface PlannedMedia {
+  archiveId: string;
+  path: string;
+  /** Its index in media.json, to name it in a refusal. */
+  index: number;
+  mint: MintMediaRequest;
+}
+
+/** The kinds an import copies: ready once stored (audio and video need processing first). */
+const COPIED_KINDS = ['image', 'file'];
+
+interface ArchivedMedia {
+  id: string;
+  filename: string;
+  contentType: string;
+  alt?: string | null;
+  size: number | null;
+  path: string;
 }
 
 interface ArchivedSpace {
+  avatarId?: string | null;
+  bannerId?: string | null;
+  backgroundId?: string | null;
   displayName: string;
   description?: string | null;
   isPublic: boolean;
@@ -49,6 +141,7 @@ interface ArchivedPage {
   slug: string;
   title: string;
   body: string;
+  coverId: string | null;
   sortOrder: number;
   enabled: boolean;
 }
@@ -57,6 +150,7 @@ interface ArchivedPost {
   topicId: string;
   title: string | null;
   body: string;
+  attachmentIds: string[];
   publishedAt: string;
 }
 
@@ -71,7 +165,61 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
       throw new ArchiveRejected(`${where}: ${details[0]?.message ?? error.message}`);
     }
   };
+  const media: PlannedMedia[] = [];
+  const kinds = new Map<string, string>();
+  for (const [index, record] of ((files.get('media.json') as ArchivedMedia[] | undefined) ?? []).entries()) {
+    const where = `media.json/${index}`;
+    const mint = await check(
+      MintMediaRequest,
+      {
+        filename: record.filename,
+        contentType: record.contentType,
+        ...(record.size !== null ? { contentLength: record.size } : {}),
+        ...(record.alt ? { alt: record.alt } : {}),
+      },
+      where,
+    );
+    if (kinds.has(record.id)) throw new ArchiveRejected(`${where}: ${record.id} appears twice`);
+    if (media.some((planned) => planned.path === record.path)) {
+      throw new ArchiveRejected(`${where}: ${record.path} is named twice`);
+    }
+    const kind = mediaKindOf(mint.contentType)!;
+    kinds.set(record.id, kind);
+    if (COPIED_KINDS.includes(kind)) media.push({ archiveId: record.id, path: record.path, index, mint });
+  }
+  /**
+   * An attachment or an inline image must be a copied file of the archive (a post's or page's
+   * media are uploads to its space, so a complete archive holds them): anything else is refused.
+   */
+  const attached = (id: string, where: string, image: boolean): void => {
+    const kind = kinds.get(id);
+    const refusal =
+      kind === undefined
+        ? 'is not in media.json'
+        : !COPIED_KINDS.includes(kind)
+          ? `is ${kind}, not imported`
+          : image && kind !== 'image'
+            ? 'is not an image'
+            : null;
+    if (refusal) throw new ArchiveRejected(`${where}: ${id} ${refusal}`);
+  };
+  /**
+   * An avatar, header, background or cover may be an upload to another space or a legacy one, not
+   * in the archive: then it is left out. One the archive lists must be an image.
+   */
+  const image = (id: string | null | undefined, where: string): string | undefined => {
+    if (!id || !kinds.has(id)) return undefined;
+    attached(id, where, true);
+    return id;
+  };
   const space = files.get('space.json') as ArchivedSpace;
+  const imageFields = {
+    ...(image(space.avatarId, 'space.json') ? { avatarId: space.avatarId! } : {}),
+    ...(image(space.bannerId, 'space.json') ? { bannerId: space.bannerId! } : {}),
+    ...(image(space.backgroundId, 'space.json') ? { backgroundId: space.backgroundId! } : {}),
+  };
+  const images =
+    Object.keys(imageFields).length > 0 ? await check(UpdateSpaceRequest, imageFields, 'space.json') : null;
   const create = await check(
     CreateSpaceRequest,
     { displayName: space.displayName, ...(space.description ? { description: space.description } : {}) },
@@ -110,15 +258,18 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
   }
   const pages: PageRequest[] = [];
   for (const [index, page] of (files.get('pages.json') as ArchivedPage[]).entries()) {
-    // Covers are media, not imported yet.
+    const where = `pages.json/${index}`;
+    for (const id of attachmentTokensOf(page.body)) attached(id, where, true);
+    const coverId = image(page.coverId, where);
     const fields = {
       title: page.title,
       slug: page.slug,
       body: page.body,
+      ...(coverId ? { coverId } : {}),
       sortOrder: page.sortOrder,
       enabled: page.enabled,
     };
-    pages.push(await check(PageRequest, fields, `pages.json/${index}`));
+    pages.push(await check(PageRequest, fields, where));
   }
   const imported = new Set(topics.map((topic) => topic.archiveId));
   const archived = (files.get('posts.json') as ArchivedPost[])
@@ -129,13 +280,81 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
     );
   const posts: CreatePostRequest[] = [];
   for (const { post, index } of archived) {
-    // Attachments are media, not imported yet.
+    const where = `posts.json/${index}`;
+    for (const id of post.attachmentIds) attached(id, where, false);
+    for (const id of attachmentTokensOf(post.body)) attached(id, where, true);
     const fields = {
       topic: post.topicId,
       body: post.body,
       ...(post.title !== null ? { title: post.title } : {}),
+      ...(post.attachmentIds.length > 0 ? { attachments: post.attachmentIds } : {}),
     };
-    posts.push(await check(CreatePostRequest, fields, `posts.json/${index}`));
+    posts.push(await check(CreatePostRequest, fields, where));
   }
-  return { create, site, publicConfig, topics, pages, posts };
+  const products: SpaceImportPlan['products'] = [];
+  for (const [index, product] of (
+    (files.get('products.json') as ArchivedProduct[] | undefined) ?? []
+  ).entries()) {
+    const where = `products.json/${index}`;
+    const coverId = image(product.coverId, where);
+    const fields = {
+      name: product.name,
+      slug: product.slug,
+      ...(product.description !== undefined ? { description: product.description } : {}),
+      ...(coverId ? { coverId } : {}),
+      ...(product.sortOrder !== undefined ? { sortOrder: product.sortOrder } : {}),
+      // New prices: their ids are the new product's.
+      prices: product.prices.map(({ type, currency, amount, suggestedAmount, interval, archived }) => ({
+        type,
+        currency,
+        amount,
+        ...(suggestedAmount !== undefined ? { suggestedAmount } : {}),
+        ...(interval !== undefined ? { interval } : {}),
+        archived,
+      })),
+      published: product.published,
+      ...(product.isSoldOut !== undefined ? { soldOut: product.isSoldOut } : {}),
+      ...(product.purchasable !== undefined ? { purchasable: product.purchasable } : {}),
+    };
+    products.push({ archiveId: product.id, request: await check(ProductRequest, fields, where) });
+  }
+  const productIds = new Set(products.map((product) => product.archiveId));
+  const ofStore = (ids: string[], where: string) => {
+    for (const id of ids) {
+      if (!productIds.has(id)) throw new ArchiveRejected(`${where}: ${id} is not in products.json`);
+    }
+    return ids;
+  };
+  const releases: ReleaseRequest[] = [];
+  for (const [index, release] of (
+    (files.get('releases.json') as ArchivedRelease[] | undefined) ?? []
+  ).entries()) {
+    const where = `releases.json/${index}`;
+    const coverId = image(release.coverId, where);
+    const fields = {
+      title: release.title,
+      slug: release.slug,
+      ...(release.description !== undefined ? { description: release.description } : {}),
+      ...(coverId ? { coverId } : {}),
+      credits: release.credits.map((credit) => ({
+        name: credit.name,
+        role: credit.role,
+        ...(credit.did ? { did: credit.did } : {}),
+      })),
+      productIds: ofStore(release.productIds, where),
+      published: release.published,
+    };
+    releases.push(await check(ReleaseRequest, fields, where));
+  }
+  const events: EventRequest[] = [];
+  for (const [index, event] of ((files.get('events.json') as ArchivedEvent[] | undefined) ?? []).entries()) {
+    const where = `events.json/${index}`;
+    const coverId = image(event.coverId, where);
+    const fields: Record<string, unknown> = {};
+    for (const field of EVENT_FIELDS) if (event[field] !== undefined) fields[field] = event[field];
+    if (coverId) fields.coverId = coverId;
+    if (event.ticketProductIds) fields.ticketProductIds = ofStore(event.ticketProductIds, where);
+    events.push(await check(EventRequest, fields, where));
+  }
+  return { create, media, images, site, publicConfig, topics, pages, posts, products, releases, events };
 }

@@ -1,4 +1,5 @@
 import { HttpStatus, Injectable, Logger, PipeTransform } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
 import { DataSource } from 'typeorm';
@@ -8,10 +9,13 @@ import { ApiError, invalidRequest, notFound } from '../../common/errors/api-erro
 import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
 import { createValidationPipe } from '../../common/validation.pipe';
 import { AppConfig } from '../../config/app-config';
-import { ArchiveRejected, readSpaceArchive } from '../../exports';
+import { ArchiveRejected, readArchiveMedia, readSpaceArchive } from '../../exports';
+import { MediaImportRefused, MediaImportsService } from '../../media';
 import { JobAttempt } from '../../infrastructure/jobs/job-queue';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { PostsService } from '../../posts';
+import { ProductsService, ReleasesService } from '../../store';
+import { SpaceEventWriter } from '../../common/imports/space-event-writer';
 import { SpacePagesService, SpacesService, SpaceSiteService, SpaceTopicsService } from '../../spaces';
 import { SpaceImportRecord } from '../dto/space-import.dto';
 import { SpaceImport } from '../entities/space-import.entity';
@@ -19,6 +23,9 @@ import { IMPORT_RUN_JOB, ImportRunJob } from '../events/imports.events';
 import { ImportsRepository } from '../imports.repository';
 import { presentSpaceImport } from './imports.presenter';
 import { planOf, SpaceImportPlan } from './space-import-plan';
+
+/** An `attachment://` token of a body (the media module's attachmentTokensOf reads the same). */
+const ATTACHMENT_TOKEN = /attachment:\/\/(media_[0-9a-f]{32})(?![0-9A-Za-z_])/g;
 
 /** Entries an archive's central directory may list (media files included). */
 const MAX_ENTRIES = 20_000;
@@ -45,6 +52,10 @@ export class SpaceImportsService {
     private readonly topics: SpaceTopicsService,
     private readonly pages: SpacePagesService,
     private readonly posts: PostsService,
+    private readonly media: MediaImportsService,
+    private readonly products: ProductsService,
+    private readonly releases: ReleasesService,
+    private readonly modules: ModuleRef,
   ) {
     this.pipe = createValidationPipe(config);
   }
@@ -106,13 +117,15 @@ export class SpaceImportsService {
     // A previous attempt died mid-way: its space goes first.
     if (row.spaceId) await this.removeSpace(owner, row.spaceId);
     let plan: SpaceImportPlan;
+    let files: Map<string, Buffer>;
     try {
-      const files = await readSpaceArchive(row.archive ?? Buffer.alloc(0), {
+      const read = await readSpaceArchive(row.archive ?? Buffer.alloc(0), {
         maxEntries: MAX_ENTRIES,
         maxEntryBytes: this.config.IMPORT_MAX_FILE_BYTES,
         maxTotalBytes: 4 * this.config.IMPORT_MAX_FILE_BYTES,
       });
-      plan = await planOf(files, this.pipe);
+      plan = await planOf(read, this.pipe);
+      files = await this.mediaOf(row.archive ?? Buffer.alloc(0), plan);
     } catch (error) {
       if (!(error instanceof ArchiveRejected)) throw error;
       await this.fail(row, error.message);
@@ -120,7 +133,7 @@ export class SpaceImportsService {
     }
     let spaceId: string | null = null;
     try {
-      spaceId = await this.write(row, owner, plan);
+      spaceId = await this.write(row, owner, plan, files);
     } catch (error) {
       if (spaceId === null) spaceId = (await this.repository.byId(row.id))?.spaceId ?? null;
       if (spaceId) await this.removeSpace(owner, spaceId);
@@ -139,25 +152,141 @@ export class SpaceImportsService {
         topics: plan.topics.length,
         pages: plan.pages.length,
         posts: plan.posts.length,
+        media: plan.media.length,
+        products: plan.products.length,
+        releases: plan.releases.length,
+        events: plan.events.length,
       },
       'space import done',
     );
   }
 
+  /**
+   * The bytes of the plan's files, each checked as an upload's are (its kind's limit, its sniffed
+   * type, an image decodable), before the first write; a refusal names the file's record.
+   */
+  private async mediaOf(archive: Buffer, plan: SpaceImportPlan): Promise<Map<string, Buffer>> {
+    const limits = new Map(plan.media.map((file) => [file.path, this.media.limitOf(file.mint.contentType)!]));
+    const bytes = await readArchiveMedia(archive, limits, {
+      maxEntries: MAX_ENTRIES,
+      maxTotalBytes: 2 * this.config.IMPORT_MAX_ARCHIVE_BYTES,
+    });
+    for (const file of plan.media) {
+      const where = `media.json/${file.index}`;
+      const body = bytes.get(file.path)!;
+      if (file.mint.contentLength !== undefined && body.length !== file.mint.contentLength) {
+        throw new ArchiveRejected(
+          `${where}: ${file.path} has ${body.length} bytes, not ${file.mint.contentLength}`,
+        );
+      }
+      try {
+        await this.media.checkSpaceFile(this.fileOf(file, body));
+      } catch (error) {
+        if (error instanceof MediaImportRefused) throw new ArchiveRejected(`${where}: ${error.message}`);
+        throw error;
+      }
+    }
+    return bytes;
+  }
+
+  private fileOf(file: SpaceImportPlan['media'][number], bytes: Buffer) {
+    return {
+      bytes,
+      filename: file.mint.filename,
+      contentType: file.mint.contentType,
+      alt: file.mint.alt ?? null,
+    };
+  }
+
   /** The plan's requests, in order, each through the route's own service as the owner. */
-  private async write(row: SpaceImport, owner: RequestPrincipal, plan: SpaceImportPlan): Promise<string> {
+  private async write(
+    row: SpaceImport,
+    owner: RequestPrincipal,
+    plan: SpaceImportPlan,
+    files: Map<string, Buffer>,
+  ): Promise<string> {
     const created = await this.spaces.create(owner, plan.create);
     const spaceId = parseEntityId('space', created.id)!;
     await this.repository.recordSpace(row.id, spaceId);
     const space = created.id;
+    // The files first, as uploads of the owner to the new space: the archive's ids map to new ones.
+    const ids = new Map<string, string>();
+    for (const file of plan.media) {
+      const id = await this.media.importSpaceFile(
+        spaceId,
+        owner.did,
+        this.fileOf(file, files.get(file.path)!),
+      );
+      ids.set(file.archiveId, formatEntityId('media', id));
+    }
+    const mapped = (id: string | null | undefined) => (id ? ids.get(id)! : id);
+    const rewritten = (body: string) =>
+      body.replace(ATTACHMENT_TOKEN, (token, id: string) =>
+        ids.has(id) ? `attachment://${ids.get(id)}` : token,
+      );
+    if (plan.images) {
+      const { avatarId, bannerId, backgroundId } = plan.images;
+      await this.spaces.update(owner, space, {
+        ...(avatarId ? { avatarId: mapped(avatarId) } : {}),
+        ...(bannerId ? { bannerId: mapped(bannerId) } : {}),
+        ...(backgroundId ? { backgroundId: mapped(backgroundId) } : {}),
+      });
+    }
     if (plan.site) await this.site.updateSite(owner, space, plan.site);
     const topicIds = new Map<string, string>();
     for (const topic of plan.topics) {
       topicIds.set(topic.archiveId, (await this.topics.create(owner, space, topic.request)).id);
     }
-    for (const page of plan.pages) await this.pages.create(owner, space, page);
+    for (const page of plan.pages) {
+      await this.pages.create(
+        owner,
+        space,
+        Object.assign(page, {
+          body: rewritten(page.body),
+          ...(page.coverId ? { coverId: mapped(page.coverId) } : {}),
+        }),
+      );
+    }
     for (const post of plan.posts) {
-      await this.posts.create(owner, space, Object.assign(post, { topic: topicIds.get(post.topic)! }));
+      await this.posts.create(
+        owner,
+        space,
+        Object.assign(post, {
+          topic: topicIds.get(post.topic)!,
+          body: rewritten(post.body),
+          ...(post.attachments ? { attachments: post.attachments.map((id) => ids.get(id)!) } : {}),
+        }),
+      );
+    }
+    // The store, then the events that sell its tickets (docs/decisions/0232).
+    const productIds = new Map<string, string>();
+    for (const product of plan.products) {
+      const request = Object.assign(product.request, {
+        ...(product.request.coverId ? { coverId: mapped(product.request.coverId) } : {}),
+      });
+      productIds.set(product.archiveId, (await this.products.create(owner, space, request)).id);
+    }
+    for (const release of plan.releases) {
+      await this.releases.create(
+        owner,
+        space,
+        Object.assign(release, {
+          ...(release.coverId ? { coverId: mapped(release.coverId) } : {}),
+          productIds: (release.productIds ?? []).map((id) => productIds.get(id)!),
+        }),
+      );
+    }
+    for (const event of plan.events) {
+      await this.modules.get(SpaceEventWriter, { strict: false }).create(
+        owner,
+        space,
+        Object.assign(event, {
+          ...(event.coverId ? { coverId: mapped(event.coverId) } : {}),
+          ...(event.ticketProductIds
+            ? { ticketProductIds: event.ticketProductIds.map((id) => productIds.get(id)!) }
+            : {}),
+        }),
+      );
     }
     // Last: the space is seen by others only once it is whole.
     if (plan.publicConfig) await this.spaces.setPublicConfig(owner, space, plan.publicConfig);

@@ -73,3 +73,8 @@ export function bytesMatch(declared: string, sniffed: string | undefined): boole
   if (expected === null) return sniffed === undefined || sniffed.startsWith('text/');
   return sniffed !== undefined && expected.includes(essenceOf(sniffed));
 }
+
+/** The kind of an accepted declared type (its essence), or undefined for a type not accepted. */
+export function mediaKindOf(contentType: string): MediaKind | undefined {
+  return MEDIA_TYPES[contentType]?.kind;
+}

@@ -1,9 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Readable } from 'node:stream';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { newUuid } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
-import { MEDIA_TYPES } from '../domain/media-types';
+import { bytesMatch, MEDIA_TYPES, MediaKind } from '../domain/media-types';
+import type { MediaFacts } from '../media.repository';
 import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
 import { MediaRepository } from '../media.repository';
 import { ImageUndecodable, probeImage } from './images/image-probe';
@@ -26,6 +29,21 @@ export interface ImportedImage {
   maxBytes: number;
 }
 
+/**
+ * A file of a space archive, to keep as an upload of the importer to the new space
+ * (docs/decisions/0231-a-space-import-copies-its-media.md): the declared type and name are the
+ * archive's, already checked as a mint's (MintMediaRequest); the bytes are checked here.
+ */
+export interface ImportedSpaceFile {
+  bytes: Buffer;
+  filename: string;
+  contentType: string;
+  alt: string | null;
+}
+
+/** Kinds an import keeps: those ready once stored (audio and video wait for processing). */
+const IMPORTED_KINDS: readonly MediaKind[] = ['image', 'file'];
+
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
@@ -44,6 +62,7 @@ export class MediaImportsService {
   private readonly logger = new Logger(MediaImportsService.name);
 
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: MediaRepository,
     private readonly storage: MediaStorage,
     private readonly config: AppConfig,
@@ -103,6 +122,100 @@ export class MediaImportsService {
       }),
     );
     return id;
+  }
+
+  /**
+   * Checks a space archive's file as an upload's bytes are checked (design.md §11 "Kinds and
+   * limits"): its kind one an import keeps, at most its kind's limit, the sniffed type the declared
+   * one, an image decodable within MEDIA_MAX_IMAGE_PIXELS. Stores nothing; answers what the bytes
+   * show; MediaImportRefused names the first rule broken.
+   */
+  async checkSpaceFile(file: ImportedSpaceFile): Promise<MediaFacts> {
+    const kind = MEDIA_TYPES[file.contentType]?.kind;
+    if (!kind) throw new MediaImportRefused(`${file.contentType} is not a type this service keeps`);
+    if (!IMPORTED_KINDS.includes(kind)) {
+      throw new MediaImportRefused(`${kind} is not imported (it needs processing first)`);
+    }
+    const limit = this.limitOf(file.contentType)!;
+    if (file.bytes.length > limit) {
+      throw new MediaImportRefused(`${file.bytes.length} bytes, more than ${limit} for ${kind} uploads`);
+    }
+    const found = await sniffedType(file.bytes.subarray(0, SNIFF_SAMPLE_BYTES));
+    if (!bytesMatch(file.contentType, found)) {
+      throw new MediaImportRefused(`the bytes are ${found ?? 'of no known type'}, not ${file.contentType}`);
+    }
+    if (kind !== 'image') return {};
+    try {
+      return await probeImage(Readable.from([file.bytes]), this.config.MEDIA_MAX_IMAGE_PIXELS);
+    } catch (error) {
+      if (error instanceof ImageUndecodable) throw new MediaImportRefused(error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * Stores a checked file as a `ready` upload of `uploaderDid` to the space, as an upload's PUT
+   * would leave it: its bytes in MediaStorage, its row and the space's storage figure in one
+   * transaction. Answers the new media's uuid.
+   */
+  async importSpaceFile(spaceId: string, uploaderDid: string, file: ImportedSpaceFile): Promise<string> {
+    const facts = await this.checkSpaceFile(file);
+    const id = newUuid();
+    const storageKey = `${id}/original-${newUuid()}`;
+    await this.storage.put(storageKey, Readable.from([file.bytes]), { contentType: file.contentType });
+    const now = this.clock.now();
+    const media = this.repository.create({
+      id,
+      spaceId,
+      uploaderDid,
+      filename: file.filename,
+      contentType: file.contentType,
+      kind: MEDIA_TYPES[file.contentType].kind,
+      alt: file.alt,
+      declaredLength: file.bytes.length,
+      state: 'ready',
+      failureReason: null,
+      storageKey,
+      contentLength: file.bytes.length,
+      width: facts.width ?? null,
+      height: facts.height ?? null,
+      blurHash: facts.blurHash ?? null,
+      durationMs: null,
+      waveformPeaks: null,
+      posterKey: null,
+      createdAt: now,
+      updatedAt: now,
+      uploadedAt: now,
+    });
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await this.repository.insert(media, manager);
+        await this.repository.addStoredBytes(spaceId, file.bytes.length, manager);
+      });
+    } catch (error) {
+      await this.storage.delete(storageKey);
+      throw error;
+    }
+    return id;
+  }
+
+  /** The most one upload of this type may bring (its kind's limit, never more than the daily quota). */
+  limitOf(contentType: string): number | undefined {
+    const kind = MEDIA_TYPES[contentType]?.kind;
+    return kind && Math.min(this.kindLimit(kind), this.config.MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY);
+  }
+
+  private kindLimit(kind: MediaKind): number {
+    switch (kind) {
+      case 'image':
+        return this.config.MEDIA_MAX_IMAGE_BYTES;
+      case 'audio':
+        return this.config.MEDIA_MAX_AUDIO_BYTES;
+      case 'video':
+        return this.config.MEDIA_MAX_VIDEO_BYTES;
+      case 'file':
+        return this.config.MEDIA_MAX_FILE_BYTES;
+    }
   }
 
   /** Which of these imported images still exist, ready (one statement; none for no ids). */

@@ -6,8 +6,10 @@ import { CapturedLog } from '../../support/log-capture';
 import { eventually } from '../../support/eventually';
 import { makePublic, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
-import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
+import { expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
 import { download, unzip } from '../exports/support';
+import { bootMedia, jpeg, MediaTestApp, pathOf, png } from '../media/support';
+import { spaceUpload } from '../../support/media-uploads';
 
 const MAX_FILE_BYTES = 65_536;
 const MAX_ARCHIVE_BYTES = 1_048_576;
@@ -28,6 +30,18 @@ function postArchive(t: SpacesTestApp, actor: Actor | null, bytes: Buffer) {
     .send(bytes);
 }
 
+/** The bytes served at a URL the service handed out, whatever their type. */
+function bytesAt(t: SpacesTestApp, url: string) {
+  return request(t.http)
+    .get(pathOf(url))
+    .buffer(true)
+    .parse((response, done) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => done(null, Buffer.concat(chunks)));
+    });
+}
+
 /** Every wire id, time, chain and the space's own DID and domain as placeholders: what may differ. */
 function comparable(value: unknown, space: { did: string; domain: string }): unknown {
   return JSON.parse(
@@ -37,7 +51,9 @@ function comparable(value: unknown, space: { did: string; domain: string }): unk
       .split(space.domain)
       .join('<space domain>')
       .replace(/[a-z]+_[0-9a-f]{32}/g, '<id>')
-      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>'),
+      .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
+      // A file's URL is signed until a time of each read.
+      .replace(/exp=\d+&sig=[A-Za-z0-9_-]+/g, 'exp=<exp>&sig=<sig>'),
     // New chains: their ids and CIDs are new (their genesis names the new ids and times).
     (key, member: unknown) => (key === 'protocol' ? '<chains>' : member),
   ) as unknown;
@@ -51,18 +67,20 @@ function comparable(value: unknown, space: { did: string; domain: string }): unk
  */
 describe('space imports (e2e)', () => {
   const log = new CapturedLog();
-  let source: SpacesTestApp;
-  let target: SpacesTestApp;
+  let source: MediaTestApp;
+  let target: MediaTestApp;
   let owner: Actor;
   let ownerThere: Actor;
   let strangerThere: Actor;
   let spaceId: string;
   let archive: Buffer;
+  let importedSpaceId: string;
 
   beforeAll(async () => {
     // The first app's logger is the process's (test/support/log-capture.ts): both write to `log`.
-    source = await bootSpaces({ env: { LOG_LEVEL: 'info' }, override: log.install });
-    target = await bootSpaces({
+    // Two stores too (MEDIA_DIR each): the second serves only the bytes the import copied.
+    source = await bootMedia({ env: { LOG_LEVEL: 'info' }, override: log.install });
+    target = await bootMedia({
       env: {
         LOG_LEVEL: 'info',
         IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
@@ -79,16 +97,100 @@ describe('space imports (e2e)', () => {
     spaceId = (await newSpace(owner, 'Exported')).id;
     const news = await newTopic(owner, spaceId, 'News', 'public');
     const inside = await newTopic(owner, spaceId, 'Inside', 'members');
+    // Media (docs/decisions/0231): the space's avatar, a page's cover and inline image, a post's
+    // attachments (an image and a text file) and inline image.
+    const upload = (filename: string, contentType: string, bytes: Buffer) =>
+      spaceUpload(source, owner, spaceId, { filename, contentType, bytes });
+    const avatar = await upload('logo.png', 'image/png', await png(32, 32));
+    expectStatus(await owner.put(`/spaces/${spaceId}`, { avatarId: avatar }), 200);
+    const cover = await upload('cover.jpg', 'image/jpeg', await jpeg(80, 40));
+    const map = await upload('map.png', 'image/png', await png(20, 10));
+    const photo = await upload('photo.jpg', 'image/jpeg', await jpeg(30, 30));
+    const inline = await upload('inline.png', 'image/png', await png(12, 12));
+    const notes = await upload('notes.txt', 'text/plain', Buffer.from('opening hours: always\n'));
     for (const page of [
-      { title: 'About us', slug: 'about', body: 'Who we are.', sortOrder: 1 },
+      {
+        title: 'About us',
+        slug: 'about',
+        body: `Who we are. ![where](attachment://${map})`,
+        sortOrder: 1,
+        coverId: cover,
+      },
       { title: 'Rules', slug: 'rules', body: 'Be kind.', sortOrder: 2 },
     ])
       expectStatus(await owner.post(`/spaces/${spaceId}/pages`, page), 201);
-    await newPost(owner, spaceId, { topic: news, title: 'First news', body: 'We **opened**.' });
+    await newPost(owner, spaceId, {
+      topic: news,
+      title: 'First news',
+      body: `We **opened**. ![us](attachment://${inline})`,
+      attachments: [photo, notes],
+    });
     source.clock.offsetMs += 1000;
     await newPost(owner, spaceId, { topic: news, body: 'A short note with #tag' });
     source.clock.offsetMs += 1000;
     await newPost(owner, spaceId, { topic: inside, body: 'for members only' });
+    // The store and events (docs/decisions/0232): prices of each type, a release of two products, a
+    // recurring event selling tickets, an all-day one, a members' one and a draft.
+    const created = async (path: string, body: object) => {
+      const response = await owner.post(`/spaces/${spaceId}/${path}`, body);
+      expectStatus(response, 201);
+      return response.body.id as string;
+    };
+    const record = await created('products', {
+      name: 'Record',
+      published: true,
+      coverId: cover,
+      prices: [
+        { type: 'one-time', currency: 'EUR', amount: 1200 },
+        { type: 'pay-what-you-want', currency: 'EUR', amount: 500, suggestedAmount: 800 },
+        { type: 'recurring', currency: 'EUR', amount: 300, interval: 'month', archived: true },
+      ],
+    });
+    const shirt = await created('products', {
+      name: 'Shirt',
+      description: 'Cotton',
+      published: false,
+      sortOrder: 3,
+      prices: [{ type: 'one-time', currency: 'USD', amount: 2500 }],
+    });
+    await created('releases', {
+      title: 'First Record',
+      description: 'Our first.',
+      coverId: cover,
+      credits: [{ name: 'Ada', role: 'producer', did: owner.did }],
+      productIds: [record, shirt],
+      published: true,
+    });
+    await created('releases', { title: 'Demo', credits: [], productIds: [], published: false });
+    const timed = {
+      type: 'attend',
+      mode: 'place',
+      location: 'The hall',
+      isAllDay: false,
+      startsAt: '2027-01-14T17:00:00Z',
+      endsAt: '2027-01-14T19:00:00Z',
+      timeZone: 'Europe/Berlin',
+    };
+    await created('events', {
+      ...timed,
+      title: 'Weekly jam',
+      rrule: 'FREQ=WEEKLY;BYDAY=TH;COUNT=4',
+      coverId: cover,
+      requiresTicket: true,
+      ticketProductIds: [record],
+      visibility: 'public',
+    });
+    await created('events', {
+      title: 'Festival',
+      type: 'attend',
+      mode: 'place',
+      isAllDay: true,
+      startDate: '2027-01-20',
+      endDate: '2027-01-22',
+      visibility: 'public',
+    });
+    await created('events', { ...timed, title: 'Members night', visibility: 'members' });
+    await created('events', { ...timed, title: 'Not yet', type: 'update', mode: null, visibility: 'draft' });
     await makePublic(owner, spaceId, 'open');
 
     const started = await owner.post(`/v1/spaces/${spaceId}/exports`);
@@ -114,6 +216,8 @@ describe('space imports (e2e)', () => {
     );
   const spaceCount = async (t: SpacesTestApp) =>
     ((await t.dataSource.query('SELECT count(*)::int AS n FROM spaces')) as { n: number }[])[0].n;
+  const mediaCount = async (t: SpacesTestApp) =>
+    ((await t.dataSource.query('SELECT count(*)::int AS n FROM media')) as { n: number }[])[0].n;
 
   it('needs an identity proof, and an application/zip body', async () => {
     expect((await postArchive(target, null, archive)).status).toBe(401);
@@ -154,6 +258,7 @@ describe('space imports (e2e)', () => {
     expectStatus(done, 200);
     expect(done.body).toMatchObject({ id, state: 'done' });
     const newId = done.body.spaceId as string;
+    importedSpaceId = newId;
     expect(newId).toMatch(/^space_[0-9a-f]{32}$/);
     expect(newId).not.toBe(spaceId);
 
@@ -178,14 +283,35 @@ describe('space imports (e2e)', () => {
       const space = await reader.get(`/v1/spaces/${id}`);
       const topics = await reader.get(`/v1/spaces/${id}/topics`);
       const pages = await reader.get(`/v1/spaces/${id}/pages`);
+      const page = await reader.get(`/v1/spaces/${id}/pages/about`);
       const posts = await reader.get(`/v1/spaces/${id}/posts`);
       const items = posts.body.items as { id: string; title: string | null }[];
       const post = await reader.get(`/v1/spaces/${id}/posts/${items.find((item) => item.title)!.id}`);
-      for (const response of [space, topics, pages, posts, post]) expectStatus(response, 200);
+      const events = await reader.get(
+        `/v1/spaces/${id}/events?from=2027-01-01T00:00:00Z&to=2027-03-01T00:00:00Z`,
+      );
+      const products = await reader.get(`/v1/spaces/${id}/products`);
+      const releases = await reader.get(`/v1/spaces/${id}/releases`);
+      for (const response of [events, products, releases]) expectStatus(response, 200);
+      // An event by its id; a product or release by its slug.
+      const firstOf = (listing: request.Response, kind: string, key: 'id' | 'slug') =>
+        reader.get(`/v1/spaces/${id}/${kind}/${(listing.body.items as Record<string, string>[])[0][key]}`);
+      const event = await firstOf(events, 'events', 'id');
+      const product = await firstOf(products, 'products', 'slug');
+      const release = await firstOf(releases, 'releases', 'slug');
+      for (const response of [space, topics, pages, page, posts, post, event, product, release])
+        expectStatus(response, 200);
       return {
+        events: events.body,
+        event: event.body,
+        products: products.body,
+        product: product.body,
+        releases: releases.body,
+        release: release.body,
         space: space.body,
         topics: topics.body,
         pages: pages.body,
+        page: page.body,
         posts: posts.body,
         post: post.body,
       };
@@ -214,8 +340,15 @@ describe('space imports (e2e)', () => {
       (there.posts.items as { body?: string; title: string | null }[]).map((post) => post.title),
     ).toEqual([null, 'First news']);
     expect(there.post).toMatchObject({
-      post: { title: 'First news', body: 'We **opened**.', author: { did: owner.did, username: 'im-owner' } },
+      post: { title: 'First news', author: { did: owner.did, username: 'im-owner' } },
     });
+    // The inline image's token names the copied file, not the source's.
+    const inlineThere = /^We \*\*opened\*\*\. !\[us\]\(attachment:\/\/(media_[0-9a-f]{32})\)$/.exec(
+      (there.post as { post: { body: string } }).post.body,
+    );
+    expect(inlineThere).not.toBeNull();
+    expect((here.post as { post: { body: string } }).post.body).not.toContain(inlineThere![1]);
+    expect(JSON.stringify(there.post)).toContain(`/cdn/${inlineThere![1]}/inline.png`);
     // The settings as the owner reads them, the same; members are not imported: the owner alone.
     const owned = await ownerThere.get(`/spaces/${newId}`);
     expectStatus(owned, 200);
@@ -228,7 +361,91 @@ describe('space imports (e2e)', () => {
     const audit = log.lines().filter((line) => typeof line.audit === 'string' && line.import === id);
     expect(audit.map((line) => line.audit)).toEqual(['import.requested', 'import.done']);
     expect(audit.every((line) => line.owner === owner.did && typeof line.at === 'string')).toBe(true);
-    expect(audit[1]).toMatchObject({ space: newId, topics: 2, pages: 2, posts: 3 });
+    expect(audit[1]).toMatchObject({
+      space: newId,
+      topics: 2,
+      pages: 2,
+      posts: 3,
+      media: 6,
+      products: 2,
+      releases: 2,
+      events: 4,
+    });
+    // The store and events as their administration records (drafts, hidden products, archived
+    // prices): the new space's own export holds what the source's did, ids and times aside.
+    const exported = await ownerThere.post(`/v1/spaces/${newId}/exports`);
+    expectStatus(exported, 202);
+    const again = await eventually(
+      () => ownerThere.get(`/v1/spaces/${newId}/exports/${exported.body.id as string}`),
+      (response) => response.body.state === 'ready' || response.body.state === 'failed',
+      60_000,
+    );
+    expect(again.body.state).toBe('ready');
+    const filesThere = await unzip((await download(target, again.body.url as string)).body as Buffer);
+    const filesHere = await unzip(archive);
+    for (const file of ['events.json', 'products.json', 'releases.json']) {
+      const json = (files: Map<string, Buffer>) => JSON.parse(files.get(file)!.toString()) as unknown[];
+      expect(json(filesHere).length).toBeGreaterThan(1);
+      expect(comparable(json(filesThere), spaceThere)).toEqual(comparable(json(filesHere), spaceHere));
+    }
+    expect((there.events.items as unknown[]).length).toBeGreaterThan(4);
+    expect(there.releases.items).toHaveLength(1);
+
+    // The copied files: new ids, uploads of the owner to the new space; the same bytes at the URLs.
+    const urlsOf = (reads: typeof here) =>
+      JSON.stringify(reads).match(/https?:\/\/[^"]+\/(cdn|media-files)\/media_[0-9a-f]{32}\/[^"]+/g) ?? [];
+    const urlsHere = [...new Set(urlsOf(ownerHere))];
+    const urlsThere = [...new Set(urlsOf(ownerThereReads))];
+    expect(urlsHere).toHaveLength(6);
+    expect(urlsThere).toHaveLength(6);
+    for (const [index, url] of urlsThere.entries()) {
+      expect(url).not.toBe(urlsHere[index]);
+      const served = await bytesAt(target, url);
+      const original = await bytesAt(source, urlsHere[index]);
+      expectStatus(served, 200);
+      expectStatus(original, 200);
+      expect(served.headers['content-type']).toBe(original.headers['content-type']);
+      expect(Buffer.compare(served.body as Buffer, original.body as Buffer)).toBe(0);
+    }
+    const copied = (await target.dataSource.query(
+      "SELECT space_id, uploader_did, state FROM media WHERE space_id = $1 AND state = 'ready'",
+      [newId.slice('space_'.length)],
+    )) as { uploader_did: string }[];
+    expect(copied.map((media) => media.uploader_did)).toEqual(Array(6).fill(owner.did));
+  });
+
+  it('publishes the imported posts through the second instance’s relay: new chains, the same content', async () => {
+    // docs/decisions/0233: the importer re-authors the content; its chains are the second relay's
+    // own, announced by the ordinary writes, and name the same content as the source's.
+    type Card = { title: string | null; protocol?: { contentId: string; headOpCid: string } };
+    const cardsOf = async (t: SpacesTestApp, id: string) =>
+      ((await t.anonymous.get(`/v1/spaces/${id}/posts`)).body.items as Card[]).map((card) => card);
+    const cardsHere = await cardsOf(source, spaceId);
+    const cardsThere = await cardsOf(target, importedSpaceId);
+    expect(cardsThere).toHaveLength(2);
+    for (const [index, card] of cardsThere.entries()) {
+      const chain = card.protocol!;
+      const original = cardsHere[index].protocol!;
+      expect(chain.contentId).not.toBe(original.contentId);
+      const state = await target.anonymous.get(`/relay/proof/v1/content/${chain.contentId}`);
+      expectStatus(state, 200);
+      expect(state.body).toMatchObject({ headCID: chain.headOpCid, state: { isDeleted: false } });
+      const log = await target.anonymous.get(`/relay/proof/v1/content/${chain.contentId}/log`);
+      expectStatus(log, 200);
+      // The source's chain is not the second relay's: nothing was copied as if re-signed.
+      expect((await target.anonymous.get(`/relay/proof/v1/content/${original.contentId}`)).status).toBe(404);
+      const blobThere = await target.anonymous.get(`/relay/content/${chain.contentId}/blob`);
+      const blobHere = await source.anonymous.get(`/relay/content/${original.contentId}/blob`);
+      expectStatus(blobThere, 200);
+      expect(comparable(blobThere.body, { did: 'did:none', domain: 'domain.none' })).toEqual(
+        comparable(blobHere.body, { did: 'did:none', domain: 'domain.none' }),
+      );
+      expect(blobThere.body).toMatchObject({ credits: [{ did: owner.did, role: 'author' }] });
+    }
+    // The new space's identity chain is on the second relay, announced as any new space's.
+    const spaceDid = ((await target.anonymous.get(`/v1/spaces/${importedSpaceId}`)).body as { did: string })
+      .did;
+    expectStatus(await target.anonymous.get(`/relay/proof/v1/identities/${spaceDid}/log`), 200);
   });
 
   it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {
@@ -255,7 +472,42 @@ describe('space imports (e2e)', () => {
       pages[0].slug = 'Not A Slug!';
       copy.set('pages.json', Buffer.from(JSON.stringify(pages)));
     });
+    const media = JSON.parse(files.get('media.json')!.toString()) as {
+      id: string;
+      filename: string;
+      contentType: string;
+      path: string;
+    }[];
+    const photo = media.findIndex((record) => record.filename === 'photo.jpg');
+    const notJpeg = await tampered((copy) => {
+      const records = structuredClone(media);
+      records[photo].contentType = 'application/pdf';
+      copy.set('media.json', Buffer.from(JSON.stringify(records)));
+    });
+    const missingFile = await tampered((copy) => copy.delete(media[photo].path));
+    const foreignAttachment = await tampered((copy) => {
+      const posts = JSON.parse(copy.get('posts.json')!.toString()) as { attachmentIds: string[] }[];
+      posts.find((post) => post.attachmentIds.length > 0)!.attachmentIds[0] = formatEntityId(
+        'media',
+        newUuid(),
+      );
+      copy.set('posts.json', Buffer.from(JSON.stringify(posts)));
+    });
+    const foreignProduct = await tampered((copy) => {
+      const events = JSON.parse(copy.get('events.json')!.toString()) as { ticketProductIds: string[] }[];
+      events.find((event) => event.ticketProductIds.length > 0)!.ticketProductIds[0] = formatEntityId(
+        'product',
+        newUuid(),
+      );
+      copy.set('events.json', Buffer.from(JSON.stringify(events)));
+    });
+    const badRule = await tampered((copy) => {
+      const events = JSON.parse(copy.get('events.json')!.toString()) as { title: string }[];
+      events[0].title = '';
+      copy.set('events.json', Buffer.from(JSON.stringify(events)));
+    });
     const before = await spaceCount(target);
+    const mediaBefore = await mediaCount(target);
     for (const [bytes, failure] of [
       [invalid, /^topics\.json does not match its schema: \/0 /],
       [notJson, /^pages\.json is not JSON$/],
@@ -264,6 +516,13 @@ describe('space imports (e2e)', () => {
       [Buffer.from('not a zip'), /^The archive is not a readable zip file$/],
       // Valid against the schema, refused by the route's own rules: before the first write too.
       [routeInvalid, /^pages\.json\/0: /],
+      // Media (docs/decisions/0231): sniffed as an upload's, present, and the only ones attached.
+      [notJpeg, new RegExp(`^media\\.json/${photo}: the bytes are image/jpeg, not application/pdf$`)],
+      [missingFile, new RegExp(`^${media[photo].path.replace(/\./g, '\\.')} is missing$`)],
+      [foreignAttachment, /^posts\.json\/\d+: media_[0-9a-f]{32} is not in media\.json$/],
+      // Events and the store (docs/decisions/0232): tickets of the archive's products only.
+      [foreignProduct, /^events\.json\/\d+: product_[0-9a-f]{32} is not in products\.json$/],
+      [badRule, /^events\.json\/0: title /],
     ] as const) {
       const started = await postArchive(target, ownerThere, bytes);
       expectStatus(started, 202);
@@ -278,6 +537,11 @@ describe('space imports (e2e)', () => {
       ]);
     }
     expect(await spaceCount(target)).toBe(before);
+    expect(await mediaCount(target)).toBe(mediaBefore);
+    const stored = (await target.dataSource.query(
+      'SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM store_products)::int AS products',
+    )) as { events: number; products: number }[];
+    expect(stored[0]).toEqual({ events: 4, products: 2 });
     const kept = (await target.dataSource.query(
       "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive IS NOT NULL",
     )) as { n: number }[];
