@@ -73,13 +73,21 @@ export class ExportArchiveService {
     archive.array('memberships.json', (after) => this.memberships.exportPageOf(did, after));
     archive.array('notifications.json', (after) => this.notifications.pageOf(did, after));
     archive.array('media.json', async (after) => withPaths(await this.media.pageOf(did, after)));
-    this.writeChains(archive, did, async (after) => {
-      const page = await this.posts.pageOf(did, after);
-      return { after: page.after, items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])) };
-    }, async () => {
-      const profile = await this.users.profileContentIdOf(did);
-      return { after: null, items: profile ? [profile] : [] };
-    });
+    this.writeChains(
+      archive,
+      did,
+      async (after) => {
+        const page = await this.posts.pageOf(did, after);
+        return {
+          after: page.after,
+          items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])),
+        };
+      },
+      async () => {
+        const profile = await this.users.profileContentIdOf(did);
+        return { after: null, items: profile ? [profile] : [] };
+      },
+    );
     // The files last.
     await archive.files((after) => this.media.pageOf(did, after));
     return archive.end();
@@ -121,13 +129,21 @@ export class ExportArchiveService {
     archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after));
     archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
     // The space's chains (docs/decisions/0235): its identity, its public posts' and its profile's.
-    this.writeChains(archive, space.did, async (after) => {
-      const page = await this.posts.pageOfSpace(spaceId, after);
-      return { after: page.after, items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])) };
-    }, async () => {
-      const profile = await this.spaces.profileContentIdOf(spaceId);
-      return { after: null, items: profile ? [profile] : [] };
-    });
+    this.writeChains(
+      archive,
+      space.did,
+      async (after) => {
+        const page = await this.posts.pageOfSpace(spaceId, after);
+        return {
+          after: page.after,
+          items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])),
+        };
+      },
+      async () => {
+        const profile = await this.spaces.profileContentIdOf(spaceId);
+        return { after: null, items: profile ? [profile] : [] };
+      },
+    );
     // The files last (docs/decisions/0217-space-export-media.md).
     await archive.files((after) => this.media.pageOfSpace(spaceId, after));
     return archive.end();

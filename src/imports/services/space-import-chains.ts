@@ -48,7 +48,8 @@ export async function verifySpaceArchiveChains(read: ReadArchive): Promise<numbe
     if (!post.contentId) continue;
     const where = `posts.json/${index}`;
     const chain = chains.get(post.contentId);
-    if (!chain) throw new ArchiveRejected(`${where}: its chain ${post.contentId} is not in chains/content.json`);
+    if (!chain)
+      throw new ArchiveRejected(`${where}: its chain ${post.contentId} is not in chains/content.json`);
     const document = chain.document;
     if (chain.isDeleted || document === null) {
       throw new ArchiveRejected(`${where}: its chain ${post.contentId} holds no current document`);

@@ -65,7 +65,10 @@ export async function verifyExportedChains(
     );
     verified.operations.forEach((op, index) => {
       if (op.cid !== chain.operations[index].cid) {
-        throw new ExportedChainsInvalid(where, `operation ${index} has CID ${op.cid}, not ${chain.operations[index].cid}`);
+        throw new ExportedChainsInvalid(
+          where,
+          `operation ${index} has CID ${op.cid}, not ${chain.operations[index].cid}`,
+        );
       }
     });
     const keys = new Map<string, Uint8Array>();
@@ -87,7 +90,8 @@ export async function verifyExportedChains(
           resolveKey: (kid) => {
             const { did, keyId } = parseDidUrl(kid);
             const key = identities.get(did)?.keys.get(keyId);
-            if (!key) throw new ProtocolError('KEY_NOT_FOUND', `no identity chain of the export holds ${kid}`);
+            if (!key)
+              throw new ProtocolError('KEY_NOT_FOUND', `no identity chain of the export holds ${kid}`);
             return key;
           },
           isRevoked: () => false,
@@ -96,15 +100,24 @@ export async function verifyExportedChains(
     );
     verified.records.forEach((record, at) => {
       if (record.cid !== chain.operations[at].cid) {
-        throw new ExportedChainsInvalid(where, `operation ${at} has CID ${record.cid}, not ${chain.operations[at].cid}`);
+        throw new ExportedChainsInvalid(
+          where,
+          `operation ${at} has CID ${record.cid}, not ${chain.operations[at].cid}`,
+        );
       }
     });
     const { state } = verified;
     if (state.contentId !== chain.contentId) {
-      throw new ExportedChainsInvalid(where, `the operations make chain ${state.contentId}, not ${chain.contentId}`);
+      throw new ExportedChainsInvalid(
+        where,
+        `the operations make chain ${state.contentId}, not ${chain.contentId}`,
+      );
     }
     if (state.headCid !== chain.headCid || state.isDeleted !== chain.isDeleted) {
-      throw new ExportedChainsInvalid(where, `the operations' head is ${state.headCid}, not ${chain.headCid}`);
+      throw new ExportedChainsInvalid(
+        where,
+        `the operations' head is ${state.headCid}, not ${chain.headCid}`,
+      );
     }
     const document = chain.document ?? null;
     if (document !== null) {
