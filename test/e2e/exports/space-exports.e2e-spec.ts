@@ -377,16 +377,15 @@ describe('space exports (e2e)', () => {
     type Log = { cid: string; jwsToken: string }[];
     const identity = read<{ did: string; operations: Log }>('chains/identity.json');
     const signers = read<{ did: string; operations: Log }[]>('chains/signers.json');
-    const content =
-      read<
-        {
-          contentId: string;
-          headCid: string;
-          isDeleted: boolean;
-          document: Record<string, unknown> | null;
-          operations: Log;
-        }[]
-      >('chains/content.json');
+    const content = read<
+      {
+        contentId: string;
+        headCid: string;
+        isDeleted: boolean;
+        document: Record<string, unknown> | null;
+        operations: Log;
+      }[]
+    >('chains/content.json');
     const posts =
       read<{ title: string | null; body: string; contentId: string | null; headCid: string | null }[]>(
         'posts.json',
