@@ -558,7 +558,7 @@ describe('space imports (e2e)', () => {
     type Chain = {
       contentId: string;
       document: Record<string, unknown> | null;
-      operations: { jwsToken: string }[];
+      operations: { cid: string; jwsToken: string }[];
     };
     const content = JSON.parse(files.get('chains/content.json')!.toString()) as Chain[];
     const posts = JSON.parse(files.get('posts.json')!.toString()) as {
@@ -598,6 +598,22 @@ describe('space imports (e2e)', () => {
       copy.delete('chains/signers.json');
       return zipOf(copy);
     })();
+    const foreignIdentity = await (async () => {
+      const copy = new Map(files);
+      copy.set(
+        'chains/identity.json',
+        Buffer.from(
+          JSON.stringify((JSON.parse(files.get('chains/signers.json')!.toString()) as unknown[])[0]),
+        ),
+      );
+      return zipOf(copy);
+    })();
+    const wrongCid = await withChains((chains) => {
+      chains[chainIndex].operations[0] = {
+        ...chains[chainIndex].operations[0],
+        cid: content[(chainIndex + 1) % content.length].operations[0].cid,
+      };
+    });
     const before = await spaceCount(target);
     const mediaBefore = await mediaCount(target);
     const postsBefore = async () =>
@@ -618,6 +634,8 @@ describe('space imports (e2e)', () => {
         new RegExp(`^posts\\.json/${postIndex}: its chain \\S+ is not in chains/content\\.json$`),
       ],
       [partial, /^chains\/signers\.json is missing \(the chains\/ files come together\)$/],
+      [foreignIdentity, /^chains\/identity\.json is not the identity chain of did:/],
+      [wrongCid, new RegExp(`^chains/content\\.json/${chainIndex}: operation 0 has CID \\S+, not \\S+$`)],
     ] as const) {
       const started = await postArchive(target, ownerThere, bytes);
       expectStatus(started, 202);
