@@ -133,46 +133,58 @@ FROM
 
 -- RelayChainsRepository.contentChainsByIds (src/protocol/relay/repositories/relay-chains.repository.ts)
 SELECT
-  content_id AS "contentId",
-  genesis_cid AS "genesisCid",
-  head_cid AS "headCid",
-  is_deleted AS "isDeleted"
+  c.content_id AS "contentId",
+  c.genesis_cid AS "genesisCid",
+  c.head_cid AS "headCid",
+  c.is_deleted AS "isDeleted",
+  d.document AS "document"
 FROM
-  relay_content_chains
+  relay_content_chains c
+  LEFT JOIN relay_documents d ON d.content_id = c.content_id
+  AND d.document_cid = c.current_document_cid
+  AND NOT c.is_deleted
 WHERE
-  content_id = ANY ($1::VARCHAR[])
-  AND creator_did <> $2
+  c.content_id = ANY ($1::VARCHAR[])
+  AND c.creator_did <> $2
 ORDER BY
-  content_id;
+  c.content_id;
 
 -- RelayChainsRepository.contentChainsOf.first (src/protocol/relay/repositories/relay-chains.repository.ts)
 SELECT
-  content_id AS "contentId",
-  genesis_cid AS "genesisCid",
-  head_cid AS "headCid",
-  is_deleted AS "isDeleted"
+  c.content_id AS "contentId",
+  c.genesis_cid AS "genesisCid",
+  c.head_cid AS "headCid",
+  c.is_deleted AS "isDeleted",
+  d.document AS "document"
 FROM
-  relay_content_chains
+  relay_content_chains c
+  LEFT JOIN relay_documents d ON d.content_id = c.content_id
+  AND d.document_cid = c.current_document_cid
+  AND NOT c.is_deleted
 WHERE
-  creator_did = $1
+  c.creator_did = $1
 ORDER BY
-  content_id
+  c.content_id
 LIMIT
   $2;
 
 -- RelayChainsRepository.contentChainsOf.after (src/protocol/relay/repositories/relay-chains.repository.ts)
 SELECT
-  content_id AS "contentId",
-  genesis_cid AS "genesisCid",
-  head_cid AS "headCid",
-  is_deleted AS "isDeleted"
+  c.content_id AS "contentId",
+  c.genesis_cid AS "genesisCid",
+  c.head_cid AS "headCid",
+  c.is_deleted AS "isDeleted",
+  d.document AS "document"
 FROM
-  relay_content_chains
+  relay_content_chains c
+  LEFT JOIN relay_documents d ON d.content_id = c.content_id
+  AND d.document_cid = c.current_document_cid
+  AND NOT c.is_deleted
 WHERE
-  creator_did = $1
-  AND content_id > $3
+  c.creator_did = $1
+  AND c.content_id > $3
 ORDER BY
-  content_id
+  c.content_id
 LIMIT
   $2;
 

@@ -14,7 +14,8 @@ import { SpaceImportsService } from './services/space-imports.service';
 /**
  * Space imports (issue 35 item 5): owns `imports`; reads a space export's archive (the exports
  * module's reader and schemas) and writes the new space only through the spaces, posts, media, store
- * and events modules' services (docs/decisions/0220, 0221, 0231, 0232). Nothing imports it.
+ * and events modules' services (docs/decisions/0220, 0221, 0231, 0232), after verifying its
+ * `chains/` with the protocol's rules when it carries them (0235). Nothing imports it.
  */
 @Module({
   imports: [

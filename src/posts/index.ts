@@ -1,4 +1,5 @@
 export { bareUrlsOf } from './domain/post-text';
+export { POST_SCHEMA, postDocumentText } from './domain/post-document';
 export { PostCard, SpaceCallToAction } from './dto/post-records.dto';
 export { PostDeleted, PostPinned, PostPublished, PostUpdated, PostUpvoted } from './events/post.events';
 export { memberReadsPost } from './repositories/post-readers.repository';

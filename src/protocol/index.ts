@@ -27,6 +27,12 @@ export {
   type ExportedContentChain,
   type ExportedIdentityChain,
 } from './relay/services/chain-export.service';
+export {
+  ExportedChainsInvalid,
+  verifyExportedChains,
+  type ExportedChains,
+  type VerifiedExportedContent,
+} from './relay/domain/exported-chain-verification';
 export { IdentityStateService } from './relay/services/identity-state.service';
 export { RelayIngestService } from './relay/services/relay-ingest.service';
 export { RelayModule } from './relay/relay.module';

@@ -39,8 +39,8 @@ export class SpaceExportsController {
   @ApiOperation({
     summary: 'Starts an export of the space (its owner only)',
     description:
-      'Queues the build of one zip archive (settings, topics, pages, posts, comments, members, events, products, releases, media, a ' +
-      'README and a JSON Schema per file); poll GET /v1/spaces/{space}/exports/{export} until it is ready. ' +
+      'Queues the build of one zip archive (settings, topics, pages, posts, comments, members, events, products, releases, media, ' +
+      'the chains of the space and of its public content (verifiable offline), a README and a JSON Schema per file); poll GET /v1/spaces/{space}/exports/{export} until it is ready. ' +
       'One at a time per space: 409 while one is queued or running.',
   })
   @ApiAcceptedResponse({ type: ExportRecord })

@@ -164,6 +164,8 @@ export const ARCHIVE_SCHEMAS: Record<string, object> = {
       genesisCid: { type: 'string' },
       headCid: { type: 'string' },
       isDeleted: { type: 'boolean' },
+      // Added without a version bump (docs/decisions/0235): readers take it as optional.
+      document: { type: ['object', 'null'] },
       operations: arrayOf(LOG_ENTRY),
     },
   }),
@@ -216,8 +218,10 @@ chains/identity.json the person's identity chain: its signed operations, genesis
                      "Per-Chain Logs").
 chains/content.json  each content chain of the person: those they created and signed, then those
                      the service's origin identity signs for them (their public posts, their
-                     profile); its id, genesis and head CIDs and its signed operations in the
-                     relay's ingestion order (a parent before its children).
+                     profile); its id, genesis and head CIDs, its current "document" (the one
+                     the head's documentCID commits to; null once deleted or no longer held)
+                     and its signed operations in the relay's ingestion order (a parent before
+                     its children).
 chains/signers.json  the identity chains of everyone else who signed an operation in
                      chains/content.json (the service's origin identity), so that every signature
                      can be checked without asking the service.
@@ -453,6 +457,10 @@ export const SPACE_ARCHIVE_SCHEMAS: Record<string, object> = {
     },
   }),
   'media.json': ARCHIVE_SCHEMAS['media.json'],
+  // The personal layout's chain files, of the space (docs/decisions/0235): optional to a reader.
+  'chains/identity.json': ARCHIVE_SCHEMAS['chains/identity.json'],
+  'chains/content.json': ARCHIVE_SCHEMAS['chains/content.json'],
+  'chains/signers.json': ARCHIVE_SCHEMAS['chains/signers.json'],
 };
 
 export const SPACE_ARCHIVE_README = `PLAT space export, format version ${ARCHIVE_FORMAT_VERSION}
@@ -479,6 +487,24 @@ releases.json   every live release, published or not, as its administration reco
                 its product ids in order, the cover by its media id.
 media.json      the space's uploaded files, any uploader; "path" names each one's bytes in media/.
 media/<id>/<name>  the bytes of each file, as stored (originals, no variants).
+chains/identity.json  the space's identity chain: its signed operations, genesis first, each
+                {cid, jwsToken} as the relay's per-chain log serves it (WEB-RELAY.md
+                "Per-Chain Logs").
+chains/content.json   the content chains of the space's public content: those the space's
+                identity created, then those the service's origin identity signs for it (each
+                public post's, whose id and head posts.json names as contentId and headCid, and
+                the space's public profile's); each with its id, genesis and head CIDs, its
+                current "document" (the one the head's documentCID commits to; null once
+                deleted) and its signed operations, a parent before its children.
+chains/signers.json   the identity chains of everyone else who signed an operation in
+                chains/content.json (the service's origin identity).
+
+Verifying the chains: decode each compact JWS, derive the operation CID from its payload
+(dag-cbor, PROTOCOL.md) and compare it with "cid"; check each signature with the key its "kid"
+names (identity.json or signers.json), genesis first, as PROTOCOL.md "Verification" says; the
+CID of "document" is the head's documentCID. A public post's record in posts.json has the title
+and the above-fold body its chain's post/v1 document holds. No request to the service is needed.
+An import into another instance verifies all of this first when chains/ is present.
 
 The archive is complete or absent: it is stored only once every file was written.
 `;

@@ -19,7 +19,7 @@ import {
   SPACE_ARCHIVE_SCHEMAS,
 } from '../domain/archive-format';
 import type { Export } from '../entities/export.entity';
-import { ArchiveWriter, BuiltArchive } from './archive-writer';
+import { ArchiveWriter, BuiltArchive, type PageSource } from './archive-writer';
 
 export type { BuiltArchive } from './archive-writer';
 
@@ -73,41 +73,21 @@ export class ExportArchiveService {
     archive.array('memberships.json', (after) => this.memberships.exportPageOf(did, after));
     archive.array('notifications.json', (after) => this.notifications.pageOf(did, after));
     archive.array('media.json', async (after) => withPaths(await this.media.pageOf(did, after)));
-    archive.lazyValue('chains/identity.json', () => this.chains.identityChainOf(did));
-    // Content chains: those the person created and signed, then those the service's origin
-    // identity signs for them (their public posts, a page of posts at a time, and their profile).
-    const signers = new Set<string>();
-    const noting = <T extends ExportedContentChain>(chains: T[]): T[] => {
-      for (const chain of chains) for (const op of chain.operations) signers.add(signerOf(op.jwsToken));
-      return chains;
-    };
-    archive.array(
-      'chains/content.json',
-      async (after) => {
-        const page = await this.chains.contentChainsOf(did, after);
-        return { after: page.after, items: noting(page.items) };
-      },
+    this.writeChains(
+      archive,
+      did,
       async (after) => {
         const page = await this.posts.pageOf(did, after);
-        const ids = page.items.flatMap((post) => (post.contentId ? [post.contentId] : []));
-        return { after: page.after, items: noting(await this.chains.contentChainsByIds(did, ids)) };
+        return {
+          after: page.after,
+          items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])),
+        };
       },
       async () => {
         const profile = await this.users.profileContentIdOf(did);
-        return {
-          after: null,
-          items: noting(await this.chains.contentChainsByIds(did, profile ? [profile] : [])),
-        };
+        return { after: null, items: profile ? [profile] : [] };
       },
     );
-    // The identity chains of everyone else who signed them (the origin), so that they verify
-    // offline; read once content.json, written before it, has named them all.
-    archive.array('chains/signers.json', async () => {
-      signers.delete(did);
-      const chains: ExportedIdentityChain[] = [];
-      for (const signer of [...signers].sort()) chains.push(await this.chains.identityChainOf(signer));
-      return { after: null, items: chains };
-    });
     // The files last.
     await archive.files((after) => this.media.pageOf(did, after));
     return archive.end();
@@ -148,9 +128,58 @@ export class ExportArchiveService {
     archive.array('products.json', (after) => this.store.productsPage(spaceId, after));
     archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after));
     archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
+    // The space's chains (docs/decisions/0235): its identity, its public posts' and its profile's.
+    this.writeChains(
+      archive,
+      space.did,
+      async (after) => {
+        const page = await this.posts.pageOfSpace(spaceId, after);
+        return {
+          after: page.after,
+          items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])),
+        };
+      },
+      async () => {
+        const profile = await this.spaces.profileContentIdOf(spaceId);
+        return { after: null, items: profile ? [profile] : [] };
+      },
+    );
     // The files last (docs/decisions/0217-space-export-media.md).
     await archive.files((after) => this.media.pageOfSpace(spaceId, after));
     return archive.end();
+  }
+
+  /**
+   * `chains/` of an identity `did` (docs/decisions/0210-personal-export-archive-layout.md, 0235):
+   * its identity chain; the content chains it created, then those of `contentIds` (which the
+   * service's origin identity signs for it), a page of ids at a time; then the identity chains of
+   * every other signer, so that all of them verify offline.
+   */
+  private writeChains(archive: ArchiveWriter, did: string, ...contentIds: PageSource<string>[]): void {
+    archive.lazyValue('chains/identity.json', () => this.chains.identityChainOf(did));
+    const signers = new Set<string>();
+    const noting = <T extends ExportedContentChain>(chains: T[]): T[] => {
+      for (const chain of chains) for (const op of chain.operations) signers.add(signerOf(op.jwsToken));
+      return chains;
+    };
+    archive.array(
+      'chains/content.json',
+      async (after) => {
+        const page = await this.chains.contentChainsOf(did, after);
+        return { after: page.after, items: noting(page.items) };
+      },
+      ...contentIds.map((source): PageSource<unknown> => async (after) => {
+        const page = await source(after);
+        return { after: page.after, items: noting(await this.chains.contentChainsByIds(did, page.items)) };
+      }),
+    );
+    // Read once content.json, written before it, has named them all.
+    archive.array('chains/signers.json', async () => {
+      signers.delete(did);
+      const chains: ExportedIdentityChain[] = [];
+      for (const signer of [...signers].sort()) chains.push(await this.chains.identityChainOf(signer));
+      return { after: null, items: chains };
+    });
   }
 }
 

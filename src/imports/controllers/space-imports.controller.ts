@@ -38,7 +38,8 @@ export class SpaceImportsController {
     summary: 'Imports a space export’s archive as a new space owned by the caller',
     description:
       'The body is the zip archive of a space export (Content-Type application/zip, at most ' +
-      'IMPORT_MAX_ARCHIVE_BYTES). A job reads and validates it, then creates the space with its settings, ' +
+      'IMPORT_MAX_ARCHIVE_BYTES). A job reads and validates it (its chains/, when present, verified with ' +
+      'the protocol’s rules, every public post against its chain’s document), then creates the space with its settings, ' +
       'topics, pages, posts, products, releases and events, and copies its images and files as the ' +
       'caller’s uploads (audio and video ' +
       'are not copied: an archive attaching one fails); poll GET /v1/spaces/imports/{import} until it is ' +

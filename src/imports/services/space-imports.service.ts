@@ -22,6 +22,7 @@ import { SpaceImport } from '../entities/space-import.entity';
 import { IMPORT_RUN_JOB, ImportRunJob } from '../events/imports.events';
 import { ImportsRepository } from '../imports.repository';
 import { presentSpaceImport } from './imports.presenter';
+import { verifySpaceArchiveChains } from './space-import-chains';
 import { planOf, SpaceImportPlan } from './space-import-plan';
 
 /** An `attachment://` token of a body (the media module's attachmentTokensOf reads the same). */
@@ -118,12 +119,14 @@ export class SpaceImportsService {
     if (row.spaceId) await this.removeSpace(owner, row.spaceId);
     let plan: SpaceImportPlan;
     let files: Map<string, Buffer>;
+    let chains: number | null;
     try {
       const read = await readSpaceArchive(row.archive ?? Buffer.alloc(0), {
         maxEntries: MAX_ENTRIES,
         maxEntryBytes: this.config.IMPORT_MAX_FILE_BYTES,
         maxTotalBytes: 4 * this.config.IMPORT_MAX_FILE_BYTES,
       });
+      chains = await verifySpaceArchiveChains(read);
       plan = await planOf(read, this.pipe);
       files = await this.mediaOf(row.archive ?? Buffer.alloc(0), plan);
     } catch (error) {
@@ -156,6 +159,8 @@ export class SpaceImportsService {
         products: plan.products.length,
         releases: plan.releases.length,
         events: plan.events.length,
+        // Content chains verified (docs/decisions/0235); null: the archive carried none.
+        chains,
       },
       'space import done',
     );

@@ -27,14 +27,22 @@ export function isPublicPlace(
   return space.isPublic && topic.accessKind === 'public';
 }
 
+/**
+ * A post's text as its post/v1 document holds it: the title when it has one, the above-fold body
+ * (also what a space import checks an archive's posts against, docs/decisions/0235).
+ */
+export function postDocumentText(title: string | null, body: string): { title?: string; body: string } {
+  return { ...(title ? { title } : {}), body: applyFold(body).body };
+}
+
 /** The public projection of a post as a post/v1 document. */
 export function postDocument(post: Post): Record<string, unknown> {
+  const text = postDocumentText(post.title, post.body);
   return {
     $schema: POST_SCHEMA,
     format: post.title ? 'long-post' : 'short-post',
     publishedAt: post.publishedAt.toISOString(),
-    ...(post.title ? { title: post.title } : {}),
-    body: applyFold(post.body).body,
+    ...text,
     credits: [{ did: post.authorDid, role: 'author' }],
   };
 }

@@ -32,6 +32,14 @@ export class SpaceExportService {
     return space ? toSpaceRecord(space, 'owner') : null;
   }
 
+  /**
+   * The content id of the space's public profile chain; null when it has none (a private space):
+   * the space export's `chains/` (docs/decisions/0235).
+   */
+  async profileContentIdOf(spaceId: string): Promise<string | null> {
+    return (await this.spaces.findById(spaceId))?.profileContentId ?? null;
+  }
+
   /** Live topics, whatever their access, by name. */
   async topicsPage(
     spaceId: string,

@@ -3,6 +3,12 @@ import request from 'supertest';
 import { formatEntityId, newUuid, parseEntityId } from '../../../src/common/ids/entity-id';
 import { ExportsService } from '../../../src/exports';
 import { SPACE_ARCHIVE_SCHEMAS, schemaPathOf } from '../../../src/exports/domain/archive-format';
+import {
+  documentCid,
+  resolveCurrentKey,
+  verifyContentChain,
+  verifyIdentityChain,
+} from '../../../src/protocol/core';
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
 import { CapturedLog } from '../../support/log-capture';
@@ -339,5 +345,110 @@ describe('space exports (e2e)', () => {
     const bad = await owner.get(`/v1/spaces/${spaceId}/exports?limit=0`);
     expectStatus(bad, 400);
     expect(bad.body.code).toBe('E_INVALID_REQUEST');
+  });
+
+  it('carries the space’s chains: they verify offline and hold every public post as posts.json has it', async () => {
+    // docs/decisions/0235: a public space, two public posts (one edited, one folded), one for members.
+    const publicId = (await newSpace(owner, 'Chained')).id;
+    const news = await newTopic(owner, publicId, 'News', 'public');
+    const inside = await newTopic(owner, publicId, 'Inside', 'members');
+    await makePublic(owner, publicId);
+    const long = await newPost(owner, publicId, { topic: news, title: 'Long one', body: 'first draft' });
+    expectStatus(await owner.patch(`/v1/spaces/${publicId}/posts/${long.id}`, { body: 'edited body' }), 200);
+    await newPost(owner, publicId, { topic: news, body: 'above the fold<!--fold-->below it' });
+    await newPost(owner, publicId, { topic: inside, body: 'members only' });
+
+    const started = await owner.post(`/v1/spaces/${publicId}/exports`);
+    expectStatus(started, 202);
+    const ready = await eventually(
+      () => owner.get(`/v1/spaces/${publicId}/exports/${started.body.id as string}`),
+      (response) => response.body.state === 'ready' || response.body.state === 'failed',
+      60_000,
+    );
+    expect(ready.body.state).toBe('ready');
+    const files = await unzip((await download(t, ready.body.url as string)).body as Buffer);
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const read = <T>(file: string): T => {
+      const data = JSON.parse(files.get(file)!.toString()) as unknown;
+      const validate = ajv.compile(JSON.parse(files.get(schemaPathOf(file))!.toString()) as object);
+      expect([file, validate(data), validate.errors ?? null]).toEqual([file, true, null]);
+      return data as T;
+    };
+    type Log = { cid: string; jwsToken: string }[];
+    const identity = read<{ did: string; operations: Log }>('chains/identity.json');
+    const signers = read<{ did: string; operations: Log }[]>('chains/signers.json');
+    const content = read<
+      {
+        contentId: string;
+        headCid: string;
+        isDeleted: boolean;
+        document: Record<string, unknown> | null;
+        operations: Log;
+      }[]
+    >('chains/content.json');
+    const posts =
+      read<{ title: string | null; body: string; contentId: string | null; headCid: string | null }[]>(
+        'posts.json',
+      );
+    const readme = files.get('README')!.toString();
+    for (const file of ['chains/identity.json', 'chains/content.json', 'chains/signers.json']) {
+      expect(readme).toContain(file);
+    }
+
+    // The space's identity chain and its signers' verify with the protocol's rules, offline.
+    const space = (await owner.get(`/spaces/${publicId}`)).body as { did: string };
+    expect(identity.did).toBe(space.did);
+    expect(signers.map((chain) => chain.did)).not.toContain(space.did);
+    const states = new Map(
+      [identity, ...signers].map((chain) => {
+        const verified = verifyIdentityChain(
+          chain.operations.map((op) => op.jwsToken),
+          { expectedDid: chain.did },
+        );
+        expect(verified.operations.map((op) => op.cid)).toEqual(chain.operations.map((op) => op.cid));
+        return [chain.did, verified.state] as const;
+      }),
+    );
+    // Every content chain verifies with those keys; its document is the one its head commits to.
+    const byId = new Map<string, (typeof content)[number]>();
+    for (const chain of content) {
+      const verified = await verifyContentChain(
+        chain.operations.map((op) => op.jwsToken),
+        {
+          resolveKey: (kid) => resolveCurrentKey(states.get(kid.split('#')[0])!, kid).publicKey,
+          isRevoked: () => false,
+        },
+      );
+      expect([verified.state.contentId, verified.state.headCid, verified.state.isDeleted]).toEqual([
+        chain.contentId,
+        chain.headCid,
+        chain.isDeleted,
+      ]);
+      expect(chain.document).not.toBeNull();
+      expect(documentCid(chain.document!)).toBe(verified.state.currentDocumentCID);
+      byId.set(chain.contentId, chain);
+    }
+    // Every public post's chain, at the post's head, holding its title and above-fold body; the
+    // members' post has none. The space's public profile chain is there too.
+    const publicPosts = posts.filter((post) => post.contentId !== null);
+    expect(publicPosts).toHaveLength(2);
+    expect(posts.find((post) => post.body === 'members only')).toMatchObject({ contentId: null });
+    for (const post of publicPosts) {
+      const chain = byId.get(post.contentId!)!;
+      expect(chain.headCid).toBe(post.headCid);
+      expect(chain.document).toMatchObject({ $schema: 'https://schemas.dfos.com/post/v1' });
+      expect([chain.document!.title, chain.document!.body]).toEqual([
+        post.title ?? undefined,
+        post.body.split('<!--fold-->')[0],
+      ]);
+    }
+    const edited = byId.get(publicPosts.find((post) => post.title === 'Long one')!.contentId!)!;
+    expect(edited.operations).toHaveLength(2);
+    expect(edited.document!.body).toBe('edited body');
+    const profiles = content.filter(
+      (chain) => chain.document?.$schema !== 'https://schemas.dfos.com/post/v1',
+    );
+    expect(profiles).toHaveLength(1);
+    expect(profiles[0].document).toMatchObject({ name: 'Chained' });
   });
 });

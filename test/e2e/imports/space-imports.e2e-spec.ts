@@ -259,6 +259,10 @@ describe('space imports (e2e)', () => {
     expect(done.body).toMatchObject({ id, state: 'done' });
     const newId = done.body.spaceId as string;
     importedSpaceId = newId;
+    // The archive's chains verified first (docs/decisions/0235): the two public posts' and the
+    // space profile's.
+    const doneLine = log.lines().find((line) => line.import === id && line.audit === 'import.done');
+    expect(doneLine).toMatchObject({ chains: 3 });
     expect(newId).toMatch(/^space_[0-9a-f]{32}$/);
     expect(newId).not.toBe(spaceId);
 
@@ -546,5 +550,113 @@ describe('space imports (e2e)', () => {
       "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive IS NOT NULL",
     )) as { n: number }[];
     expect(kept[0].n).toBe(0);
+  });
+
+  it('fails an archive whose chains/ do not verify or do not hold its public posts, storing nothing; imports one without chains/', async () => {
+    // docs/decisions/0235: the chains are verified with the protocol's rules before the first write.
+    const files = await unzip(archive);
+    type Chain = {
+      contentId: string;
+      document: Record<string, unknown> | null;
+      operations: { cid: string; jwsToken: string }[];
+    };
+    const content = JSON.parse(files.get('chains/content.json')!.toString()) as Chain[];
+    const posts = JSON.parse(files.get('posts.json')!.toString()) as {
+      body: string;
+      contentId: string | null;
+    }[];
+    expect(posts.filter((post) => post.contentId !== null)).toHaveLength(2);
+    const postIndex = posts.findIndex((post) => post.contentId !== null);
+    const chainIndex = content.findIndex((chain) => chain.contentId === posts[postIndex].contentId);
+    expect(chainIndex).toBeGreaterThanOrEqual(0);
+    const withChains = (change: (chains: Chain[]) => void) => {
+      const copy = new Map(files);
+      const chains = structuredClone(content);
+      change(chains);
+      copy.set('chains/content.json', Buffer.from(JSON.stringify(chains)));
+      return zipOf(copy);
+    };
+    const badSignature = await withChains((chains) => {
+      const op = chains[chainIndex].operations[0];
+      const [header, payload, signature] = op.jwsToken.split('.');
+      const flipped = signature[20] === 'A' ? 'B' : 'A';
+      op.jwsToken = [header, payload, signature.slice(0, 20) + flipped + signature.slice(21)].join('.');
+    });
+    const changedDocument = await withChains((chains) => {
+      chains[chainIndex].document = { ...chains[chainIndex].document, body: 'not what was signed' };
+    });
+    const otherPost = await (async () => {
+      const copy = new Map(files);
+      const changed = structuredClone(posts);
+      changed[postIndex].body = 'not the chain’s body';
+      copy.set('posts.json', Buffer.from(JSON.stringify(changed)));
+      return zipOf(copy);
+    })();
+    const missingChain = await withChains((chains) => chains.splice(chainIndex, 1));
+    const partial = await (async () => {
+      const copy = new Map(files);
+      copy.delete('chains/signers.json');
+      return zipOf(copy);
+    })();
+    const foreignIdentity = await (async () => {
+      const copy = new Map(files);
+      copy.set(
+        'chains/identity.json',
+        Buffer.from(
+          JSON.stringify((JSON.parse(files.get('chains/signers.json')!.toString()) as unknown[])[0]),
+        ),
+      );
+      return zipOf(copy);
+    })();
+    const wrongCid = await withChains((chains) => {
+      chains[chainIndex].operations[0] = {
+        ...chains[chainIndex].operations[0],
+        cid: content[(chainIndex + 1) % content.length].operations[0].cid,
+      };
+    });
+    const before = await spaceCount(target);
+    const mediaBefore = await mediaCount(target);
+    const postsBefore = async () =>
+      ((await target.dataSource.query('SELECT count(*)::int AS n FROM posts')) as { n: number }[])[0].n;
+    const postCount = await postsBefore();
+    for (const [bytes, failure] of [
+      [badSignature, new RegExp(`^chains/content\\.json/${chainIndex}: .*signature`, 'i')],
+      [
+        changedDocument,
+        new RegExp(`^chains/content\\.json/${chainIndex}: the document is not the one its head commits to$`),
+      ],
+      [
+        otherPost,
+        new RegExp(`^posts\\.json/${postIndex}: its body is not the one its chain's document holds$`),
+      ],
+      [
+        missingChain,
+        new RegExp(`^posts\\.json/${postIndex}: its chain \\S+ is not in chains/content\\.json$`),
+      ],
+      [partial, /^chains\/signers\.json is missing \(the chains\/ files come together\)$/],
+      [foreignIdentity, /^chains\/identity\.json is not the identity chain of did:/],
+      [wrongCid, new RegExp(`^chains/content\\.json/${chainIndex}: operation 0 has CID \\S+, not \\S+$`)],
+    ] as const) {
+      const started = await postArchive(target, ownerThere, bytes);
+      expectStatus(started, 202);
+      const failed = await settled(target, ownerThere, started.body.id as string);
+      expect([failed.body.state, failed.body.failure]).toEqual(['failed', expect.stringMatching(failure)]);
+      expect(failed.body.spaceId).toBeUndefined();
+    }
+    expect(await spaceCount(target)).toBe(before);
+    expect(await mediaCount(target)).toBe(mediaBefore);
+    expect(await postsBefore()).toBe(postCount);
+
+    // chains/ is optional to the reader: an archive without it imports, nothing verified.
+    const unchained = new Map([...files].filter(([name]) => !name.startsWith('chains/')));
+    const started = await postArchive(target, ownerThere, await zipOf(unchained));
+    expectStatus(started, 202);
+    const done = await settled(target, ownerThere, started.body.id as string);
+    expect(done.body.state).toBe('done');
+    const doneLine = log
+      .lines()
+      .find((line) => line.import === started.body.id && line.audit === 'import.done');
+    expect(doneLine).toMatchObject({ chains: null });
+    expect(await spaceCount(target)).toBe(before + 1);
   });
 });

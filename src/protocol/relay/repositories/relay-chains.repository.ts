@@ -76,6 +76,17 @@ const CONTENT_INDEX = `SELECT * FROM (
          AND ($7::boolean IS NULL OR entry.is_deleted = $7)
          AND ($8::text IS NULL OR (entry.doc_schema = $9 AND lower(entry.display_name) LIKE lower($8)))`;
 
+/**
+ * A content chain as an export carries it: its position and its current document (null once
+ * deleted, or when the relay no longer holds it), for `chains/content.json`
+ * (docs/decisions/0210-personal-export-archive-layout.md, 0235).
+ */
+const EXPORTED_CHAIN = `SELECT c.content_id AS "contentId", c.genesis_cid AS "genesisCid", c.head_cid AS "headCid",
+              c.is_deleted AS "isDeleted", d.document AS "document"
+       FROM relay_content_chains c
+       LEFT JOIN relay_documents d
+         ON d.content_id = c.content_id AND d.document_cid = c.current_document_cid AND NOT c.is_deleted`;
+
 /** The keyset and order of an index page: lexical by its key, or newest first by a time. */
 function indexPages(select: string, key: string, limit: string, after: string, past: string) {
   const byTime = (column: string) =>
@@ -99,6 +110,8 @@ export interface CreatedContentChain {
   genesisCid: string;
   headCid: string;
   isDeleted: boolean;
+  /** The head's document as the relay holds it (null once deleted, or not held). */
+  document: Record<string, unknown> | null;
 }
 
 export const RELAY_CHAINS_STATEMENTS = defineStatements('RelayChainsRepository', {
@@ -110,16 +123,13 @@ export const RELAY_CHAINS_STATEMENTS = defineStatements('RelayChainsRepository',
    * The content chains of many ids ($1) not created by $2 (those the origin signs for the person:
    * their posts and profile), by content id: a personal export's `chains/`.
    */
-  contentChainsByIds:
-    'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
-    'FROM relay_content_chains WHERE content_id = ANY($1::varchar[]) AND creator_did <> $2 ORDER BY content_id',
+  contentChainsByIds: `${EXPORTED_CHAIN}
+       WHERE c.content_id = ANY($1::varchar[]) AND c.creator_did <> $2 ORDER BY c.content_id`,
   contentChainsOf: {
-    first:
-      'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
-      'FROM relay_content_chains WHERE creator_did = $1 ORDER BY content_id LIMIT $2',
-    after:
-      'SELECT content_id AS "contentId", genesis_cid AS "genesisCid", head_cid AS "headCid", is_deleted AS "isDeleted" ' +
-      'FROM relay_content_chains WHERE creator_did = $1 AND content_id > $3 ORDER BY content_id LIMIT $2',
+    first: `${EXPORTED_CHAIN}
+       WHERE c.creator_did = $1 ORDER BY c.content_id LIMIT $2`,
+    after: `${EXPORTED_CHAIN}
+       WHERE c.creator_did = $1 AND c.content_id > $3 ORDER BY c.content_id LIMIT $2`,
   },
   /**
    * An identity's ($1) folded state and key history (the identity cache's read): the text

@@ -21,6 +21,11 @@ export interface ExportedContentChain {
   genesisCid: string;
   headCid: string;
   isDeleted: boolean;
+  /**
+   * The current document as the relay holds it, whose CID the head's `documentCID` commits to;
+   * null once deleted or when the relay holds it no more (docs/decisions/0235).
+   */
+  document: Record<string, unknown> | null;
   operations: ChainLogEntry[];
 }
 
