@@ -63,7 +63,27 @@ SET
   finished_at = $2,
   space_id = $3,
   failure_reason = $4,
-  archive = NULL
+  archive = CASE
+    WHEN $6 THEN archive
+  END
 WHERE
   id = $1
   AND state = 'running';
+
+-- ImportsRepository.announced (src/imports/imports.repository.ts)
+SELECT
+  owner_did,
+  archive
+FROM
+  imports
+WHERE
+  id = $1
+  AND state = 'done';
+
+-- ImportsRepository.releaseArchive (src/imports/imports.repository.ts)
+UPDATE imports
+SET
+  archive = NULL
+WHERE
+  id = $1
+  AND state = 'done';

@@ -22,10 +22,17 @@ export const IMPORTS_STATEMENTS = defineStatements('ImportsRepository', {
     `RETURNING ${COLUMNS}, archive`,
   /** The new space ($2) of a running import ($1), recorded as soon as it exists. */
   recordSpace: "UPDATE imports SET space_id = $2 WHERE id = $1 AND state = 'running'",
-  /** Settles a running import ($1) at $2: done, or failed with $4 (the space kept or cleared, $3). */
+  /**
+   * Settles a running import ($1) at $2: done, or failed with $4 (the space kept or cleared, $3).
+   * The archive is dropped, or kept ($6) for a done import's announcement (docs/decisions/0236).
+   */
   settle:
     'UPDATE imports SET state = $5, updated_at = $2, finished_at = $2, space_id = $3, failure_reason = $4, ' +
-    "archive = NULL WHERE id = $1 AND state = 'running'",
+    "archive = CASE WHEN $6 THEN archive END WHERE id = $1 AND state = 'running'",
+  /** The archive of a done import ($1) still to be announced; no row (or a null one) once it was. */
+  announced: "SELECT owner_did, archive FROM imports WHERE id = $1 AND state = 'done'",
+  /** Drops a done import's ($1) archive once announced. */
+  releaseArchive: "UPDATE imports SET archive = NULL WHERE id = $1 AND state = 'done'",
 });
 
 interface SpaceImportRow {
@@ -89,13 +96,29 @@ export class ImportsRepository {
     id: string,
     at: Date,
     outcome: { state: 'done'; spaceId: string } | { state: 'failed'; reason: string },
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    await this.dataSource.query(IMPORTS_STATEMENTS.settle, [
+    await runner.query(IMPORTS_STATEMENTS.settle, [
       id,
       at,
       outcome.state === 'done' ? outcome.spaceId : null,
       outcome.state === 'failed' ? outcome.reason.slice(0, 500) : null,
       outcome.state,
+      outcome.state === 'done',
     ]);
+  }
+
+  /** A done import's archive still to be announced, else null. */
+  async announced(id: string): Promise<{ ownerDid: string; archive: Buffer } | null> {
+    const rows = await this.dataSource.query<{ owner_did: string; archive: Buffer | null }[]>(
+      IMPORTS_STATEMENTS.announced,
+      [id],
+    );
+    const archive = rows[0]?.archive;
+    return archive ? { ownerDid: rows[0].owner_did, archive } : null;
+  }
+
+  async releaseArchive(id: string): Promise<void> {
+    await this.dataSource.query(IMPORTS_STATEMENTS.releaseArchive, [id]);
   }
 }

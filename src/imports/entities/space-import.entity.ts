@@ -12,7 +12,8 @@ export type SpaceImportState = 'queued' | 'running' | 'done' | 'failed';
 
 /**
  * One import of a space's archive (issue 35 item 5): asked for by the person who becomes the new
- * space's owner, run by the `imports.run` job. The archive's bytes are kept only until it settles.
+ * space's owner, run by the `imports.run` job. The archive's bytes are kept only until it settles
+ * (a done import's, until its chains are announced: docs/decisions/0236).
  */
 @Entity({ name: 'imports' })
 @Index('idx_imports_owner', ['ownerDid', 'id'])
@@ -28,7 +29,8 @@ export class SpaceImport {
   @Column({ type: 'varchar', length: 8 })
   state: SpaceImportState;
 
-  /** The uploaded archive, capped by IMPORT_MAX_ARCHIVE_BYTES; null once the import settled. */
+  /** The uploaded archive, capped by IMPORT_MAX_ARCHIVE_BYTES; null once the import settled
+   * (done: once announced). */
   @Column({ type: 'bytea', nullable: true, select: false })
   archive: Buffer | null;
 

@@ -5,3 +5,14 @@ export const IMPORT_RUN_JOB = 'imports.run';
 export interface ImportRunJob {
   importId: string;
 }
+
+/**
+ * The job kind that ingests a done import's verified source chains into this relay
+ * ({importId}; docs/decisions/0236), recorded in the transaction that marks the import done.
+ */
+export const IMPORT_ANNOUNCE_JOB = 'imports.announce';
+
+/** The data of an `imports.announce` job. */
+export interface ImportAnnounceJob {
+  importId: string;
+}

@@ -1,18 +1,21 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
+import { SpaceImportAnnouncementService } from '../services/space-import-announcement.service';
 import { SpaceImportsService } from '../services/space-imports.service';
-import { IMPORT_RUN_JOB, ImportRunJob } from './imports.events';
+import { IMPORT_ANNOUNCE_JOB, IMPORT_RUN_JOB, ImportAnnounceJob, ImportRunJob } from './imports.events';
 
 /**
  * `imports.run`, recorded in the request's transaction (JobOutbox: no fault loses it); one at a
  * time per process, as an import writes many rows
- * (docs/decisions/0221-space-import-a-durable-job-through-the-owning-modules.md).
+ * (docs/decisions/0221-space-import-a-durable-job-through-the-owning-modules.md). `imports.announce`,
+ * recorded as the import is marked done: the source's chains into the relay (0236).
  */
 @Injectable()
 export class ImportsSubscriber implements OnModuleInit {
   constructor(
     private readonly outbox: JobOutbox,
     private readonly imports: SpaceImportsService,
+    private readonly announcement: SpaceImportAnnouncementService,
   ) {}
 
   onModuleInit(): void {
@@ -21,5 +24,11 @@ export class ImportsSubscriber implements OnModuleInit {
       backoffMs: 30_000,
       concurrency: 1,
     });
+    // Ingest only, each operation already verified once: retried soon (docs/decisions/0236).
+    this.outbox.handle<ImportAnnounceJob>(
+      IMPORT_ANNOUNCE_JOB,
+      (job, run) => this.announcement.announce(job.importId, run),
+      { attempts: 5, backoffMs: 1000, concurrency: 1 },
+    );
   }
 }

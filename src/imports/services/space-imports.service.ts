@@ -19,7 +19,12 @@ import { SpaceEventWriter } from '../../common/imports/space-event-writer';
 import { SpacePagesService, SpacesService, SpaceSiteService, SpaceTopicsService } from '../../spaces';
 import { SpaceImportRecord } from '../dto/space-import.dto';
 import { SpaceImport } from '../entities/space-import.entity';
-import { IMPORT_RUN_JOB, ImportRunJob } from '../events/imports.events';
+import {
+  IMPORT_ANNOUNCE_JOB,
+  IMPORT_RUN_JOB,
+  ImportAnnounceJob,
+  ImportRunJob,
+} from '../events/imports.events';
 import { ImportsRepository } from '../imports.repository';
 import { presentSpaceImport } from './imports.presenter';
 import { verifySpaceArchiveChains } from './space-import-chains';
@@ -144,7 +149,16 @@ export class SpaceImportsService {
       throw error;
     }
     const at = this.clock.now();
-    await this.repository.settle(row.id, at, { state: 'done', spaceId });
+    // Done, and the source's chains to announce once that commits (docs/decisions/0236).
+    await this.dataSource.transaction(async (manager) => {
+      await this.repository.settle(row.id, at, { state: 'done', spaceId }, manager);
+      await this.outbox.record<ImportAnnounceJob>(
+        manager,
+        IMPORT_ANNOUNCE_JOB,
+        { importId: row.id },
+        { jobId: `imports.announce.${row.id}` },
+      );
+    });
     this.logger.log(
       {
         audit: 'import.done',

@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { ZipFile } from 'yazl';
 import { formatEntityId, newUuid } from '../../../src/common/ids/entity-id';
+import { RelayIngestService } from '../../../src/protocol';
 import { Actor } from '../../support/actors';
 import { CapturedLog } from '../../support/log-capture';
 import { eventually } from '../../support/eventually';
@@ -13,6 +14,14 @@ import { spaceUpload } from '../../support/media-uploads';
 
 const MAX_FILE_BYTES = 65_536;
 const MAX_ARCHIVE_BYTES = 1_048_576;
+
+type ExportedIdentity = { did: string; operations: { cid: string; jwsToken: string }[] };
+type ExportedContent = {
+  contentId: string;
+  headCid: string;
+  document: Record<string, unknown> | null;
+  operations: { cid: string; jwsToken: string }[];
+};
 
 async function zipOf(files: Map<string, Buffer>): Promise<Buffer> {
   const zip = new ZipFile();
@@ -248,7 +257,22 @@ describe('space imports (e2e)', () => {
     expect(after[0].n).toBe(before[0].n);
   });
 
+  let ingestFailed = false;
+
   it('imports the archive as a new space of the caller; the public reads are the source’s', async () => {
+    // The first ingest of the source's chains fails (docs/decisions/0236): the job is retried.
+    const ingestion = target.app.get(RelayIngestService);
+    const ingest = ingestion.ingest.bind(ingestion);
+    const files = await unzip(archive);
+    const genesis = (JSON.parse(files.get('chains/identity.json')!.toString()) as ExportedIdentity)
+      .operations[0].jwsToken;
+    jest.spyOn(ingestion, 'ingest').mockImplementation(async (tokens, options) => {
+      if (!ingestFailed && tokens.includes(genesis)) {
+        ingestFailed = true;
+        throw new Error('the relay is unavailable');
+      }
+      return ingest(tokens, options);
+    });
     const started = await postArchive(target, ownerThere, archive);
     expectStatus(started, 202);
     expect(started.body).toMatchObject({ state: 'queued', finishedAt: null });
@@ -362,7 +386,10 @@ describe('space imports (e2e)', () => {
     expect(owned.body).toMatchObject({ role: 'owner', isPublic: true, joinMode: 'open', memberCount: 1 });
 
     // Audit lines: requested and done, naming who, when, and the new space.
-    const audit = log.lines().filter((line) => typeof line.audit === 'string' && line.import === id);
+    const audit = log
+      .lines()
+      .filter((line) => typeof line.audit === 'string' && line.import === id)
+      .filter((line) => line.audit !== 'import.announced');
     expect(audit.map((line) => line.audit)).toEqual(['import.requested', 'import.done']);
     expect(audit.every((line) => line.owner === owner.did && typeof line.at === 'string')).toBe(true);
     expect(audit[1]).toMatchObject({
@@ -436,8 +463,6 @@ describe('space imports (e2e)', () => {
       expect(state.body).toMatchObject({ headCID: chain.headOpCid, state: { isDeleted: false } });
       const log = await target.anonymous.get(`/relay/proof/v1/content/${chain.contentId}/log`);
       expectStatus(log, 200);
-      // The source's chain is not the second relay's: nothing was copied as if re-signed.
-      expect((await target.anonymous.get(`/relay/proof/v1/content/${original.contentId}`)).status).toBe(404);
       const blobThere = await target.anonymous.get(`/relay/content/${chain.contentId}/blob`);
       const blobHere = await source.anonymous.get(`/relay/content/${original.contentId}/blob`);
       expectStatus(blobThere, 200);
@@ -450,6 +475,68 @@ describe('space imports (e2e)', () => {
     const spaceDid = ((await target.anonymous.get(`/v1/spaces/${importedSpaceId}`)).body as { did: string })
       .did;
     expectStatus(await target.anonymous.get(`/relay/proof/v1/identities/${spaceDid}/log`), 200);
+  });
+
+  it('re-announces the source’s chains on the second relay as they are, after a failed first ingest', async () => {
+    // docs/decisions/0236: once the import is done, its job ingests the archive's verified chains;
+    // the first ingest failed (above), the retry ingested them.
+    const announced = await eventually(
+      async () => log.lines().find((line) => line.audit === 'import.announced' && line.owner === owner.did),
+      (line) => line !== undefined,
+      30_000,
+    );
+    expect(ingestFailed).toBe(true);
+    const files = await unzip(archive);
+    const json = <T>(name: string) => JSON.parse(files.get(name)!.toString()) as T;
+    const identity = json<ExportedIdentity>('chains/identity.json');
+    const signers = json<ExportedIdentity[]>('chains/signers.json');
+    const content = json<ExportedContent[]>('chains/content.json');
+    expect(identity.did).toBe(
+      ((await source.anonymous.get(`/v1/spaces/${spaceId}`)).body as { did: string }).did,
+    );
+    expect(signers.length).toBeGreaterThan(0);
+    expect(content).toHaveLength(3);
+    // Every operation new to the second relay, none refused; on the job's second attempt.
+    const operations = [identity, ...signers, ...content].reduce(
+      (sum, chain) => sum + chain.operations.length,
+      0,
+    );
+    expect(announced).toMatchObject({
+      attempt: 2,
+      operations: { new: operations, duplicate: 0, rejected: 0 },
+    });
+    const same = async (path: string) => {
+      const [here, there] = [await source.anonymous.get(path), await target.anonymous.get(path)];
+      expectStatus(here, 200);
+      expectStatus(there, 200);
+      expect(there.body).toEqual(here.body);
+      return there;
+    };
+    // The source's space identity and the signers' chains: the same DIDs, the same logs.
+    for (const chain of [identity, ...signers]) {
+      const served = await same(`/relay/proof/v1/identities/${chain.did}/log`);
+      expect(JSON.stringify(served.body)).toContain(chain.operations.at(-1)!.cid);
+    }
+    // The source's content chains: the same ids, head CIDs, logs and current documents.
+    const cardsHere = (await source.anonymous.get(`/v1/spaces/${spaceId}/posts`)).body.items as {
+      protocol?: { contentId: string };
+    }[];
+    for (const card of cardsHere)
+      expect(content.map((chain) => chain.contentId)).toContain(card.protocol!.contentId);
+    for (const chain of content) {
+      const state = await same(`/relay/proof/v1/content/${chain.contentId}`);
+      expect(state.body).toMatchObject({ headCID: chain.headCid });
+      await same(`/relay/proof/v1/content/${chain.contentId}/log`);
+      if (chain.document) {
+        const blob = await same(`/relay/content/${chain.contentId}/blob`);
+        expect(blob.body).toEqual(chain.document);
+      }
+    }
+    // The archive is kept only until announced.
+    const kept = (await target.dataSource.query(
+      "SELECT count(*)::int AS n FROM imports WHERE state = 'done' AND archive IS NOT NULL",
+    )) as { n: number }[];
+    expect(kept[0].n).toBe(0);
   });
 
   it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {

@@ -11,7 +11,7 @@ import { WEBHOOK_DELIVER, WEBHOOK_SWEEP } from '../../../src/webhooks/services/w
 import { WEBHOOK_FANOUT } from '../../../src/webhooks/services/webhook-fanout.service';
 import { ERASURE_SWEEP_JOB } from '../../../src/account-erasure/events/account-erasure.events';
 import { EXPORT_BUILD_JOB, EXPORT_SWEEP_JOB } from '../../../src/exports/events/exports.events';
-import { IMPORT_RUN_JOB } from '../../../src/imports/events/imports.events';
+import { IMPORT_ANNOUNCE_JOB, IMPORT_RUN_JOB } from '../../../src/imports/events/imports.events';
 
 /**
  * The data a job of each kind carries, for tests that queue one of every kind. A new kind fails
@@ -54,12 +54,13 @@ export const WEBHOOK_KIND_DATA: Record<string, unknown> = {
 };
 
 /**
- * A build of an export and a run of an import that do not exist: the job finds nothing to take,
+ * A build of an export, a run and an announcement of an import that do not exist: the job finds nothing to take,
  * which is its idempotence.
  */
 export const EXPORT_KIND_DATA: Record<string, unknown> = {
   [EXPORT_BUILD_JOB]: { exportId: randomUUID() },
   [IMPORT_RUN_JOB]: { importId: randomUUID() },
+  [IMPORT_ANNOUNCE_JOB]: { importId: randomUUID() },
 };
 
 /** Repeating kinds carry no data. */

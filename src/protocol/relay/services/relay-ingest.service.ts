@@ -158,8 +158,9 @@ export class RelayIngestService {
    * (the public route), operations still failing only for a missing dependency are buffered; their
    * result stays `rejected` with the dependency error.
    *
-   * `documents` (the origin's own publishing only; the public route brings none) are stored with
-   * the content operation that commits to them, tied to its chain, in that operation's transaction.
+   * `documents` (the origin's own publishing, and a space import's verified chains,
+   * docs/decisions/0236; the public route brings none) are stored with the content operation that
+   * commits to them (by CID), tied to its chain, in that operation's transaction.
    */
   async ingest(
     tokens: readonly string[],
