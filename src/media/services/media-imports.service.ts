@@ -6,6 +6,7 @@ import { Clock } from '../../common/clock/clock';
 import { newUuid } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
 import { bytesMatch, MEDIA_TYPES, MediaKind } from '../domain/media-types';
+import { uploadLimit } from '../domain/upload-limits';
 import type { MediaFacts } from '../media.repository';
 import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
 import { MediaRepository } from '../media.repository';
@@ -91,34 +92,21 @@ export class MediaImportsService {
     const id = newUuid();
     const storageKey = `${id}/original-${newUuid()}`;
     await this.storage.put(storageKey, Readable.from([image.bytes]), { contentType });
-    const now = this.clock.now();
     const stem = image.filename
       .replace(/\.[A-Za-z0-9]{1,5}$/, '')
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .slice(0, 100);
     await this.repository.insert(
-      this.repository.create({
+      this.readyRow({
         id,
         spaceId: null,
         uploaderDid: image.ownerDid,
         filename: `${stem || 'image'}.${EXTENSIONS[contentType]}`,
         contentType,
-        kind: 'image',
         alt: null,
-        declaredLength: image.bytes.length,
-        state: 'ready',
-        failureReason: null,
         storageKey,
-        contentLength: image.bytes.length,
-        width: facts.width,
-        height: facts.height,
-        blurHash: facts.blurHash,
-        durationMs: null,
-        waveformPeaks: null,
-        posterKey: null,
-        createdAt: now,
-        updatedAt: now,
-        uploadedAt: now,
+        length: image.bytes.length,
+        facts,
       }),
     );
     return id;
@@ -163,29 +151,16 @@ export class MediaImportsService {
     const id = newUuid();
     const storageKey = `${id}/original-${newUuid()}`;
     await this.storage.put(storageKey, Readable.from([file.bytes]), { contentType: file.contentType });
-    const now = this.clock.now();
-    const media = this.repository.create({
+    const media = this.readyRow({
       id,
       spaceId,
       uploaderDid,
       filename: file.filename,
       contentType: file.contentType,
-      kind: MEDIA_TYPES[file.contentType].kind,
       alt: file.alt,
-      declaredLength: file.bytes.length,
-      state: 'ready',
-      failureReason: null,
       storageKey,
-      contentLength: file.bytes.length,
-      width: facts.width ?? null,
-      height: facts.height ?? null,
-      blurHash: facts.blurHash ?? null,
-      durationMs: null,
-      waveformPeaks: null,
-      posterKey: null,
-      createdAt: now,
-      updatedAt: now,
-      uploadedAt: now,
+      length: file.bytes.length,
+      facts,
     });
     try {
       await this.dataSource.transaction(async (manager) => {
@@ -199,23 +174,48 @@ export class MediaImportsService {
     return id;
   }
 
+  /** The row of stored bytes as an upload's PUT leaves it: `ready`, its facts, no processing. */
+  private readyRow(row: {
+    id: string;
+    spaceId: string | null;
+    uploaderDid: string;
+    filename: string;
+    contentType: string;
+    alt: string | null;
+    storageKey: string;
+    length: number;
+    facts: MediaFacts;
+  }) {
+    const now = this.clock.now();
+    return this.repository.create({
+      id: row.id,
+      spaceId: row.spaceId,
+      uploaderDid: row.uploaderDid,
+      filename: row.filename,
+      contentType: row.contentType,
+      kind: MEDIA_TYPES[row.contentType].kind,
+      alt: row.alt,
+      declaredLength: row.length,
+      state: 'ready',
+      failureReason: null,
+      storageKey: row.storageKey,
+      contentLength: row.length,
+      width: row.facts.width ?? null,
+      height: row.facts.height ?? null,
+      blurHash: row.facts.blurHash ?? null,
+      durationMs: null,
+      waveformPeaks: null,
+      posterKey: null,
+      createdAt: now,
+      updatedAt: now,
+      uploadedAt: now,
+    });
+  }
+
   /** The most one upload of this type may bring (its kind's limit, never more than the daily quota). */
   limitOf(contentType: string): number | undefined {
     const kind = MEDIA_TYPES[contentType]?.kind;
-    return kind && Math.min(this.kindLimit(kind), this.config.MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY);
-  }
-
-  private kindLimit(kind: MediaKind): number {
-    switch (kind) {
-      case 'image':
-        return this.config.MEDIA_MAX_IMAGE_BYTES;
-      case 'audio':
-        return this.config.MEDIA_MAX_AUDIO_BYTES;
-      case 'video':
-        return this.config.MEDIA_MAX_VIDEO_BYTES;
-      case 'file':
-        return this.config.MEDIA_MAX_FILE_BYTES;
-    }
+    return kind && uploadLimit(kind, this.config);
   }
 
   /** Which of these imported images still exist, ready (one statement; none for no ids). */

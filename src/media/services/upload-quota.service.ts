@@ -8,6 +8,7 @@ import { AppConfig } from '../../config/app-config';
 import { Media } from '../entities/media.entity';
 import { MediaRepository } from '../media.repository';
 import { MediaKind, MEDIA_TYPES } from '../domain/media-types';
+import { uploadLimit } from '../domain/upload-limits';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -43,21 +44,7 @@ export class UploadQuotaService {
 
   /** The most one upload of `kind` may bring: its kind's limit, never more than the whole quota. */
   uploadLimit(kind: MediaKind): number {
-    return Math.min(this.maxBytes(kind), this.config.MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY);
-  }
-
-  /** The largest upload of each kind (design.md §11 "Kinds and limits", MEDIA_MAX_*_BYTES). */
-  private maxBytes(kind: MediaKind): number {
-    switch (kind) {
-      case 'image':
-        return this.config.MEDIA_MAX_IMAGE_BYTES;
-      case 'audio':
-        return this.config.MEDIA_MAX_AUDIO_BYTES;
-      case 'video':
-        return this.config.MEDIA_MAX_VIDEO_BYTES;
-      case 'file':
-        return this.config.MEDIA_MAX_FILE_BYTES;
-    }
+    return uploadLimit(kind, this.config);
   }
 
   /** Saves a new pending media if what it may bring fits its uploader's quota; else the 429. */
