@@ -76,17 +76,8 @@ export class ExportArchiveService {
     this.writeChains(
       archive,
       did,
-      async (after) => {
-        const page = await this.posts.pageOf(did, after);
-        return {
-          after: page.after,
-          items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])),
-        };
-      },
-      async () => {
-        const profile = await this.users.profileContentIdOf(did);
-        return { after: null, items: profile ? [profile] : [] };
-      },
+      async (after) => chainsOf(await this.posts.pageOf(did, after)),
+      async () => onePage(await this.users.profileContentIdOf(did)),
     );
     // The files last.
     await archive.files((after) => this.media.pageOf(did, after));
@@ -132,17 +123,8 @@ export class ExportArchiveService {
     this.writeChains(
       archive,
       space.did,
-      async (after) => {
-        const page = await this.posts.pageOfSpace(spaceId, after);
-        return {
-          after: page.after,
-          items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])),
-        };
-      },
-      async () => {
-        const profile = await this.spaces.profileContentIdOf(spaceId);
-        return { after: null, items: profile ? [profile] : [] };
-      },
+      async (after) => chainsOf(await this.posts.pageOfSpace(spaceId, after)),
+      async () => onePage(await this.spaces.profileContentIdOf(spaceId)),
     );
     // The files last (docs/decisions/0217-space-export-media.md).
     await archive.files((after) => this.media.pageOfSpace(spaceId, after));
@@ -184,6 +166,16 @@ export class ExportArchiveService {
 }
 
 /** A page of files as `media.json` lists them: each record with the path of its bytes. */
+/** The content ids of a page of posts, those with a chain. */
+function chainsOf(page: ExportPage<{ contentId: string | null }>): ExportPage<string> {
+  return { after: page.after, items: page.items.flatMap((post) => (post.contentId ? [post.contentId] : [])) };
+}
+
+/** One id, if any, as the only page of a source. */
+function onePage(id: string | null): ExportPage<string> {
+  return { after: null, items: id ? [id] : [] };
+}
+
 function withPaths(page: ExportPage<ExportedMediaFile>): ExportPage<unknown> {
   return {
     after: page.after,
