@@ -98,7 +98,7 @@ export async function configureApp(app: NestExpressApplication): Promise<NestExp
   // it and RequestWrites what it committed (a 500 after a rolled-back write gives its jti back).
   app.use((request: Request, _response: Response, next: NextFunction) => runInRequestScope(request, next));
   answerClientErrorsWithEnvelope(app.getHttpServer() as Server);
-  app.get(ApiArtifacts).publish(buildOpenApiDocument(app as INestApplication));
+  app.get(ApiArtifacts).publish(() => buildOpenApiDocument(app as INestApplication));
   await app.init();
   return app;
 }
