@@ -7,6 +7,7 @@ import { MediaUrlSignerService } from './services/media-url-signer.service';
 import { MediaUrlsService } from './services/media-urls.service';
 import { MediaLookupService } from './services/media-lookup.service';
 import { MediaRepository } from './media.repository';
+import { AvProbeService } from './services/processing/av-probe.service';
 import { MediaImportsService } from './services/media-imports.service';
 import { MediaExportService } from './services/media-export.service';
 import { mediaStorageProvider } from './services/storage/media-storage.provider';
@@ -21,7 +22,9 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
  * `MediaModule`: one Nest module would import spaces and be imported by it, a cycle
  * (docs/decisions/0142-a-records-module-breaks-a-module-cycle.md). It also provides `MediaModule`
  * the repository, the URLs and their signer (one key per process), and the store (MediaStorage).
- * `MediaImportsService` keeps images other modules fetched (link previews) as public media;
+ * `MediaImportsService` keeps images other modules fetched (link previews) as public media and a
+ * space import's files (with `AvProbeService`, the one ffprobe/ffmpeg prober the processing job
+ * shares);
  * `MediaErasureService` erases a person's media in an account erasure.
  */
 @Module({
@@ -34,6 +37,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    AvProbeService,
     MediaErasureService,
     MediaErasureSubscriber,
     MediaExportService,
@@ -46,6 +50,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    AvProbeService,
     MediaErasureService,
     MediaExportService,
   ],

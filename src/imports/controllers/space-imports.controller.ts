@@ -40,10 +40,9 @@ export class SpaceImportsController {
       'The body is the zip archive of a space export (Content-Type application/zip, at most ' +
       'IMPORT_MAX_ARCHIVE_BYTES). A job reads and validates it (its chains/, when present, verified with ' +
       'the protocol’s rules, every public post against its chain’s document), then creates the space with its settings, ' +
-      'topics, pages, posts, products, releases and events, and copies its images and files as the ' +
-      'caller’s uploads (audio and video ' +
-      'are not copied: an archive attaching one fails); poll GET /v1/spaces/imports/{import} until it is ' +
-      'done or failed. ' +
+      'topics, pages, posts, products, releases and events, and copies its images, files, audio and ' +
+      'video as the caller’s uploads (audio and video probed as they are stored, ready at once); ' +
+      'poll GET /v1/spaces/imports/{import} until it is done or failed. ' +
       'Members are not imported: they join again.',
   })
   @ApiConsumes('application/zip')

@@ -105,9 +105,6 @@ export interface PlannedMedia {
   mint: MintMediaRequest;
 }
 
-/** The kinds an import copies: ready once stored (audio and video need processing first). */
-const COPIED_KINDS = ['image', 'file'];
-
 interface ArchivedMedia {
   id: string;
   filename: string;
@@ -185,7 +182,8 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
     }
     const kind = mediaKindOf(mint.contentType)!;
     kinds.set(record.id, kind);
-    if (COPIED_KINDS.includes(kind)) media.push({ archiveId: record.id, path: record.path, index, mint });
+    // Every kind is copied: audio and video are probed as they are stored (record 0231).
+    media.push({ archiveId: record.id, path: record.path, index, mint });
   }
   /**
    * An attachment or an inline image must be a copied file of the archive (a post's or page's
@@ -194,13 +192,7 @@ export async function planOf(files: ReadArchive, pipe: PipeTransform): Promise<S
   const attached = (id: string, where: string, image: boolean): void => {
     const kind = kinds.get(id);
     const refusal =
-      kind === undefined
-        ? 'is not in media.json'
-        : !COPIED_KINDS.includes(kind)
-          ? `is ${kind}, not imported`
-          : image && kind !== 'image'
-            ? 'is not an image'
-            : null;
+      kind === undefined ? 'is not in media.json' : image && kind !== 'image' ? 'is not an image' : null;
     if (refusal) throw new ArchiveRejected(`${where}: ${id} ${refusal}`);
   };
   /**

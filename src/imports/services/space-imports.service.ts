@@ -182,7 +182,8 @@ export class SpaceImportsService {
 
   /**
    * The bytes of the plan's files, each checked as an upload's are (its kind's limit, its sniffed
-   * type, an image decodable), before the first write; a refusal names the file's record.
+   * type, an image decodable, an audio or video ffprobe reads), before the first write; a refusal
+   * names the file's record.
    */
   private async mediaOf(archive: Buffer, plan: SpaceImportPlan): Promise<Map<string, Buffer>> {
     const limits = new Map(plan.media.map((file) => [file.path, this.media.limitOf(file.mint.contentType)!]));

@@ -12,6 +12,9 @@ import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
 import { MediaRepository } from '../media.repository';
 import { ImageUndecodable, probeImage } from './images/image-probe';
 import { MediaStorage } from './storage/media-storage';
+import { AvProbeService } from './processing/av-probe.service';
+import { ToolFailed, ToolMissing } from './processing/ffmpeg-tools';
+import { ScratchTooSmall } from '../domain/scratch-budget';
 
 /** Bytes another module fetched that are not an image we keep (too large, not an image, undecodable). */
 export class MediaImportRefused extends Error {}
@@ -42,9 +45,6 @@ export interface ImportedSpaceFile {
   alt: string | null;
 }
 
-/** Kinds an import keeps: those ready once stored (audio and video wait for processing). */
-const IMPORTED_KINDS: readonly MediaKind[] = ['image', 'file'];
-
 const EXTENSIONS: Record<string, string> = {
   'image/png': 'png',
   'image/jpeg': 'jpg',
@@ -68,6 +68,7 @@ export class MediaImportsService {
     private readonly storage: MediaStorage,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly avProbe: AvProbeService,
   ) {}
 
   /** Stores the image and answers its media uuid; MediaImportRefused for bytes it does not keep. */
@@ -114,16 +115,90 @@ export class MediaImportsService {
 
   /**
    * Checks a space archive's file as an upload's bytes are checked (design.md §11 "Kinds and
-   * limits"): its kind one an import keeps, at most its kind's limit, the sniffed type the declared
-   * one, an image decodable within MEDIA_MAX_IMAGE_PIXELS. Stores nothing; answers what the bytes
-   * show; MediaImportRefused names the first rule broken.
+   * limits"): at most its kind's limit, the sniffed type the declared one, an image decodable
+   * within MEDIA_MAX_IMAGE_PIXELS, an audio or video one ffprobe and ffmpeg read (as the processing
+   * job would, from a temporary copy, no poster made; without ffprobe accepted, as the job makes
+   * such media ready without their facts). Stores nothing; answers what the bytes show;
+   * MediaImportRefused names the first rule broken.
    */
   async checkSpaceFile(file: ImportedSpaceFile): Promise<MediaFacts> {
+    const kind = await this.checkedKind(file);
+    if (kind === 'image') return this.imageFacts(file);
+    if (kind === 'file') return {};
+    try {
+      return await this.avProbe.unstored(file.bytes, { kind, contentType: file.contentType });
+    } catch (error) {
+      if (error instanceof ToolMissing) return {};
+      // The verdicts that fail an upload's processing for good refuse the file here.
+      if (error instanceof ToolFailed || error instanceof ScratchTooSmall) {
+        throw new MediaImportRefused(error.message);
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * Stores a checked file as a `ready` upload of `uploaderDid` to the space, as an upload's PUT
+   * would leave it: its bytes in MediaStorage, its row and the space's storage figure in one
+   * transaction. Audio and video are probed once stored, as their processing job would (duration,
+   * waveform, poster `<id>/poster.jpg`, size, BlurHash), so the row is `ready` without the job
+   * (docs/decisions/0231-a-space-import-copies-its-media.md); a probe that fails now removes what
+   * was stored and throws. Answers the new media's uuid.
+   */
+  async importSpaceFile(spaceId: string, uploaderDid: string, file: ImportedSpaceFile): Promise<string> {
+    const kind = await this.checkedKind(file);
+    let facts: MediaFacts = kind === 'image' ? await this.imageFacts(file) : {};
+    const id = newUuid();
+    const storageKey = `${id}/original-${newUuid()}`;
+    await this.storage.put(storageKey, Readable.from([file.bytes]), { contentType: file.contentType });
+    try {
+      if (kind === 'audio' || kind === 'video') {
+        facts = await this.storedAvFacts({
+          id,
+          kind,
+          contentType: file.contentType,
+          storageKey,
+          contentLength: file.bytes.length,
+        });
+      }
+      const media = this.readyRow({
+        id,
+        spaceId,
+        uploaderDid,
+        filename: file.filename,
+        contentType: file.contentType,
+        alt: file.alt,
+        storageKey,
+        length: file.bytes.length,
+        facts,
+      });
+      await this.dataSource.transaction(async (manager) => {
+        await this.repository.insert(media, manager);
+        await this.repository.addStoredBytes(spaceId, file.bytes.length, manager);
+      });
+    } catch (error) {
+      await this.storage.delete(storageKey);
+      if (kind === 'audio' || kind === 'video') await this.storage.delete(`${id}/poster.jpg`);
+      throw error;
+    }
+    return id;
+  }
+
+  /** A stored audio or video's facts; without ffprobe none, as the processing job leaves them. */
+  private async storedAvFacts(media: Parameters<AvProbeService['stored']>[0]): Promise<MediaFacts> {
+    try {
+      return await this.avProbe.stored(media);
+    } catch (error) {
+      if (!(error instanceof ToolMissing)) throw error;
+      this.logger.warn(`imported media ${media.id} ready without audio/video facts: ${error.message}`);
+      return {};
+    }
+  }
+
+  /** The kind of a space archive's file, once within its limit and sniffed as its declared type. */
+  private async checkedKind(file: ImportedSpaceFile): Promise<MediaKind> {
     const kind = MEDIA_TYPES[file.contentType]?.kind;
     if (!kind) throw new MediaImportRefused(`${file.contentType} is not a type this service keeps`);
-    if (!IMPORTED_KINDS.includes(kind)) {
-      throw new MediaImportRefused(`${kind} is not imported (it needs processing first)`);
-    }
     const limit = this.limitOf(file.contentType)!;
     if (file.bytes.length > limit) {
       throw new MediaImportRefused(`${file.bytes.length} bytes, more than ${limit} for ${kind} uploads`);
@@ -132,7 +207,10 @@ export class MediaImportsService {
     if (!bytesMatch(file.contentType, found)) {
       throw new MediaImportRefused(`the bytes are ${found ?? 'of no known type'}, not ${file.contentType}`);
     }
-    if (kind !== 'image') return {};
+    return kind;
+  }
+
+  private async imageFacts(file: ImportedSpaceFile): Promise<MediaFacts> {
     try {
       return await probeImage(Readable.from([file.bytes]), this.config.MEDIA_MAX_IMAGE_PIXELS);
     } catch (error) {
@@ -141,40 +219,7 @@ export class MediaImportsService {
     }
   }
 
-  /**
-   * Stores a checked file as a `ready` upload of `uploaderDid` to the space, as an upload's PUT
-   * would leave it: its bytes in MediaStorage, its row and the space's storage figure in one
-   * transaction. Answers the new media's uuid.
-   */
-  async importSpaceFile(spaceId: string, uploaderDid: string, file: ImportedSpaceFile): Promise<string> {
-    const facts = await this.checkSpaceFile(file);
-    const id = newUuid();
-    const storageKey = `${id}/original-${newUuid()}`;
-    await this.storage.put(storageKey, Readable.from([file.bytes]), { contentType: file.contentType });
-    const media = this.readyRow({
-      id,
-      spaceId,
-      uploaderDid,
-      filename: file.filename,
-      contentType: file.contentType,
-      alt: file.alt,
-      storageKey,
-      length: file.bytes.length,
-      facts,
-    });
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        await this.repository.insert(media, manager);
-        await this.repository.addStoredBytes(spaceId, file.bytes.length, manager);
-      });
-    } catch (error) {
-      await this.storage.delete(storageKey);
-      throw error;
-    }
-    return id;
-  }
-
-  /** The row of stored bytes as an upload's PUT leaves it: `ready`, its facts, no processing. */
+  /** The row of stored bytes as an upload's PUT (or its processing) leaves it: `ready`, its facts. */
   private readyRow(row: {
     id: string;
     spaceId: string | null;
@@ -203,9 +248,9 @@ export class MediaImportsService {
       width: row.facts.width ?? null,
       height: row.facts.height ?? null,
       blurHash: row.facts.blurHash ?? null,
-      durationMs: null,
-      waveformPeaks: null,
-      posterKey: null,
+      durationMs: row.facts.durationMs ?? null,
+      waveformPeaks: row.facts.waveformPeaks ?? null,
+      posterKey: row.facts.posterKey ?? null,
       createdAt: now,
       updatedAt: now,
       uploadedAt: now,

@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import request from 'supertest';
 import { ZipFile } from 'yazl';
 import { formatEntityId, newUuid } from '../../../src/common/ids/entity-id';
@@ -9,7 +10,17 @@ import { makePublic, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
 import { download, unzip } from '../exports/support';
-import { bootMedia, jpeg, MediaTestApp, pathOf, png } from '../media/support';
+import {
+  bootMedia,
+  FFMPEG_PRESENT,
+  jpeg,
+  MediaTestApp,
+  pathOf,
+  png,
+  settled as mediaSettled,
+  storedFiles,
+  withFfmpeg,
+} from '../media/support';
 import { spaceUpload } from '../../support/media-uploads';
 
 const MAX_FILE_BYTES = 65_536;
@@ -745,5 +756,180 @@ describe('space imports (e2e)', () => {
       .find((line) => line.import === started.body.id && line.audit === 'import.done');
     expect(doneLine).toMatchObject({ chains: null });
     expect(await spaceCount(target)).toBe(before + 1);
+  });
+
+  /**
+   * Audio and video (docs/decisions/0231, amended): checked with ffprobe before the first write,
+   * probed as they are stored, ready at once with the facts the processing job would give them.
+   */
+  (FFMPEG_PRESENT ? describe : describe.skip)('audio and video attachments', () => {
+    type Attachment = Record<string, unknown> & { id: string; url: string; posterUrl?: string };
+    let avSpaceId: string;
+    let avArchive: Buffer;
+
+    /** The one post of a space, as `reader` reads it: its attachments in order. */
+    const attachmentsOf = async (reader: Actor, id: string): Promise<Attachment[]> => {
+      const posts = await reader.get(`/v1/spaces/${id}/posts`);
+      expectStatus(posts, 200);
+      const items = posts.body.items as { id: string }[];
+      expect(items).toHaveLength(1);
+      const post = await reader.get(`/v1/spaces/${id}/posts/${items[0].id}`);
+      expectStatus(post, 200);
+      return (post.body as { post: { attachments: Attachment[] } }).post.attachments;
+    };
+
+    beforeAll(async () => {
+      avSpaceId = (await newSpace(owner, 'Sound and vision')).id;
+      const music = await newTopic(owner, avSpaceId, 'Music', 'public');
+      // An MP3 with cover art (its poster) and an MP4 (a frame as poster), as in the media e2e tests.
+      const song = await withFfmpeg(
+        [
+          ...['-f', 'lavfi', '-i', 'sine=frequency=330:duration=2'],
+          ...['-f', 'lavfi', '-i', 'color=c=red:s=64x64:d=1'],
+          ...['-map', '0', '-map', '1', '-frames:v', '1', '-c:a', 'libmp3lame', '-b:a', '32k'],
+          ...['-c:v', 'mjpeg', '-id3v2_version', '3', '-disposition:v', 'attached_pic'],
+        ],
+        'mp3',
+      );
+      const clip = await withFfmpeg(
+        [
+          ...['-f', 'lavfi', '-i', 'testsrc=size=160x120:rate=10:duration=2'],
+          ...['-pix_fmt', 'yuv420p', '-c:v', 'libx264'],
+        ],
+        'mp4',
+      );
+      const ids: string[] = [];
+      for (const [filename, contentType, bytes] of [
+        ['song.mp3', 'audio/mpeg', song],
+        ['clip.mp4', 'video/mp4', clip],
+      ] as const) {
+        const id = await spaceUpload(source, owner, avSpaceId, { filename, contentType, bytes });
+        expect((await mediaSettled(owner, avSpaceId, id)).status).toBe('ready');
+        ids.push(id);
+      }
+      await newPost(owner, avSpaceId, { topic: music, body: 'Listen and watch', attachments: ids });
+      await makePublic(owner, avSpaceId, 'open');
+      const started = await owner.post(`/v1/spaces/${avSpaceId}/exports`);
+      expectStatus(started, 202);
+      const ready = await eventually(
+        () => owner.get(`/v1/spaces/${avSpaceId}/exports/${started.body.id as string}`),
+        (response) => response.body.state === 'ready' || response.body.state === 'failed',
+        60_000,
+      );
+      expect(ready.body.state).toBe('ready');
+      avArchive = (await download(source, ready.body.url as string)).body as Buffer;
+    });
+
+    /** The archive with its audio's bytes a WAV header cut short: sniffed as audio/wav, refused by ffprobe. */
+    const brokenAudio = async () => {
+      const files = await unzip(avArchive);
+      const media = JSON.parse(files.get('media.json')!.toString()) as {
+        filename: string;
+        contentType: string;
+        size: number;
+        path: string;
+      }[];
+      const index = media.findIndex((record) => record.contentType === 'audio/mpeg');
+      const bytes = Buffer.alloc(300, 0x41);
+      bytes.write('RIFF', 0);
+      bytes.writeUInt32LE(292, 4);
+      bytes.write('WAVE', 8);
+      bytes.write('fmt ', 12);
+      bytes.writeUInt32LE(4, 16);
+      Object.assign(media[index], { filename: 'song.wav', contentType: 'audio/wav', size: bytes.length });
+      files.set('media.json', Buffer.from(JSON.stringify(media)));
+      files.set(media[index].path, bytes);
+      return { index, archive: await zipOf(files) };
+    };
+
+    it('copies them: the post’s attachments are new media, ready, with the source’s facts, bytes and posters', async () => {
+      const started = await postArchive(target, ownerThere, avArchive);
+      expectStatus(started, 202);
+      const done = await settled(target, ownerThere, started.body.id as string);
+      expect(done.body).toMatchObject({ state: 'done' });
+      const newId = done.body.spaceId as string;
+      const here = await attachmentsOf(owner, avSpaceId);
+      const there = await attachmentsOf(ownerThere, newId);
+      expect(here.map((media) => media.contentType)).toEqual(['audio/mpeg', 'video/mp4']);
+      expect(there.map((media) => media.contentType)).toEqual(['audio/mpeg', 'video/mp4']);
+      // The same media objects, ids and signed URLs aside: duration, waveform, size, BlurHash.
+      expect(comparable(there, { did: 'did:none', domain: 'domain.none' })).toEqual(
+        comparable(here, { did: 'did:none', domain: 'domain.none' }),
+      );
+      const [song, clip] = there;
+      expect(song.durationMs).toBeGreaterThanOrEqual(1900);
+      expect((song.waveformPeaks as number[]).length).toBeGreaterThan(0);
+      expect(clip).toMatchObject({ durationMs: 2000, width: 160, height: 120 });
+      for (const [index, media] of there.entries()) {
+        const original = here[index];
+        expect(media.id).not.toBe(original.id);
+        const state = await ownerThere.get(`/v1/spaces/${newId}/media/${media.id}`);
+        expectStatus(state, 200);
+        expect(state.body.status).toBe('ready');
+        const [served, sent] = [await bytesAt(target, media.url), await bytesAt(source, original.url)];
+        expectStatus(served, 200);
+        expect(Buffer.compare(served.body as Buffer, sent.body as Buffer)).toBe(0);
+        // A poster where the source has one (the MP3's cover art, the MP4's frame), the same size.
+        expect(original.posterUrl).toBeDefined();
+        const [poster, posterHere] = [
+          await bytesAt(target, media.posterUrl!),
+          await bytesAt(source, original.posterUrl!),
+        ];
+        expectStatus(poster, 200);
+        expect(poster.headers['content-type']).toBe('image/jpeg');
+        const sizeOf = async (bytes: Buffer) => {
+          const { width, height } = await sharp(bytes).metadata();
+          return [width, height];
+        };
+        expect(await sizeOf(poster.body as Buffer)).toEqual(await sizeOf(posterHere.body as Buffer));
+      }
+      // Counted in the new space's storage figure, as uploads are.
+      const usage = (await target.dataSource.query(
+        'SELECT stored_bytes::int AS bytes FROM media_space_usage WHERE space_id = $1',
+        [newId.slice('space_'.length)],
+      )) as { bytes: number }[];
+      expect(usage[0].bytes).toBe(there.reduce((sum, media) => sum + (media.contentLength as number), 0));
+    });
+
+    it('refuses an audio file ffprobe cannot read before the first write, naming its record', async () => {
+      const { index, archive: broken } = await brokenAudio();
+      const before = [await spaceCount(target), await mediaCount(target), await storedFiles(target)];
+      const started = await postArchive(target, ownerThere, broken);
+      expectStatus(started, 202);
+      const failed = await settled(target, ownerThere, started.body.id as string);
+      expect([failed.body.state, failed.body.failure]).toEqual([
+        'failed',
+        expect.stringMatching(new RegExp(`^media\\.json/${index}: ffprobe exited \\d+`)),
+      ]);
+      expect(failed.body.spaceId).toBeUndefined();
+      expect([await spaceCount(target), await mediaCount(target), await storedFiles(target)]).toEqual(before);
+    });
+
+    it('without ffprobe, imports them ready without their facts, as processing leaves such media', async () => {
+      const quiet = await bootMedia({
+        env: { MEDIA_FFPROBE_PATH: '/nonexistent/ffprobe', MEDIA_FFMPEG_PATH: '/nonexistent/ffmpeg' },
+      });
+      try {
+        const ownerQuiet = await Actor.create(quiet, { identity: owner.identity });
+        expectStatus(await ownerQuiet.signUp('im-owner', 'Owner'), 201);
+        // Even bytes ffprobe would refuse: nothing can check them, as nothing could process them.
+        const started = await postArchive(quiet, ownerQuiet, (await brokenAudio()).archive);
+        expectStatus(started, 202);
+        const done = await settled(quiet, ownerQuiet, started.body.id as string);
+        expect(done.body).toMatchObject({ state: 'done' });
+        const [song, clip] = await attachmentsOf(ownerQuiet, done.body.spaceId as string);
+        expect([song.contentType, clip.contentType]).toEqual(['audio/wav', 'video/mp4']);
+        for (const media of [song, clip]) {
+          for (const fact of ['durationMs', 'waveformPeaks', 'posterUrl', 'width', 'height'])
+            expect(media[fact]).toBeUndefined();
+        }
+        const states = (await quiet.dataSource.query('SELECT state FROM media ORDER BY filename')) as {
+          state: string;
+        }[];
+        expect(states).toEqual([{ state: 'ready' }, { state: 'ready' }]);
+      } finally {
+        await quiet.close();
+      }
+    });
   });
 });

@@ -123,7 +123,7 @@ describe('space import plan', () => {
   const refusal = async (changes: Parameters<typeof archive>[0]) =>
     ((await planOf(archive(changes), pipe).catch((thrown: unknown) => thrown)) as Error).message;
 
-  it('copies images and files, leaves audio and video out, and keeps the references it copies', async () => {
+  it('copies images, files, audio and video, and keeps the references it copies', async () => {
     const plan = await planOf(
       archive({
         media,
@@ -138,13 +138,14 @@ describe('space import plan', () => {
             enabled: true,
           },
         ],
-        posts: [post({ attachmentIds: [id('media', 2), id('media', 1)] })],
+        posts: [post({ attachmentIds: [id('media', 2), id('media', 1), id('media', 3)] })],
       }),
       pipe,
     );
     expect(plan.media.map((planned) => [planned.archiveId, planned.path, planned.index])).toEqual([
       [id('media', 1), media[0].path, 0],
       [id('media', 2), media[1].path, 1],
+      [id('media', 3), media[2].path, 2],
     ]);
     expect(plan.media[1].mint).toMatchObject({
       filename: 'notes.txt',
@@ -154,12 +155,16 @@ describe('space import plan', () => {
     // The banner and the cover are not in the archive (another space's, or legacy uploads): left out.
     expect(plan.images).toEqual({ avatarId: id('media', 1) });
     expect(plan.pages[0].coverId).toBeUndefined();
-    expect(plan.posts[0].attachments).toEqual([id('media', 2), id('media', 1)]);
+    expect(plan.posts[0].attachments).toEqual([id('media', 2), id('media', 1), id('media', 3)]);
   });
 
   it('refuses an attachment or inline image it cannot copy, and a file record the mint refuses', async () => {
-    expect(await refusal({ media, posts: [post({ attachmentIds: [id('media', 3)] })] })).toBe(
-      `posts.json/0: ${id('media', 3)} is audio, not imported`,
+    // Audio attaches (it is copied), but neither stands for an image.
+    expect(await refusal({ media, posts: [post({ body: `![x](attachment://${id('media', 3)})` })] })).toBe(
+      `posts.json/0: ${id('media', 3)} is not an image`,
+    );
+    expect(await refusal({ media, space: { bannerId: id('media', 3) } })).toBe(
+      `space.json: ${id('media', 3)} is not an image`,
     );
     expect(await refusal({ media, posts: [post({ attachmentIds: [id('media', 5)] })] })).toBe(
       `posts.json/0: ${id('media', 5)} is not in media.json`,

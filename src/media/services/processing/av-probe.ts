@@ -11,6 +11,12 @@ import { FfmpegTools, ProbedFile, ProbedStream, ToolFailed, ToolInput } from './
 import { ProcessingInput } from './processing-input';
 import { waveformPeaks } from '../../domain/waveform';
 
+/** What the probe needs of a media: its kind (audio or video) and declared type. */
+export type ProbedMedia = Pick<Media, 'kind' | 'contentType'>;
+
+/** A media whose bytes are stored (its poster is stored beside them). */
+export type StoredMedia = ProbedMedia & Pick<Media, 'id' | 'storageKey' | 'contentLength'>;
+
 /** Samples per second the waveform is computed from: plenty for 200 peaks of any length. */
 const WAVEFORM_SAMPLE_RATE = 8000;
 /** Posters are kept as JPEG no larger than this on their longest side. */
@@ -21,7 +27,9 @@ const POSTER_SIDE = 1280;
  * bytes (ProcessingInput), read as the container they sniff as and nothing else (demuxers.ts):
  * duration; for audio the waveform peaks and the embedded cover art as poster; for video the
  * displayed size and a frame as poster, with the poster's BlurHash. Throws ToolMissing without
- * ffprobe, ToolFailed for bytes the tools refuse.
+ * ffprobe, ToolFailed for bytes the tools refuse. The processing job and a space import's copies
+ * probe stored media (`probe`); an import's check probes bytes not stored yet (`probeFile`,
+ * no poster: docs/decisions/0231-a-space-import-copies-its-media.md).
  */
 export class AvProbe {
   constructor(
@@ -31,21 +39,30 @@ export class AvProbe {
     private readonly maxImagePixels: number,
   ) {}
 
-  async probe(media: Media): Promise<MediaFacts> {
-    return this.input.withFile(media.storageKey!, media.contentLength ?? 0, async (path) => {
-      const file = { path, demuxer: await this.demuxerFor(media, path) };
-      const probed = await this.tools.probe(file);
-      return media.kind === 'audio'
-        ? await this.audio(media, file, probed)
-        : await this.video(media, file, probed);
-    });
+  /** A stored media's facts, its poster stored beside it (`<id>/poster.jpg`): the job's and an import's. */
+  async probe(media: StoredMedia): Promise<MediaFacts> {
+    return this.input.withFile(media.storageKey!, media.contentLength ?? 0, (path) =>
+      this.probeFile(path, media, `${media.id}/poster.jpg`),
+    );
+  }
+
+  /**
+   * The facts of a local file of the media's bytes. A poster is extracted and stored under
+   * `posterKey`; with none (bytes only checked, not kept) no picture is extracted at all.
+   */
+  async probeFile(path: string, media: ProbedMedia, posterKey: string | null): Promise<MediaFacts> {
+    const file = { path, demuxer: await this.demuxerFor(media, path) };
+    const probed = await this.tools.probe(file);
+    return media.kind === 'audio'
+      ? await this.audio(file, probed, posterKey)
+      : await this.video(file, probed, posterKey);
   }
 
   /**
    * The container the file's first bytes show (sniffed again, as at upload), which must still be
    * one of the declared type's: the tools read it as that demuxer, never as their own guess.
    */
-  private async demuxerFor(media: Media, path: string): Promise<string> {
+  private async demuxerFor(media: ProbedMedia, path: string): Promise<string> {
     const handle = await open(path, 'r');
     let sample: Buffer;
     try {
@@ -69,7 +86,7 @@ export class AvProbe {
     return demuxer;
   }
 
-  private async audio(media: Media, file: ToolInput, probed: ProbedFile): Promise<MediaFacts> {
+  private async audio(file: ToolInput, probed: ProbedFile, posterKey: string | null): Promise<MediaFacts> {
     const streams = probed.streams ?? [];
     if (!streams.some((stream) => stream.codec_type === 'audio')) throw new ToolFailed('no audio stream');
     const durationMs = durationOf(probed);
@@ -82,22 +99,24 @@ export class AvProbe {
     const cover = streams.find(
       (stream) => stream.codec_type === 'video' && stream.disposition?.attached_pic === 1,
     );
-    const art = cover ? await this.pictureOrNone(this.tools.frame(file, { stream: cover.index })) : null;
-    const poster = art ? await this.poster(media, art) : {};
+    const art =
+      cover && posterKey ? await this.pictureOrNone(this.tools.frame(file, { stream: cover.index })) : null;
+    const poster = art && posterKey ? await this.poster(posterKey, art) : {};
     return { durationMs, waveformPeaks: peaks, posterKey: poster.posterKey ?? null };
   }
 
-  private async video(media: Media, file: ToolInput, probed: ProbedFile): Promise<MediaFacts> {
+  private async video(file: ToolInput, probed: ProbedFile, posterKey: string | null): Promise<MediaFacts> {
     const durationMs = durationOf(probed);
     const picture = (probed.streams ?? []).find(
       (stream) => stream.codec_type === 'video' && stream.disposition?.attached_pic !== 1,
     );
     if (!picture) return { durationMs };
     const [width, height] = displayedSize(picture);
+    if (!posterKey) return { durationMs, width, height };
     // A frame a second in (past a fade from black), or from the middle of a shorter video.
     const seconds = Math.min(1, (durationMs ?? 0) / 2000);
     const frame = await this.pictureOrNone(this.tools.frame(file, { seconds }));
-    return { durationMs, width, height, ...(frame ? await this.poster(media, frame) : {}) };
+    return { durationMs, width, height, ...(frame ? await this.poster(posterKey, frame) : {}) };
   }
 
   /** A picture ffmpeg could not extract is no reason to refuse the media: it has no poster. */
@@ -112,11 +131,13 @@ export class AvProbe {
   }
 
   /** Stores a poster (as JPEG) beside the media and gives its key and BlurHash. */
-  private async poster(media: Media, picture: Buffer): Promise<Pick<MediaFacts, 'posterKey' | 'blurHash'>> {
+  private async poster(
+    posterKey: string,
+    picture: Buffer,
+  ): Promise<Pick<MediaFacts, 'posterKey' | 'blurHash'>> {
     const jpeg = sharp(picture, { limitInputPixels: this.maxImagePixels })
       .resize(POSTER_SIDE, POSTER_SIDE, { fit: 'inside', withoutEnlargement: true })
       .jpeg({ mozjpeg: true });
-    const posterKey = `${media.id}/poster.jpg`;
     await this.storage.put(posterKey, jpeg, { contentType: 'image/jpeg' });
     const { blurHash } = await probeImage(await this.storage.get(posterKey), this.maxImagePixels);
     return { posterKey, blurHash };

@@ -5,10 +5,9 @@ import { Metrics } from '../../../infrastructure/metrics/metrics';
 import { Media } from '../../entities/media.entity';
 import { MediaLifecycleService } from '../media-lifecycle.service';
 import { MediaStorage } from '../storage/media-storage';
-import { AvProbe } from './av-probe';
-import { FfmpegTools, ToolFailed, ToolMissing } from './ffmpeg-tools';
-import { ProcessingInput } from './processing-input';
-import { ScratchBudget, ScratchTooSmall } from '../../domain/scratch-budget';
+import { AvProbeService } from './av-probe.service';
+import { ToolFailed, ToolMissing } from './ffmpeg-tools';
+import { ScratchTooSmall } from '../../domain/scratch-budget';
 import { PROBE_JOB, ProbeJob } from '../../events/media.events';
 
 /**
@@ -22,8 +21,6 @@ import { PROBE_JOB, ProbeJob } from '../../events/media.events';
 @Injectable()
 export class MediaProcessingService {
   private readonly logger = new Logger(MediaProcessingService.name);
-  private readonly probe: AvProbe;
-  private readonly scratch: ScratchBudget;
   private readonly failures;
 
   constructor(
@@ -32,25 +29,18 @@ export class MediaProcessingService {
     private readonly config: AppConfig,
     private readonly storage: MediaStorage,
     metrics: Metrics,
+    private readonly probe: AvProbeService,
   ) {
     this.failures = metrics.counter(
       'plat_media_processing_failures_total',
       'Media that processing failed for good, per media kind and reason',
       ['kind', 'reason'],
     );
-    const tools = new FfmpegTools(
-      config.MEDIA_FFPROBE_PATH,
-      config.MEDIA_FFMPEG_PATH,
-      config.MEDIA_PROBE_TIMEOUT_MS,
-    );
-    this.scratch = new ScratchBudget(config.MEDIA_SCRATCH_MAX_BYTES);
-    const input = new ProcessingInput(storage, this.scratch, config.mediaScratchDir);
-    this.probe = new AvProbe(tools, storage, input, config.MEDIA_MAX_IMAGE_PIXELS);
   }
 
   /** Bytes of temporary copies held now (MEDIA_SCRATCH_MAX_BYTES bounds them). */
   get scratchInUse(): number {
-    return this.scratch.inUse;
+    return this.probe.scratchInUse;
   }
 
   /** Queues the processing of a media whose bytes were just stored. */
@@ -62,7 +52,7 @@ export class MediaProcessingService {
     const media = await this.lifecycle.byId(mediaId);
     if (!media || media.state !== 'pending' || media.uploadedAt === null) return;
     try {
-      await this.lifecycle.processed(media.id, await this.probe.probe(media));
+      await this.lifecycle.processed(media.id, await this.probe.stored(media));
     } catch (error) {
       if (error instanceof ToolMissing) {
         this.logger.warn(`media ${media.id} ready without audio/video facts: ${error.message}`);

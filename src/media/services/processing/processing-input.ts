@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { open, rm, statfs } from 'node:fs/promises';
+import { type FileHandle, open, rm, statfs } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -46,6 +46,28 @@ export class ProcessingInput {
   async withFile<T>(key: string, size: number, use: (path: string) => Promise<T>): Promise<T> {
     const inPlace = this.storage.localPath(key);
     if (inPlace !== null) return use(inPlace);
+    // An object longer than recorded would overrun the reservation: the copy fails instead.
+    return this.withCopy(
+      size,
+      async (handle) => pipeline(await this.storage.get(key), sizeLimit(size), handle.createWriteStream()),
+      use,
+    );
+  }
+
+  /**
+   * Runs `use` on a temporary file of bytes not stored yet (a space import checks its archive's
+   * audio and video before the first write: docs/decisions/0231-a-space-import-copies-its-media.md),
+   * within the same budget and free-space check as a copy of a stored object.
+   */
+  withBytes<T>(bytes: Buffer, use: (path: string) => Promise<T>): Promise<T> {
+    return this.withCopy(bytes.length, (handle) => handle.writeFile(bytes), use);
+  }
+
+  private async withCopy<T>(
+    size: number,
+    write: (handle: FileHandle) => Promise<void>,
+    use: (path: string) => Promise<T>,
+  ): Promise<T> {
     const release = await this.budget.reserve(size);
     const path = join(this.directory, `plat-media-${randomUUID()}`);
     try {
@@ -57,8 +79,7 @@ export class ProcessingInput {
       // Opened before copying, so a failed copy cannot create the file after the cleanup below ran.
       const handle = await open(path, 'wx');
       try {
-        // An object longer than recorded would overrun the reservation: the copy fails instead.
-        await pipeline(await this.storage.get(key), sizeLimit(size), handle.createWriteStream());
+        await write(handle);
       } finally {
         await handle.close().catch(() => undefined);
       }
