@@ -358,6 +358,16 @@ export class AppConfig {
   JOBS_MAX_STALLED = 2;
 
   /**
+   * First pause before a failed job's retry, doubled at each of its 5 attempts, for the kinds that
+   * set no pause of their own (announcements, fan-outs, ...).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(10)
+  @Max(600000)
+  JOBS_RETRY_BACKOFF_MS = 1000;
+
+  /**
    * How often a process that runs jobs hands on what the job outbox still holds and is due (jobs a
    * write recorded whose hand-off after commit failed, or whose queued job was lost or failed for
    * good). docs/decisions/0125-no-background-work-lost.md.
@@ -677,6 +687,17 @@ export class AppConfig {
   @IsInt()
   @Min(100)
   WEBHOOK_TIMEOUT_MS = 10000;
+
+  /**
+   * An attempt's lease on its delivery (docs/decisions/0162-webhook-delivery-state-in-postgresql.md):
+   * not taken again before it ends, so a dead replica's delivery comes back then. Keep it well
+   * above WEBHOOK_TIMEOUT_MS: an attempt outliving its lease may be sent again by another replica
+   * (its late outcome is then ignored).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(1000)
+  WEBHOOK_LEASE_MS = 60000;
 
   /** Webhook subscriptions one space may hold (docs/decisions/0160-webhook-subscriptions.md). */
   @Type(() => Number)

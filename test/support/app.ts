@@ -48,10 +48,7 @@ export interface BootOptions {
 
 /** Boots the real AppModule on a fresh database, exactly as main.ts does but without listening. */
 export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
-  const database = options.databaseUrl ? undefined : await createMigratedTestDatabase();
-  const route = options.routeDatabase ?? ((url: string) => url);
-  const databaseUrl = options.databaseUrl ?? route(database!.url);
-  const config = loadConfig({
+  const settings = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     PUBLIC_BASE_URL: 'http://api.plat.test',
@@ -63,8 +60,13 @@ export async function bootApp(options: BootOptions = {}): Promise<TestApp> {
     RATE_LIMIT_REDIS_PREFIX: `plat:test:${randomUUID()}:`,
     JOBS_REDIS_PREFIX: `plat:test:${randomUUID()}:jobs`,
     ...options.env,
-    DATABASE_URL: databaseUrl,
-  });
+  };
+  // A configuration the service refuses fails before a database is made for it (none is left behind).
+  loadConfig({ ...settings, DATABASE_URL: options.databaseUrl ?? 'postgres://refusals-checked-first/plat' });
+  const database = options.databaseUrl ? undefined : await createMigratedTestDatabase();
+  const route = options.routeDatabase ?? ((url: string) => url);
+  const databaseUrl = options.databaseUrl ?? route(database!.url);
+  const config = loadConfig({ ...settings, DATABASE_URL: databaseUrl });
   let builder = Test.createTestingModule({
     // Test-only routes page like the service's own listings.
     imports: [AppModule.forRoot(config), PaginationModule],

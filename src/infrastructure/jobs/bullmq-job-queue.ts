@@ -57,6 +57,8 @@ export interface WorkerSettings {
   stalledCheckMs: number;
   /** Times a job may be handed on that way before it fails. */
   maxStalled: number;
+  /** First pause before a retry of the kinds that set none (default DEFAULT_RETRY's). */
+  retryBackoffMs?: number;
 }
 
 interface Kind {
@@ -100,7 +102,8 @@ export class BullMqJobQueue extends JobQueue {
   }
 
   handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
-    const settings = { ...DEFAULT_RETRY, ...retry };
+    const backoffMs = this.settings.retryBackoffMs ?? DEFAULT_RETRY.backoffMs;
+    const settings = { ...DEFAULT_RETRY, backoffMs, ...retry };
     const queue = Number.isFinite(settings.concurrency) ? this.ownQueue(name) : this.queue;
     this.kinds.set(name, { handler: handler as JobHandler<unknown>, retry: settings, queue });
   }

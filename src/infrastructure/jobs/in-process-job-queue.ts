@@ -46,6 +46,8 @@ export class InProcessJobQueue extends JobQueue {
   constructor(
     private readonly closePatienceMs = JOB_CLOSE_PATIENCE_MS,
     private readonly telemetry = JobTelemetry.none,
+    /** First pause before a retry of the kinds that set none. */
+    private readonly retryBackoffMs = DEFAULT_RETRY.backoffMs,
   ) {
     super();
   }
@@ -53,7 +55,7 @@ export class InProcessJobQueue extends JobQueue {
   handle<T>(name: string, handler: JobHandler<T>, retry: JobRetry = {}): void {
     this.kinds.set(name, {
       handler: handler as JobHandler<unknown>,
-      retry: { ...DEFAULT_RETRY, ...retry },
+      retry: { ...DEFAULT_RETRY, backoffMs: this.retryBackoffMs, ...retry },
       active: 0,
       turns: [],
     });

@@ -40,10 +40,11 @@ import { MetricsModule } from '../metrics/metrics.module';
                 lockMs: config.JOBS_LOCK_MS,
                 stalledCheckMs: config.JOBS_STALLED_CHECK_MS,
                 maxStalled: config.JOBS_MAX_STALLED,
+                retryBackoffMs: config.JOBS_RETRY_BACKOFF_MS,
               },
               telemetry,
             )
-          : new InProcessJobQueue(undefined, telemetry);
+          : new InProcessJobQueue(undefined, telemetry, config.JOBS_RETRY_BACKOFF_MS);
         // PLAT_ROLE=api queues and runs nothing (config refuses it without REDIS_URL).
         return config.runsJobs ? queue : new EnqueueOnlyJobQueue(queue);
       },

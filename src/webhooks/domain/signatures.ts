@@ -46,6 +46,3 @@ export const FAILING_DISABLES_AFTER_MS = 5 * 24 * 3600_000;
 
 /** The previous secret keeps signing for this long after a rotation. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3600_000;
-
-/** An attempt's lease: a delivery taken is not taken again before this (a dead replica's comes back). */
-export const ATTEMPT_LEASE_MS = 60_000;

@@ -9,7 +9,6 @@ import { OutboundError, OutboundFetcher } from '../../infrastructure/outbound/ou
 import { OriginIdentities } from '../../protocol';
 import {
   asymmetricSignature,
-  ATTEMPT_LEASE_MS,
   FAILING_DISABLES_AFTER_MS,
   RETRY_SCHEDULE_MS,
   signedContent,
@@ -104,7 +103,7 @@ export class WebhookDeliveriesService implements BeforeApplicationShutdown {
   /** One attempt of a delivery, if it is due and nobody holds it; else nothing. */
   async attempt(deliveryId: string): Promise<void> {
     const now = this.clock.now();
-    const leaseUntil = new Date(now.getTime() + ATTEMPT_LEASE_MS);
+    const leaseUntil = new Date(now.getTime() + this.config.WEBHOOK_LEASE_MS);
     const delivery = await this.repository.claim(deliveryId, now, leaseUntil);
     if (!delivery) return;
     const started = Date.now();

@@ -5,24 +5,23 @@ import Redis from 'ioredis';
 import { AppConfig, loadConfig } from '../../../src/config/app-config';
 import type { DisposableDatabase } from '../../../src/infrastructure/database/disposable-database';
 import { Actor, ServiceTarget } from '../../support/actors';
-import { createTestDatabase } from '../../support/database';
+import { createMigratedTestDatabase } from '../../support/database';
 import { eventually } from '../../support/eventually';
 import { closedPort } from '../../support/network';
 import { makePublic, newSpace } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { expectStatus } from '../spaces/support';
-import {
-  assertBuildIsCurrent,
-  migrate,
-  ServiceProcess,
-  startService,
-  stopAll,
-} from '../topology/service-processes';
+import { assertBuildIsCurrent, ServiceProcess, startService, stopAll } from '../topology/service-processes';
 
 const REDIS_URL = process.env.REDIS_URL;
 /** Generous: Node processes boot at once on a loaded 2-core machine. */
 const READY_WITHIN_MS = 90_000;
-/** A delivery a dead worker held comes back once its attempt's lease (a minute) is over. */
+/**
+ * An attempt's lease, shortened from its minute so the held deliveries come back sooner; still
+ * above WEBHOOK_TIMEOUT_MS (10 s), so no live attempt loses its delivery to the other worker.
+ */
+const LEASE_MS = 15_000;
+/** A delivery a dead worker held comes back once its attempt's lease is over. */
 const TAKEOVER_WITHIN_MS = 120_000;
 
 /**
@@ -59,7 +58,8 @@ const TAKEOVER_WITHIN_MS = 120_000;
     beforeAll(async () => {
       assertBuildIsCurrent();
       receiver = await new IndependentReceiver().start();
-      database = await createTestDatabase();
+      // A copy of the run's migrated template: the migrate step itself is two-tiers-as-processes' to run.
+      database = await createMigratedTestDatabase();
       common = {
         NODE_ENV: 'development',
         HOST: '127.0.0.1',
@@ -77,10 +77,10 @@ const TAKEOVER_WITHIN_MS = 120_000;
         JOBS_LOCK_MS: '4000',
         JOBS_STALLED_CHECK_MS: '1000',
         WEBHOOK_SWEEP_MS: '500',
+        WEBHOOK_LEASE_MS: String(LEASE_MS),
         OUTBOUND_ALLOWED_PRIVATE_HOSTS: receiver.host,
       };
       config = loadConfig(common);
-      await migrate({ DATABASE_URL: database.url });
       const envs = await Promise.all([processEnv('api'), processEnv('worker'), processEnv('worker')]);
       const started = await Promise.allSettled(
         ['api', 'worker-1', 'worker-2'].map((name, index) =>

@@ -3,6 +3,7 @@ import { createPublicKey, verify } from 'node:crypto';
 import type { AddressInfo, Socket } from 'node:net';
 import request from 'supertest';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
+import { WebhookDeliveriesService } from '../../../src/webhooks/services/webhook-deliveries.service';
 import { Actor } from '../../support/actors';
 import { bootSpaces, SpacesTestApp } from '../spaces/support';
 
@@ -89,6 +90,29 @@ export function bootWithReceivers(
       ...env,
     },
   });
+}
+
+/**
+ * How many calls of the app's `sweep` or `attempt` of deliveries are running now (counted from
+ * this call on): a test waits for one to end instead of sleeping a while.
+ */
+export function running(t: SpacesTestApp, method: 'sweep' | 'attempt'): () => number {
+  const deliveries = t.app.get(WebhookDeliveriesService);
+  const original = deliveries[method] as (...args: unknown[]) => Promise<unknown>;
+  let count = 0;
+  Object.defineProperty(deliveries, method, {
+    configurable: true,
+    writable: true,
+    value: async (...args: unknown[]) => {
+      count += 1;
+      try {
+        return await original.apply(deliveries, args);
+      } finally {
+        count -= 1;
+      }
+    },
+  });
+  return () => count;
 }
 
 export const person = (t: SpacesTestApp): Promise<Actor> => Actor.create(t, { clock: () => t.clock.now() });

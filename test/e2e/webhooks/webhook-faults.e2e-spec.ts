@@ -3,7 +3,7 @@ import { eventually } from '../../support/eventually';
 import { RedisRelay, REDIS_URL } from '../rate-limit/support';
 import { newSpace } from '../memberships/support';
 import { expectStatus, SpacesTestApp } from '../spaces/support';
-import { bootWithReceivers, person, Receiver, verifiesWith } from './support';
+import { bootWithReceivers, person, Receiver, running, verifiesWith } from './support';
 
 interface Row {
   status: string;
@@ -30,6 +30,7 @@ describe('webhook deliveries under faults', () => {
     receiver.answers = ['hang'];
     // Replica A takes the delivery and never hears back (its deadline far away): as good as dead.
     const a = await bootWithReceivers([receiver], { WEBHOOK_TIMEOUT_MS: '120000' });
+    const attemptsOfA = running(a, 'attempt');
     let b: SpacesTestApp | undefined;
     try {
       const owner = await person(a);
@@ -45,9 +46,9 @@ describe('webhook deliveries under faults', () => {
       );
       const messageId = first.headers['webhook-id'] as string;
 
-      // Replica B, on the same database, a minute and a bit later: past A's lease.
+      // Replica B, on the same database, a second past A's lease (a minute).
       b = await bootWithReceivers([receiver], {}, a.databaseUrl);
-      b.clock.offsetMs = 61_000;
+      b.clock.offsetMs = a.config.WEBHOOK_LEASE_MS + 1_000;
       const [, second] = await eventually(
         () => receiver.received,
         (items) => items.length >= 2,
@@ -66,8 +67,9 @@ describe('webhook deliveries under faults', () => {
       });
 
       // A's attempt ends now, in a network error: it no longer holds the delivery, so nothing changes.
+      expect(attemptsOfA()).toBeGreaterThanOrEqual(1);
       receiver.dropConnections();
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await eventually(attemptsOfA, (count) => count === 0)).toBe(0);
       expect(await rowOf(b, messageId)).toMatchObject({ status: 'succeeded', attempts: 1 });
       expect(receiver.received).toHaveLength(2);
     } finally {
@@ -85,6 +87,7 @@ describe('webhook deliveries under faults', () => {
       const receiver = await new Receiver().start();
       receiver.answers = [503];
       const t = await bootWithReceivers([receiver], { REDIS_URL: relay.url });
+      const sweeps = running(t, 'sweep');
       try {
         const owner: Actor = await person(t);
         const space = await newSpace(owner, 'Cut');
@@ -108,7 +111,7 @@ describe('webhook deliveries under faults', () => {
 
         await relay.stop();
         // A sweep already running when Redis went (one is taken every 100 ms) may end first.
-        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(await eventually(sweeps, (count) => count === 0)).toBe(0);
         t.clock.offsetMs += 5_000;
         await new Promise((resolve) => setTimeout(resolve, 1_000));
         expect(receiver.received).toHaveLength(1);

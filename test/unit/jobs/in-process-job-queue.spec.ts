@@ -35,6 +35,20 @@ describe('InProcessJobQueue (the job queue without Redis)', () => {
     expect(await jobs.depth()).toEqual({ flaky: 0 });
   });
 
+  it('pauses JOBS_RETRY_BACKOFF_MS before the first retry of a kind that sets no pause', async () => {
+    const quick = new InProcessJobQueue(undefined, undefined, 50);
+    const runs: number[] = [];
+    quick.handle('flaky', async () => {
+      runs.push(Date.now());
+      throw new Error('down');
+    });
+    const start = Date.now();
+    await quick.add('flaky', {});
+    await jest.advanceTimersByTimeAsync(1000);
+    expect(runs.map((time) => time - start)).toEqual([0, 50, 150, 350, 750]);
+    await quick.close();
+  });
+
   it('runs at most `concurrency` jobs of a kind at once; the others wait their turn, in order', async () => {
     const started: number[] = [];
     const release: (() => void)[] = [];
