@@ -1,5 +1,6 @@
+import { ProductsService } from '../../../src/store';
 import { bootSpaces, Caller, publicSpace, SpacesTestApp, walk } from '../spaces/support';
-import { createProduct, createRelease } from './support';
+import { createProduct, createRelease, productBody } from './support';
 
 interface Item {
   id: string;
@@ -33,8 +34,18 @@ describe('store listings: keyset walks (e2e)', () => {
   it('walks 201 published products forward and back by sortOrder then id, each once', async () => {
     const spaceId = await publicSpace(owner);
     // Three pages at the largest limit (100), so one has both a next and a previous page.
+    // Written through the store's service (its routes and their proofs are store-admin's subject).
+    const principal = { did: owner.did!, grant: owner.did! };
     const products = await inBatches(PRODUCTS, (index) =>
-      createProduct(owner, spaceId, { name: `Product ${index}`, sortOrder: index % 7 }),
+      t.app
+        .get(ProductsService)
+        .create(
+          principal,
+          spaceId,
+          productBody({ name: `Product ${index}`, sortOrder: index % 7 }) as unknown as Parameters<
+            ProductsService['create']
+          >[2],
+        ),
     );
     await createProduct(owner, spaceId, { name: 'Draft', published: false });
     const expected = products
