@@ -108,16 +108,21 @@ describe('the per-identity upload quota (MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY)', () 
     let uploader: Actor;
     let space: { id: string };
 
-    beforeEach(async () => {
+    // One app for the block: the quota is the identity's, so a fresh uploader per test isolates.
+    beforeAll(async () => {
       t = await bootMedia({ env: { MEDIA_UPLOAD_QUOTA_BYTES_PER_DAY: String(QUOTA) } });
+    });
+
+    beforeEach(async () => {
       uploader = await person(t);
       space = await newSpace(uploader, 'Quota');
     });
 
-    afterEach(async () => {
+    afterEach(() => {
       t.clock.offsetMs = 0;
-      await t?.close();
     });
+
+    afterAll(() => t?.close());
 
     const mintOf = (body: Record<string, unknown>) => uploader.post(`/v1/spaces/${space.id}/media`, body);
 

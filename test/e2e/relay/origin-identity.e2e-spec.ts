@@ -81,23 +81,26 @@ describe('origin identity (e2e)', () => {
     }
   });
 
-  it('uses ORIGIN_KEY when set and never stores it', async () => {
+  describe('booted with ORIGIN_KEY', () => {
+    // One app for these: none of them changes the origin key (the boots above test boots).
     const seed = generateKeySigner().privateKey;
-    const t = await bootRelayApp({ env: { ORIGIN_KEY: base64urlEncode(seed) } });
-    try {
+    let t: TestApp;
+
+    beforeAll(async () => {
+      t = await bootRelayApp({ env: { ORIGIN_KEY: base64urlEncode(seed) } });
+    });
+
+    afterAll(() => t?.close());
+
+    it('uses ORIGIN_KEY when set and never stores it', async () => {
       const origin = originOf(t);
       expect(origin.signer.multikey).toBe(createKeySigner(seed).multikey);
       const rows = await t.app.get(DataSource).query(`SELECT seed FROM relay_origin_keys`);
       expect(rows).toEqual([{ seed: null }]);
-    } finally {
-      await t.close();
-    }
-  });
+    });
 
-  it('refuses to generate an origin key in production', async () => {
-    // Booted with ORIGIN_KEY, so no generated key is stored; a production replica without one must stop.
-    const t = await bootRelayApp({ env: { ORIGIN_KEY: base64urlEncode(generateKeySigner().privateKey) } });
-    try {
+    it('refuses to generate an origin key in production', async () => {
+      // Booted with ORIGIN_KEY, so no generated key is stored; a production replica without one must stop.
       const production = Object.assign(Object.create(Object.getPrototypeOf(t.config)), t.config, {
         NODE_ENV: 'production',
         ORIGIN_KEY: undefined,
@@ -113,14 +116,9 @@ describe('origin identity (e2e)', () => {
       await expect(replica.onModuleInit()).rejects.toThrow(/ORIGIN_KEY is required in production/);
       const rows = await t.app.get(DataSource).query(`SELECT count(*)::int AS n FROM relay_origin_keys`);
       expect(rows[0].n).toBe(1);
-    } finally {
-      await t.close();
-    }
-  });
+    });
 
-  it('creates origin-signed identities for entities and publishes through the ports', async () => {
-    const t = await bootRelayApp();
-    try {
+    it('creates origin-signed identities for entities and publishes through the ports', async () => {
       const origin = originOf(t);
       expect(t.app.get(OriginIdentities)).toBe(origin);
       expect(t.app.get(ContentPublisher)).toBe(origin);
@@ -170,8 +168,6 @@ describe('origin identity (e2e)', () => {
         .get(OriginChainGenesisService)
         .sign({ $schema: 'https://schemas.dfos.com/post/v1' });
       expect(payloadOf(genesis.jws)).toMatchObject({ type: 'create', baseDocumentCID: null });
-    } finally {
-      await t.close();
-    }
+    });
   });
 });

@@ -47,6 +47,7 @@ describe('space administration: site, topics, pages, and their public reads (e2e
   async function outsiders(spaceId: string): Promise<{ member: Caller; admin: Caller; stranger: Caller }> {
     const member = t.caller();
     const admin = t.caller();
+    // One after the other: a new invite of the owner revokes the last one.
     await addMember(owner, spaceId, member);
     await addMember(owner, spaceId, admin);
     expectStatus(await owner.put(`/spaces/${spaceId}/members/${admin.did}`, { role: 'admin' }), 200);
@@ -58,12 +59,13 @@ describe('space administration: site, topics, pages, and their public reads (e2e
     call: (caller: Caller, spaceId: string) => Promise<Response>,
     okStatus: number,
   ): Promise<void> {
-    const open = await publicSpace(owner);
-    const hidden = (await createSpace(owner)).id;
-    for (const [spaceId, strangerStatus] of [
-      [open, 403],
-      [hidden, 404],
-    ] as const) {
+    // The spaces are independent: set up and checked side by side.
+    const [open, hidden, deleted] = await Promise.all([
+      publicSpace(owner),
+      createSpace(owner).then((space) => space.id),
+      publicSpace(owner),
+    ]);
+    const checkIn = async (spaceId: string, strangerStatus: 403 | 404) => {
       const { member, admin, stranger } = await outsiders(spaceId);
       expectStatus(await call(member, spaceId), 403);
       const refused = await call(stranger, spaceId);
@@ -71,8 +73,8 @@ describe('space administration: site, topics, pages, and their public reads (e2e
       else expectStatus(refused, 403);
       expectStatus(await call(t.anonymous, spaceId), 401);
       expectStatus(await call(admin, spaceId), okStatus);
-    }
-    const deleted = await publicSpace(owner);
+    };
+    await Promise.all([checkIn(open, 403), checkIn(hidden, 404)]);
     expectStatus(await owner.delete(`/spaces/${deleted}`), 204);
     expectNotFound(await call(owner, deleted));
     expectNotFound(await call(owner, `space_${'0'.repeat(32)}`));

@@ -1,5 +1,6 @@
+import { ProductsService } from '../../../src/store';
 import { bootSpaces, Caller, publicSpace, SpacesTestApp, walk } from '../spaces/support';
-import { createProduct, createRelease } from './support';
+import { createProduct, createRelease, productBody } from './support';
 
 interface Item {
   id: string;
@@ -15,6 +16,8 @@ async function inBatches<T>(count: number, make: (index: number) => Promise<T>):
   return made;
 }
 
+const PRODUCTS = 201;
+
 describe('store listings: keyset walks (e2e)', () => {
   let t: SpacesTestApp;
   let owner: Caller;
@@ -28,10 +31,21 @@ describe('store listings: keyset walks (e2e)', () => {
     await t.close();
   });
 
-  it('walks 250 published products forward and back by sortOrder then id, each once', async () => {
+  it('walks 201 published products forward and back by sortOrder then id, each once', async () => {
     const spaceId = await publicSpace(owner);
-    const products = await inBatches(250, (index) =>
-      createProduct(owner, spaceId, { name: `Product ${index}`, sortOrder: index % 7 }),
+    // Three pages at the largest limit (100), so one has both a next and a previous page.
+    // Written through the store's service (its routes and their proofs are store-admin's subject).
+    const principal = { did: owner.did!, grant: owner.did! };
+    const products = await inBatches(PRODUCTS, (index) =>
+      t.app
+        .get(ProductsService)
+        .create(
+          principal,
+          spaceId,
+          productBody({ name: `Product ${index}`, sortOrder: index % 7 }) as unknown as Parameters<
+            ProductsService['create']
+          >[2],
+        ),
     );
     await createProduct(owner, spaceId, { name: 'Draft', published: false });
     const expected = products
@@ -46,7 +60,7 @@ describe('store listings: keyset walks (e2e)', () => {
       );
       expect(forward.map((item) => item.id)).toEqual(expected);
       expect(backward.map((item) => item.id)).toEqual(expected);
-      expect(pages).toBe(Math.ceil(250 / limit));
+      expect(pages).toBe(Math.ceil(PRODUCTS / limit));
     }
   });
 
