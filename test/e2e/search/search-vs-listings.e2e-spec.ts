@@ -186,8 +186,30 @@ interface SearchResult {
 /**
  * Every result of a search, walking all pages by cursor (a small page, so several, across the
  * recency tiers); then back from each page by its `previousCursor`, which must give the page before.
+ * Not `paged`: every result in one page of the largest size, which must be the only one.
  */
-async function searchAll(reader: Reader, path: string): Promise<{ status: number; results: SearchResult[] }> {
+async function searchAll(
+  reader: Reader,
+  path: string,
+  paged = true,
+): Promise<{ status: number; results: SearchResult[] }> {
+  if (!paged) {
+    const response = await reader.get(`${path}&limit=100`);
+    if (response.status !== 200) return { status: response.status, results: [] };
+    const { items, nextCursor, previousCursor } = response.body as {
+      items: SearchResult[];
+      nextCursor: string | null;
+      previousCursor: string | null;
+    };
+    if ('totalCount' in (response.body as object) || nextCursor !== null || previousCursor !== null)
+      expect({ path, totalCount: response.body.totalCount, nextCursor, previousCursor }).toEqual({
+        path,
+        totalCount: undefined,
+        nextCursor: null,
+        previousCursor: null,
+      });
+    return { status: 200, results: items };
+  }
   const pages: { ids: string[]; previous: string | null }[] = [];
   const results: SearchResult[] = [];
   // Each page's way back is asked for as soon as its previousCursor is known, beside the walk on.
@@ -728,8 +750,27 @@ describe('search against the listings, as an independent client (e2e)', () => {
     'formerCrew',
   ];
 
+  /**
+   * Which of the readers walk a search's pages by cursor: the first of those whose listings show
+   * the same (status and things); the others, reaching that view another way (a credential, a
+   * membership left, the admin role), are compared in one page. Every reader's results are compared
+   * with their listings; the paging, which follows the results, once for each view.
+   */
+  function pagers(names: string[], view: (name: string) => Seen): Set<string> {
+    const first = new Map<string, string>();
+    for (const name of names) {
+      const { status, things } = view(name);
+      const signature = `${status} ${[...things.keys()].sort().join(' ')}`;
+      if (!first.has(signature)) first.set(signature, name);
+    }
+    return new Set(first.values());
+  }
+
   describe('in one space, as every reader', () => {
     it.each(QUERIES)('q=%j finds exactly what the listings show', async (q) => {
+      const paging = Object.fromEntries(
+        [open, closed].map((space) => [space.id, pagers(READERS, (name) => seen[name][space.id])]),
+      );
       await inPool(
         READERS.flatMap((name) =>
           [open, closed].map((space) => async () => {
@@ -739,6 +780,7 @@ describe('search against the listings, as an independent client (e2e)', () => {
             const search = await searchAll(
               reader,
               `/v1/spaces/${space.id}/search?q=${encodeURIComponent(q)}`,
+              paging[space.id].has(name),
             );
             expect({ label, status: search.status }).toEqual({ label, status: listings.status });
             if (listings.status !== 200) return;
@@ -755,23 +797,26 @@ describe('search against the listings, as an independent client (e2e)', () => {
 
   describe('across the spaces, as every signed-in reader with read:posts', () => {
     it.each(QUERIES)('q=%j finds exactly what the listings of their spaces show', async (q) => {
+      const names = ['stranger', 'member', 'crew', 'owner', 'covering', 'elsewhere', 'leaver', 'formerCrew'];
+      const theirs = (name: string) => {
+        const mine = new Map<string, Listed>();
+        for (const spaceId of memberOf[name])
+          for (const [entry, thing] of seen[name][spaceId].things) mine.set(entry, thing);
+        return mine;
+      };
+      const paging = pagers(names, (name) => ({ status: 200, things: theirs(name) }));
       await inPool(
-        ['stranger', 'member', 'crew', 'owner', 'covering', 'elsewhere', 'leaver', 'formerCrew'].map(
-          (name) => async () => {
-            const reader = readers[name];
-            const label = `${reader.name} across spaces, q=${JSON.stringify(q)}`;
-            const mine = new Map<string, Listed>();
-            for (const spaceId of memberOf[name])
-              for (const [entry, thing] of seen[name][spaceId].things) mine.set(entry, thing);
-            const expected = expectedIn(mine, q);
-            const search = await searchAll(reader, `/v1/search?q=${encodeURIComponent(q)}`);
-            expect({ label, status: search.status }).toEqual({ label, status: 200 });
-            expect({ label, found: compare(search.results, expected, q, label) }).toEqual({
-              label,
-              found: [...expected.keys()].sort(),
-            });
-          },
-        ),
+        names.map((name) => async () => {
+          const reader = readers[name];
+          const label = `${reader.name} across spaces, q=${JSON.stringify(q)}`;
+          const expected = expectedIn(theirs(name), q);
+          const search = await searchAll(reader, `/v1/search?q=${encodeURIComponent(q)}`, paging.has(name));
+          expect({ label, status: search.status }).toEqual({ label, status: 200 });
+          expect({ label, found: compare(search.results, expected, q, label) }).toEqual({
+            label,
+            found: [...expected.keys()].sort(),
+          });
+        }),
       );
     });
   });
