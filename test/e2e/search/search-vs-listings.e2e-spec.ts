@@ -874,6 +874,9 @@ describe('search against the listings, as an independent client (e2e)', () => {
       expect(seen[name][open.id].things.size).toBeGreaterThan(seen[order[index]][open.id].things.size);
     });
     expect(seen.owner[open.id].things.size).toBe(seen.crew[open.id].things.size);
+    // Readers share views, so searches are compared both walked by cursor and in one page.
+    expect(pagers(READERS, (name) => seen[name][open.id]).size).toBeGreaterThan(1);
+    expect(pagers(READERS, (name) => seen[name][open.id]).size).toBeLessThan(READERS.length);
     expect(seen.covering[open.id].things.size).toBe(seen.member[open.id].things.size);
     expect(seen.formerCrew[open.id].things.size).toBe(seen.member[open.id].things.size);
     expect(seen.leaver[open.id].things.size).toBe(seen.member[open.id].things.size);
