@@ -31,4 +31,10 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60000,
   maxWorkers: 2,
+  // Each suite loads the whole service into a fresh module registry, and some of every registry
+  // stays reachable (process listeners, agents): a worker's heap grows by ~40 MB a suite, to
+  // several GB over a run, and its collections slow every later suite. A worker whose heap has
+  // passed this after a suite is replaced (a second or so); 40 mid-sized e2e suites ran 13-16%
+  // faster with it.
+  workerIdleMemoryLimit: '600MB',
 };
