@@ -19,6 +19,7 @@ import {
   png,
   settled as mediaSettled,
   storedFiles,
+  truncatedWav,
   withFfmpeg,
 } from '../media/support';
 import { spaceUpload } from '../../support/media-uploads';
@@ -830,12 +831,7 @@ describe('space imports (e2e)', () => {
         path: string;
       }[];
       const index = media.findIndex((record) => record.contentType === 'audio/mpeg');
-      const bytes = Buffer.alloc(300, 0x41);
-      bytes.write('RIFF', 0);
-      bytes.writeUInt32LE(292, 4);
-      bytes.write('WAVE', 8);
-      bytes.write('fmt ', 12);
-      bytes.writeUInt32LE(4, 16);
+      const bytes = truncatedWav();
       Object.assign(media[index], { filename: 'song.wav', contentType: 'audio/wav', size: bytes.length });
       files.set('media.json', Buffer.from(JSON.stringify(media)));
       files.set(media[index].path, bytes);

@@ -14,6 +14,7 @@ import {
   person,
   settled,
   storedOf,
+  truncatedWav,
   upload,
   uuidOf,
   wav,
@@ -179,13 +180,7 @@ function expectPeaks(peaks: unknown): void {
   });
 
   it('fails a media whose bytes the tools refuse, keeping nothing of it', async () => {
-    // A WAV header (so it sniffs as audio/wav) whose format chunk is cut short: ffprobe refuses it.
-    const bytes = Buffer.alloc(300, 0x41);
-    bytes.write('RIFF', 0);
-    bytes.writeUInt32LE(292, 4);
-    bytes.write('WAVE', 8);
-    bytes.write('fmt ', 12);
-    bytes.writeUInt32LE(4, 16);
+    const bytes = truncatedWav();
     const minted = await mint(uploader, space.id, { filename: 'broken.wav', contentType: 'audio/wav' });
     expectStatus(await upload(t, minted.uploadUrl, bytes, minted.uploadHeaders), 200);
     const { media, status } = await settled(uploader, space.id, minted.media.id);

@@ -169,6 +169,17 @@ export async function decoded(
   return { format, width: metadata.width, height: metadata.pageHeight ?? metadata.height, pages };
 }
 
+/** A WAV header (so it sniffs as audio/wav) whose format chunk is cut short: ffprobe refuses it. */
+export function truncatedWav(): Buffer {
+  const bytes = Buffer.alloc(300, 0x41);
+  bytes.write('RIFF', 0);
+  bytes.writeUInt32LE(292, 4);
+  bytes.write('WAVE', 8);
+  bytes.write('fmt ', 12);
+  bytes.writeUInt32LE(4, 16);
+  return bytes;
+}
+
 /** Whether this machine has ffmpeg and ffprobe (CI installs them; `.ci/run`). */
 export const FFMPEG_PRESENT =
   spawnSync('ffmpeg', ['-version']).status === 0 && spawnSync('ffprobe', ['-version']).status === 0;

@@ -12,6 +12,7 @@ import {
   newSpace,
   person,
   settled,
+  truncatedWav,
   upload,
   withFfmpeg,
 } from '../media/support';
@@ -91,13 +92,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
         kind: 'audio',
         reason: 'refused',
       }) ?? 0;
-    // A WAV header (so it sniffs as audio/wav) whose format chunk is cut short: ffprobe refuses it.
-    const bytes = Buffer.alloc(300, 0x41);
-    bytes.write('RIFF', 0);
-    bytes.writeUInt32LE(292, 4);
-    bytes.write('WAVE', 8);
-    bytes.write('fmt ', 12);
-    bytes.writeUInt32LE(4, 16);
+    const bytes = truncatedWav();
     expect((await uploadAndSettle('broken.wav', bytes)).status).toBe('failed');
 
     const text = await metricsText();
