@@ -20,6 +20,7 @@ import {
   settled,
   storedFiles,
   storedOf,
+  truncatedWav,
   upload,
   uploadChunked,
   wav,
@@ -318,13 +319,8 @@ exec ffprobe "$@"
       expect((await settled(uploader, space.id, kept.media.id)).status).toBe('ready');
       const keptBytes = wav(1).length;
       expect(await storedBytes(space)).toBe(keptBytes);
-      // A WAV header whose format chunk is cut short: stored (counted), then refused by ffprobe.
-      const broken = Buffer.alloc(300, 0x41);
-      broken.write('RIFF', 0);
-      broken.writeUInt32LE(292, 4);
-      broken.write('WAVE', 8);
-      broken.write('fmt ', 12);
-      broken.writeUInt32LE(4, 16);
+      // Stored (counted), then refused by ffprobe.
+      const broken = truncatedWav();
       const minted = await mint(uploader, space.id, { filename: 'broken.wav', contentType: 'audio/wav' });
       expectStatus(await upload(t, minted.uploadUrl, broken, minted.uploadHeaders), 200);
       expect((await settled(uploader, space.id, minted.media.id)).status).toBe('failed');
