@@ -70,3 +70,21 @@ async function databaseExists(admin: string, name: string): Promise<boolean> {
     await client.end();
   }
 }
+
+/**
+ * Runs a test's bulk seeding in one transaction without the service's `statement_timeout`: seeding is
+ * set-up, not a request, and a loaded CI machine's index inserts of 20,000 rows outlasted it.
+ */
+export async function seedUnbounded(
+  dataSource: {
+    transaction<T>(
+      run: (manager: { query(sql: string, parameters?: unknown[]): Promise<unknown> }) => Promise<T>,
+    ): Promise<T>;
+  },
+  statements: { sql: string; parameters?: unknown[] }[],
+): Promise<void> {
+  await dataSource.transaction(async (manager) => {
+    await manager.query('SET LOCAL statement_timeout = 0');
+    for (const { sql, parameters } of statements) await manager.query(sql, parameters);
+  });
+}

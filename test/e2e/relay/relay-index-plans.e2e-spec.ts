@@ -2,6 +2,7 @@ import { Client } from 'pg';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { TestApp } from '../../support/app';
+import { seedUnbounded } from '../../support/database';
 import { bootRelayApp } from './support';
 
 const PROFILE = 'https://schemas.dfos.com/profile/v1';
@@ -47,32 +48,34 @@ describe('relay index filters use indexes (e2e, EXPLAIN)', () => {
     t = await bootRelayApp();
     dataSource = t.app.get(DataSource);
     // Every 4th chain a post, every 4th a profile anchored by an identity; ten of a rare schema.
-    await dataSource.query(
-      `INSERT INTO relay_content_chains
+    await seedUnbounded(dataSource, [
+      {
+        sql: `INSERT INTO relay_content_chains
          (content_id, creator_did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted,
           current_document_cid, state)
        SELECT 'seed' || lpad(i::text, 8, '0'), 'did:plat:seed', 'g' || i, 'h' || i,
               '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 1, false, 'd' || i, '{}'
        FROM generate_series(1, $1::int) i`,
-      [SEEDED],
-    );
-    await dataSource.query(
-      `INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
+        parameters: [SEEDED],
+      },
+      {
+        sql: `INSERT INTO relay_documents (content_id, document_cid, document, doc_schema, display_name)
        SELECT 'seed' || lpad(i::text, 8, '0'), 'd' || i, '{}',
               CASE WHEN i <= 10 THEN $2 WHEN i % 4 = 1 THEN $3 ELSE $4 END,
               'Seeded ' || md5(i::text)
        FROM generate_series(1, $1::int) i`,
-      [SEEDED, RARE, PROFILE, POST],
-    );
-    await dataSource.query(
-      `INSERT INTO relay_identity_chains
+        parameters: [SEEDED, RARE, PROFILE, POST],
+      },
+      {
+        sql: `INSERT INTO relay_identity_chains
          (did, genesis_cid, head_cid, genesis_at, head_at, op_count, is_deleted, state, key_history, profile_anchor)
        SELECT 'did:plat:seed' || lpad(i::text, 8, '0'), 'g' || i, 'h' || i, '2026-01-01T00:00:00.000Z',
               '2026-01-01T00:00:00.000Z', 1, false, '{}', '[]', 'seed' || lpad(i::text, 8, '0')
        FROM generate_series(1, $1::int) i WHERE i % 4 = 1`,
-      [SEEDED],
-    );
-    await dataSource.query('ANALYZE relay_content_chains, relay_documents, relay_identity_chains');
+        parameters: [SEEDED],
+      },
+      { sql: 'ANALYZE relay_content_chains, relay_documents, relay_identity_chains' },
+    ]);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,4 +1,5 @@
 import { CursorCodec } from '../../../src/common/pagination/cursor-codec';
+import { seedUnbounded } from '../../support/database';
 import { bootSpaces, Caller, expectStatus, publicSpace, SpacesTestApp } from './support';
 
 /**
@@ -13,7 +14,9 @@ describe('GET /v1/spaces query plans (e2e)', () => {
     t = await bootSpaces();
     owner = t.caller();
     // A realistic directory: 20 000 spaces, three quarters public, a few deleted, spread over a year.
-    await t.dataSource.query(`
+    await seedUnbounded(t.dataSource, [
+      {
+        sql: `
       INSERT INTO spaces (id, did, domain, display_name, is_public, join_mode, category, discovery_opt_in,
                           last_activity_at, member_count, deleted_at)
       SELECT gen_random_uuid(), 'did:plat:seed' || i, 'seed-' || i, 'Seed ' || i, i % 4 <> 0,
@@ -23,8 +26,10 @@ describe('GET /v1/spaces query plans (e2e)', () => {
              CASE WHEN i % 50 = 0 THEN NULL ELSE now() - (i % 365) * interval '1 day' - i * interval '1 second' END,
              1 + i % 100,
              CASE WHEN i % 97 = 0 THEN now() ELSE NULL END
-      FROM generate_series(1, 20000) AS i`);
-    await t.dataSource.query('ANALYZE spaces');
+      FROM generate_series(1, 20000) AS i`,
+      },
+      { sql: 'ANALYZE spaces' },
+    ]);
   });
 
   afterAll(async () => {
