@@ -6,7 +6,7 @@ INSERT INTO
     id,
     owner_did,
     state,
-    archive,
+    archive_key,
     created_at,
     updated_at
   )
@@ -18,6 +18,7 @@ SELECT
   id,
   owner_did,
   state,
+  archive_key,
   space_id,
   failure_reason,
   created_at,
@@ -40,12 +41,12 @@ RETURNING
   id,
   owner_did,
   state,
+  archive_key,
   space_id,
   failure_reason,
   created_at,
   updated_at,
-  finished_at,
-  archive;
+  finished_at;
 
 -- ImportsRepository.recordSpace (src/imports/imports.repository.ts)
 UPDATE imports
@@ -63,8 +64,8 @@ SET
   finished_at = $2,
   space_id = $3,
   failure_reason = $4,
-  archive = CASE
-    WHEN $6 THEN archive
+  archive_key = CASE
+    WHEN $6 THEN archive_key
   END
 WHERE
   id = $1
@@ -73,7 +74,7 @@ WHERE
 -- ImportsRepository.announced (src/imports/imports.repository.ts)
 SELECT
   owner_did,
-  archive
+  archive_key
 FROM
   imports
 WHERE
@@ -83,7 +84,7 @@ WHERE
 -- ImportsRepository.releaseArchive (src/imports/imports.repository.ts)
 UPDATE imports
 SET
-  archive = NULL
+  archive_key = NULL
 WHERE
   id = $1
   AND state = 'done';

@@ -844,14 +844,24 @@ export class AppConfig {
   EXPORT_URL_TTL_SECONDS = 3600;
 
   /**
-   * Largest archive POST /v1/spaces/imports accepts (bytes; 413 above): it is kept in the import's
-   * row until the job settled it (docs/decisions/0221-space-import-a-durable-job-through-the-owning-modules.md).
+   * Largest archive POST /v1/spaces/imports accepts (bytes; 413 above): streamed into the media store
+   * and kept there until the job settled it, never held whole
+   * (docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md).
    */
   @Type(() => Number)
   @IsInt()
   @Min(1024)
-  @Max(256 * 1024 * 1024)
-  IMPORT_MAX_ARCHIVE_BYTES = 32 * 1024 * 1024;
+  @Max(64 * 1024 * 1024 * 1024)
+  IMPORT_MAX_ARCHIVE_BYTES = 2 * 1024 * 1024 * 1024;
+
+  /**
+   * Pause before an `imports.run` job's retry (milliseconds; 3 attempts, the pause doubling): a store
+   * or database fault mid-import (docs/decisions/0221-space-import-a-durable-job-through-the-owning-modules.md).
+   */
+  @Type(() => Number)
+  @IsInt()
+  @Min(100)
+  IMPORT_RETRY_BACKOFF_MS = 30_000;
 
   /**
    * Largest inflated JSON file of an imported archive (bytes), declared or actual; all of them

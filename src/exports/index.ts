@@ -8,7 +8,8 @@ export { ExportsService } from './services/exports.service';
 export { ExportErasureService } from './services/export-erasure.service';
 export {
   ArchiveRejected,
-  readArchiveMedia,
   readSpaceArchive,
+  streamArchiveMedia,
+  type RangedArchive,
   type ReadArchive,
 } from './domain/archive-reader';

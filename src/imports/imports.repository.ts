@@ -4,35 +4,37 @@ import { DataSource, EntityManager } from 'typeorm';
 import { defineStatements } from '../infrastructure/database/statements';
 import { SpaceImport, SpaceImportState } from './entities/space-import.entity';
 
-const COLUMNS = 'id, owner_did, state, space_id, failure_reason, created_at, updated_at, finished_at';
+const COLUMNS =
+  'id, owner_did, state, archive_key, space_id, failure_reason, created_at, updated_at, finished_at';
 
 /**
  * The imports module's fixed SQL (docs/decisions/0131-a-repository-per-module.md), written to
  * docs/queries/imports.sql by `npm run build && npm run queries:write`.
  */
 export const IMPORTS_STATEMENTS = defineStatements('ImportsRepository', {
-  /** A new import, queued, with its archive ($1 id, $2 owner, $3 now, $4 the archive's bytes). */
+  /** A new import, queued, with its archive ($1 id, $2 owner, $3 now, $4 the archive's store key). */
   insert:
-    "INSERT INTO imports (id, owner_did, state, archive, created_at, updated_at) VALUES ($1, $2, 'queued', $4, $3, $3)",
-  /** One import ($1), without its archive. */
+    "INSERT INTO imports (id, owner_did, state, archive_key, created_at, updated_at) VALUES ($1, $2, 'queued', $4, $3, $3)",
+  /** One import ($1). */
   byId: `SELECT ${COLUMNS} FROM imports WHERE id = $1`,
-  /** Takes a queued (or retried running) import ($1) at $2, with its archive; no row once settled. */
+  /** Takes a queued (or retried running) import ($1) at $2; no row once settled. */
   start:
     "UPDATE imports SET state = 'running', updated_at = $2 WHERE id = $1 AND state IN ('queued', 'running') " +
-    `RETURNING ${COLUMNS}, archive`,
+    `RETURNING ${COLUMNS}`,
   /** The new space ($2) of a running import ($1), recorded as soon as it exists. */
   recordSpace: "UPDATE imports SET space_id = $2 WHERE id = $1 AND state = 'running'",
   /**
    * Settles a running import ($1) at $2: done, or failed with $4 (the space kept or cleared, $3).
-   * The archive is dropped, or kept ($6) for a done import's announcement (docs/decisions/0236).
+   * The archive's key is dropped (the caller removes its object), or kept ($6) for a done import's
+   * announcement (docs/decisions/0236).
    */
   settle:
     'UPDATE imports SET state = $5, updated_at = $2, finished_at = $2, space_id = $3, failure_reason = $4, ' +
-    "archive = CASE WHEN $6 THEN archive END WHERE id = $1 AND state = 'running'",
+    "archive_key = CASE WHEN $6 THEN archive_key END WHERE id = $1 AND state = 'running'",
   /** The archive of a done import ($1) still to be announced; no row (or a null one) once it was. */
-  announced: "SELECT owner_did, archive FROM imports WHERE id = $1 AND state = 'done'",
-  /** Drops a done import's ($1) archive once announced. */
-  releaseArchive: "UPDATE imports SET archive = NULL WHERE id = $1 AND state = 'done'",
+  announced: "SELECT owner_did, archive_key FROM imports WHERE id = $1 AND state = 'done'",
+  /** Drops a done import's ($1) archive key once announced (the caller removes its object). */
+  releaseArchive: "UPDATE imports SET archive_key = NULL WHERE id = $1 AND state = 'done'",
 });
 
 interface SpaceImportRow {
@@ -44,14 +46,14 @@ interface SpaceImportRow {
   created_at: Date;
   updated_at: Date;
   finished_at: Date | null;
-  archive?: Buffer | null;
+  archive_key: string | null;
 }
 
 const spaceImportOf = (row: SpaceImportRow): SpaceImport => ({
   id: row.id,
   ownerDid: row.owner_did,
   state: row.state,
-  archive: row.archive ?? null,
+  archiveKey: row.archive_key,
   spaceId: row.space_id,
   failureReason: row.failure_reason,
   createdAt: row.created_at,
@@ -68,10 +70,10 @@ export class ImportsRepository {
     id: string,
     ownerDid: string,
     at: Date,
-    archive: Buffer,
+    archiveKey: string,
     runner: EntityManager = this.dataSource.manager,
   ): Promise<void> {
-    await runner.query(IMPORTS_STATEMENTS.insert, [id, ownerDid, at, archive]);
+    await runner.query(IMPORTS_STATEMENTS.insert, [id, ownerDid, at, archiveKey]);
   }
 
   async byId(id: string): Promise<SpaceImport | null> {
@@ -109,13 +111,13 @@ export class ImportsRepository {
   }
 
   /** A done import's archive still to be announced, else null. */
-  async announced(id: string): Promise<{ ownerDid: string; archive: Buffer } | null> {
-    const rows = await this.dataSource.query<{ owner_did: string; archive: Buffer | null }[]>(
+  async announced(id: string): Promise<{ ownerDid: string; archiveKey: string } | null> {
+    const rows = await this.dataSource.query<{ owner_did: string; archive_key: string | null }[]>(
       IMPORTS_STATEMENTS.announced,
       [id],
     );
-    const archive = rows[0]?.archive;
-    return archive ? { ownerDid: rows[0].owner_did, archive } : null;
+    const archiveKey = rows[0]?.archive_key;
+    return archiveKey ? { ownerDid: rows[0].owner_did, archiveKey } : null;
   }
 
   async releaseArchive(id: string): Promise<void> {

@@ -8,6 +8,7 @@ import { MediaUrlsService } from './services/media-urls.service';
 import { MediaLookupService } from './services/media-lookup.service';
 import { MediaRepository } from './media.repository';
 import { AvProbeService } from './services/processing/av-probe.service';
+import { ImportArchivesService } from './services/import-archives.service';
 import { MediaImportsService } from './services/media-imports.service';
 import { MediaExportService } from './services/media-export.service';
 import { mediaStorageProvider } from './services/storage/media-storage.provider';
@@ -24,7 +25,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
  * the repository, the URLs and their signer (one key per process), and the store (MediaStorage).
  * `MediaImportsService` keeps images other modules fetched (link previews) as public media and a
  * space import's files (with `AvProbeService`, the one ffprobe/ffmpeg prober the processing job
- * shares);
+ * shares); `ImportArchivesService` keeps a space import's uploaded archive in the store;
  * `MediaErasureService` erases a person's media in an account erasure.
  */
 @Module({
@@ -37,6 +38,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    ImportArchivesService,
     AvProbeService,
     MediaErasureService,
     MediaErasureSubscriber,
@@ -50,6 +52,7 @@ import { MediaErasureSubscriber } from './events/media-erasure.subscriber';
     MediaPresenter,
     MediaLookupService,
     MediaImportsService,
+    ImportArchivesService,
     AvProbeService,
     MediaErasureService,
     MediaExportService,

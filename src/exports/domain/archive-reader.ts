@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
-import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
+import { Readable, Transform } from 'node:stream';
+import { fromBuffer, fromRandomAccessReader, RandomAccessReader, type Entry, type ZipFile } from 'yauzl';
 import { SPACE_ARCHIVE_SCHEMAS } from './archive-format';
 
 /**
@@ -59,101 +60,166 @@ export function isSafeEntryName(name: string): boolean {
   return segments.every((segment) => segment !== '' && segment !== '.' && segment !== '..');
 }
 
-/** Opens a zip held in memory; ArchiveRejected when it is not one. */
-async function openZip(bytes: Buffer): Promise<ZipFile> {
+/**
+ * Where an archive's bytes are: in memory, or a stored object read range by range (an import's
+ * upload in the media store, docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md),
+ * so that an archive of any size is never held whole.
+ */
+export type ArchiveSource = Buffer | RangedArchive;
+
+export interface RangedArchive {
+  size: number;
+  /** The bytes from `start` up to (not including) `end`. */
+  range(start: number, end: number): Readable;
+}
+
+class RangeReader extends RandomAccessReader {
+  constructor(private readonly source: RangedArchive) {
+    super();
+  }
+
+  override _readStreamForRange(start: number, end: number): Readable {
+    return this.source.range(start, end);
+  }
+}
+
+/** Opens the zip; ArchiveRejected when it is not one. */
+async function openZip(source: ArchiveSource): Promise<ZipFile> {
+  // Names are checked here (isSafeEntryName) so that the message says which one was refused.
+  const options = {
+    lazyEntries: true,
+    strictFileNames: false,
+    validateEntrySizes: true,
+    decodeStrings: false,
+  };
   try {
-    return await new Promise<ZipFile>((resolve, reject) =>
-      fromBuffer(
-        bytes,
-        // Names are checked here (isSafeEntryName) so that the message says which one was refused.
-        { lazyEntries: true, strictFileNames: false, validateEntrySizes: true, decodeStrings: false },
-        (error, opened) => (error ? reject(error) : resolve(opened)),
-      ),
-    );
+    return await new Promise<ZipFile>((resolve, reject) => {
+      const opened = (error: Error | null, zip: ZipFile) => (error ? reject(error) : resolve(zip));
+      if (Buffer.isBuffer(source)) fromBuffer(source, options, opened);
+      else fromRandomAccessReader(new RangeReader(source), source.size, options, opened);
+    });
   } catch {
     throw new ArchiveRejected('The archive is not a readable zip file');
   }
 }
 
+/** An entry's inflated bytes as they come, refused past its limit or past the walk's total. */
+function bounded(
+  name: string,
+  limit: number,
+  totals: { bytes: number; max: number },
+  refuse: (rejection: ArchiveRejected) => void,
+): Transform {
+  let size = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      size += chunk.length;
+      totals.bytes += chunk.length;
+      // The declared size may lie: the inflated bytes are counted as they come.
+      if (size > limit || totals.bytes > totals.max) {
+        const rejection = new ArchiveRejected(
+          size > limit
+            ? `${name} is larger than ${limit} bytes`
+            : `The archive's files are larger than ${totals.max} bytes together`,
+        );
+        refuse(rejection);
+        return done(rejection);
+      }
+      done(null, chunk);
+    },
+  });
+}
+
 /**
- * Reads the entries `limitOf` names (their inflated bytes at most the number it answers; null:
- * skipped unread), one inflating stream at a time, every entry's name checked first, at most
- * `maxTotalBytes` together. Throws ArchiveRejected for anything unsafe.
+ * Walks the archive's entries in order, one inflating stream at a time, every entry's name checked
+ * first. `limitOf` answers the most an entry may inflate to, or null to skip it unread; `take`
+ * consumes the entries it wants (their bytes bounded by that limit and, together, by
+ * `maxTotalBytes`). Throws ArchiveRejected for anything unsafe; a failure of `take` that is not the
+ * archive's (a store's fault) is thrown as it is, so the job retries. Answers the names taken.
  */
-async function readEntries(
-  bytes: Buffer,
+async function walkEntries(
+  source: ArchiveSource,
   maxEntries: number,
   maxTotalBytes: number,
   limitOf: (name: string) => number | null,
-): Promise<Map<string, Buffer>> {
-  const zip = await openZip(bytes);
+  take: (name: string, body: Readable) => Promise<void>,
+): Promise<Set<string>> {
+  const zip = await openZip(source);
   if (zip.entryCount > maxEntries) {
     zip.close();
     throw new ArchiveRejected(`The archive has more than ${maxEntries} entries`);
   }
-  const texts = new Map<string, Buffer>();
-  let total = 0;
+  const taken = new Set<string>();
+  const totals = { bytes: 0, max: maxTotalBytes };
+  const takeEntry = async (entry: Entry): Promise<void> => {
+    const name = Buffer.isBuffer(entry.fileName)
+      ? (entry.fileName as unknown as Buffer).toString('utf8')
+      : entry.fileName;
+    if (!isSafeEntryName(name))
+      throw new ArchiveRejected(`Unsafe entry name: ${JSON.stringify(name.slice(0, 80))}`);
+    const limit = limitOf(name);
+    if (limit === null) return;
+    if (taken.has(name)) throw new ArchiveRejected(`${name} appears twice`);
+    if (entry.uncompressedSize > limit) throw new ArchiveRejected(`${name} is larger than ${limit} bytes`);
+    taken.add(name);
+    const inflating = await new Promise<Readable>((resolve, reject) =>
+      zip.openReadStream(entry, (error, stream) =>
+        error ? reject(new ArchiveRejected(`${name} cannot be read: ${error.message}`)) : resolve(stream),
+      ),
+    );
+    let rejection: ArchiveRejected | null = null;
+    const refuse = (found: ArchiveRejected) => (rejection ??= found);
+    inflating.on('error', (error: Error) =>
+      refuse(new ArchiveRejected(`${name} cannot be read: ${error.message}`)),
+    );
+    const body = inflating.pipe(bounded(name, limit, totals, refuse));
+    inflating.on('error', (error: Error) => body.destroy(error));
+    try {
+      await take(name, body);
+    } catch (error) {
+      throw rejection ?? error;
+    } finally {
+      inflating.destroy();
+    }
+    if (rejection) throw rejection;
+  };
   try {
     await new Promise<void>((resolve, reject) => {
-      const fail = (error: unknown) => reject(error);
       zip.on('error', (error: Error) =>
-        fail(
+        reject(
           error instanceof ArchiveRejected
             ? error
             : new ArchiveRejected(`The archive is damaged: ${error.message}`),
         ),
       );
       zip.on('end', () => resolve());
-      zip.on('entry', (entry: Entry) => {
-        const name = Buffer.isBuffer(entry.fileName)
-          ? (entry.fileName as unknown as Buffer).toString('utf8')
-          : entry.fileName;
-        if (!isSafeEntryName(name))
-          return fail(new ArchiveRejected(`Unsafe entry name: ${JSON.stringify(name.slice(0, 80))}`));
-        const limit = limitOf(name);
-        if (limit === null) {
-          zip.readEntry();
-          return;
-        }
-        if (texts.has(name)) return fail(new ArchiveRejected(`${name} appears twice`));
-        if (entry.uncompressedSize > limit) {
-          return fail(new ArchiveRejected(`${name} is larger than ${limit} bytes`));
-        }
-        zip.openReadStream(entry, (error, stream) => {
-          if (error) return fail(new ArchiveRejected(`${name} cannot be read: ${error.message}`));
-          const chunks: Buffer[] = [];
-          let size = 0;
-          stream.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            total += chunk.length;
-            // The declared size may lie: the inflated bytes are counted as they come.
-            if (size > limit || total > maxTotalBytes) {
-              stream.destroy();
-              fail(
-                new ArchiveRejected(
-                  size > limit
-                    ? `${name} is larger than ${limit} bytes`
-                    : `The archive's files are larger than ${maxTotalBytes} bytes together`,
-                ),
-              );
-              return;
-            }
-            chunks.push(chunk);
-          });
-          stream.on('error', (streamError: Error) =>
-            fail(new ArchiveRejected(`${name} cannot be read: ${streamError.message}`)),
-          );
-          stream.on('end', () => {
-            texts.set(name, Buffer.concat(chunks));
-            zip.readEntry();
-          });
-        });
-      });
+      zip.on('entry', (entry: Entry) =>
+        takeEntry(entry).then(
+          () => zip.readEntry(),
+          (error: unknown) => reject(error),
+        ),
+      );
       zip.readEntry();
     });
   } finally {
     zip.close();
   }
+  return taken;
+}
+
+/** The entries `limitOf` names, each read whole (JSON files: bounded and small). */
+async function readEntries(
+  source: ArchiveSource,
+  maxEntries: number,
+  maxTotalBytes: number,
+  limitOf: (name: string) => number | null,
+): Promise<Map<string, Buffer>> {
+  const texts = new Map<string, Buffer>();
+  await walkEntries(source, maxEntries, maxTotalBytes, limitOf, async (name, body) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+    texts.set(name, Buffer.concat(chunks));
+  });
   return texts;
 }
 
@@ -162,8 +228,11 @@ async function readEntries(
  * at a time), and validates them. Entries outside the layout (README, schemas/, media/) are
  * checked for their names and skipped unread. Throws ArchiveRejected for anything unsafe or invalid.
  */
-export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits): Promise<ReadArchive> {
-  const texts = await readEntries(bytes, limits.maxEntries, limits.maxTotalBytes, (name) =>
+export async function readSpaceArchive(
+  source: ArchiveSource,
+  limits: ArchiveReadLimits,
+): Promise<ReadArchive> {
+  const texts = await readEntries(source, limits.maxEntries, limits.maxTotalBytes, (name) =>
     name in SPACE_ARCHIVE_SCHEMAS ? limits.maxEntryBytes : null,
   );
   for (const file of REQUIRED_FILES) if (!texts.has(file)) throw new ArchiveRejected(`${file} is missing`);
@@ -188,18 +257,23 @@ export async function readSpaceArchive(bytes: Buffer, limits: ArchiveReadLimits)
 }
 
 /**
- * The bytes of the media files an import copies (docs/decisions/0231-a-space-import-copies-its-media.md),
- * each at most the limit `paths` gives it, all of them at most `maxTotalBytes`; every other entry
- * is skipped unread. A path `media.json` names that the archive lacks is ArchiveRejected.
+ * Hands each media file an import copies (docs/decisions/0231-a-space-import-copies-its-media.md)
+ * to `take` as a stream, in the archive's order, each at most the limit `paths` gives it, all of
+ * them at most `maxTotalBytes`; every other entry is skipped unread. A path `media.json` names that
+ * the archive lacks is ArchiveRejected.
  */
-export async function readArchiveMedia(
-  bytes: Buffer,
+export async function streamArchiveMedia(
+  source: ArchiveSource,
   paths: ReadonlyMap<string, number>,
   limits: Pick<ArchiveReadLimits, 'maxEntries' | 'maxTotalBytes'>,
-): Promise<Map<string, Buffer>> {
-  const files = await readEntries(bytes, limits.maxEntries, limits.maxTotalBytes, (name) =>
-    name.startsWith('media/') ? (paths.get(name) ?? null) : null,
+  take: (path: string, body: Readable) => Promise<void>,
+): Promise<void> {
+  const taken = await walkEntries(
+    source,
+    limits.maxEntries,
+    limits.maxTotalBytes,
+    (name) => (name.startsWith('media/') ? (paths.get(name) ?? null) : null),
+    take,
   );
-  for (const path of paths.keys()) if (!files.has(path)) throw new ArchiveRejected(`${path} is missing`);
-  return files;
+  for (const path of paths.keys()) if (!taken.has(path)) throw new ArchiveRejected(`${path} is missing`);
 }

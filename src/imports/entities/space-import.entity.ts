@@ -12,7 +12,7 @@ export type SpaceImportState = 'queued' | 'running' | 'done' | 'failed';
 
 /**
  * One import of a space's archive (issue 35 item 5): asked for by the person who becomes the new
- * space's owner, run by the `imports.run` job. The archive's bytes are kept only until it settles
+ * space's owner, run by the `imports.run` job. The archive is kept only until it settles
  * (a done import's, until its chains are announced: docs/decisions/0236).
  */
 @Entity({ name: 'imports' })
@@ -29,10 +29,12 @@ export class SpaceImport {
   @Column({ type: 'varchar', length: 8 })
   state: SpaceImportState;
 
-  /** The uploaded archive, capped by IMPORT_MAX_ARCHIVE_BYTES; null once the import settled
-   * (done: once announced). */
-  @Column({ type: 'bytea', nullable: true, select: false })
-  archive: Buffer | null;
+  /**
+   * The uploaded archive's key in the media store (`imports/…`, capped by IMPORT_MAX_ARCHIVE_BYTES);
+   * null once the import settled (done: once announced). docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md
+   */
+  @Column({ name: 'archive_key', type: 'varchar', length: 200, nullable: true })
+  archiveKey: string | null;
 
   /** The new space, set as soon as it is created (a retry removes a half-written one first). */
   @Column({ name: 'space_id', type: 'uuid', nullable: true })

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { AppConfig } from '../../config/app-config';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { SpaceImportAnnouncementService } from '../services/space-import-announcement.service';
 import { SpaceImportsService } from '../services/space-imports.service';
@@ -16,12 +17,13 @@ export class ImportsSubscriber implements OnModuleInit {
     private readonly outbox: JobOutbox,
     private readonly imports: SpaceImportsService,
     private readonly announcement: SpaceImportAnnouncementService,
+    private readonly config: AppConfig,
   ) {}
 
   onModuleInit(): void {
     this.outbox.handle<ImportRunJob>(IMPORT_RUN_JOB, (job, run) => this.imports.run(job.importId, run), {
       attempts: 3,
-      backoffMs: 30_000,
+      backoffMs: this.config.IMPORT_RETRY_BACKOFF_MS,
       concurrency: 1,
     });
     // Ingest only, each operation already verified once: retried soon (docs/decisions/0236).

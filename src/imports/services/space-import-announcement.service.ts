@@ -4,6 +4,7 @@ import { formatEntityId } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
 import { readSpaceArchive } from '../../exports';
 import { JobAttempt } from '../../infrastructure/jobs/job-queue';
+import { ImportArchivesService } from '../../media';
 import { RelayIngestService, type ExportedContentChain, type ExportedIdentityChain } from '../../protocol';
 import { ImportsRepository } from '../imports.repository';
 
@@ -32,6 +33,7 @@ export class SpaceImportAnnouncementService {
   constructor(
     private readonly repository: ImportsRepository,
     private readonly ingestion: RelayIngestService,
+    private readonly archives: ImportArchivesService,
     private readonly clock: Clock,
     private readonly config: AppConfig,
   ) {}
@@ -39,7 +41,10 @@ export class SpaceImportAnnouncementService {
   async announce(importId: string, attempt: JobAttempt): Promise<void> {
     const pending = await this.repository.announced(importId);
     if (!pending) return;
-    const read = await readSpaceArchive(pending.archive, {
+    const archive = await this.archives.open(pending.archiveKey);
+    // No object under the key any more: nothing left to announce.
+    if (!archive) return this.repository.releaseArchive(importId);
+    const read = await readSpaceArchive(archive, {
       maxEntries: MAX_ENTRIES,
       maxEntryBytes: this.config.IMPORT_MAX_FILE_BYTES,
       maxTotalBytes: 4 * this.config.IMPORT_MAX_FILE_BYTES,
@@ -61,6 +66,7 @@ export class SpaceImportAnnouncementService {
       }
     }
     await this.repository.releaseArchive(importId);
+    await this.archives.remove(pending.archiveKey);
     this.logger.log(
       {
         audit: 'import.announced',

@@ -2,6 +2,7 @@ import { HttpStatus, Injectable, Logger, PipeTransform } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
+import { PassThrough } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
@@ -9,8 +10,15 @@ import { ApiError, invalidRequest, notFound } from '../../common/errors/api-erro
 import { formatEntityId, newUuid, parseEntityId } from '../../common/ids/entity-id';
 import { createValidationPipe } from '../../common/validation.pipe';
 import { AppConfig } from '../../config/app-config';
-import { ArchiveRejected, readArchiveMedia, readSpaceArchive } from '../../exports';
-import { MediaImportRefused, MediaImportsService } from '../../media';
+import { ArchiveRejected, readSpaceArchive, streamArchiveMedia } from '../../exports';
+import {
+  ImportArchivesService,
+  ImportArchiveTooLarge,
+  MediaImportRefused,
+  MediaImportsService,
+  type StagedSpaceFile,
+  type StoredImportArchive,
+} from '../../media';
 import { JobAttempt } from '../../infrastructure/jobs/job-queue';
 import { JobOutbox } from '../../infrastructure/jobs/job-outbox';
 import { PostsService } from '../../posts';
@@ -37,8 +45,8 @@ const ATTACHMENT_TOKEN = /attachment:\/\/(media_[0-9a-f]{32})(?![0-9A-Za-z_])/g;
 const MAX_ENTRIES = 20_000;
 
 /**
- * Space imports (issue 35 item 5; docs/decisions/0220, 0221): the archive is received and kept in
- * the import's row, the `imports.run` job reads and validates all of it, then creates the space
+ * Space imports (issue 35 item 5; docs/decisions/0220, 0221, 0237): the archive is streamed into the
+ * media store, the `imports.run` job reads and validates all of it by ranges, then creates the space
  * through the owning modules' services as its owner would, route by route. Audit lines: each
  * request, each import done or failed, with who, when and what.
  */
@@ -59,6 +67,7 @@ export class SpaceImportsService {
     private readonly pages: SpacePagesService,
     private readonly posts: PostsService,
     private readonly media: MediaImportsService,
+    private readonly archives: ImportArchivesService,
     private readonly products: ProductsService,
     private readonly releases: ReleasesService,
     private readonly modules: ModuleRef,
@@ -68,25 +77,30 @@ export class SpaceImportsService {
 
   /** Receives an `application/zip` body (413 above IMPORT_MAX_ARCHIVE_BYTES) and queues its import. */
   async request(ownerDid: string, request: Request): Promise<SpaceImportRecord> {
-    const archive = await this.bodyOf(request);
     const id = newUuid();
+    const archive = await this.storedBody(id, request);
     const at = this.clock.now();
-    await this.dataSource.transaction(async (manager) => {
-      await this.repository.insert(id, ownerDid, at, archive, manager);
-      await this.outbox.record<ImportRunJob>(
-        manager,
-        IMPORT_RUN_JOB,
-        { importId: id },
-        { jobId: `imports.run.${id}` },
-      );
-    });
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await this.repository.insert(id, ownerDid, at, archive.key, manager);
+        await this.outbox.record<ImportRunJob>(
+          manager,
+          IMPORT_RUN_JOB,
+          { importId: id },
+          { jobId: `imports.run.${id}` },
+        );
+      });
+    } catch (error) {
+      await this.archives.remove(archive.key);
+      throw error;
+    }
     this.logger.log(
       {
         audit: 'import.requested',
         import: formatEntityId('import', id),
         owner: ownerDid,
         at: at.toISOString(),
-        bytes: archive.length,
+        bytes: archive.size,
       },
       'space import requested',
     );
@@ -94,7 +108,7 @@ export class SpaceImportsService {
       id,
       ownerDid,
       state: 'queued',
-      archive: null,
+      archiveKey: null,
       spaceId: null,
       failureReason: null,
       createdAt: at,
@@ -122,27 +136,35 @@ export class SpaceImportsService {
     const owner: RequestPrincipal = { did: row.ownerDid, grant: row.ownerDid };
     // A previous attempt died mid-way: its space goes first.
     if (row.spaceId) await this.removeSpace(owner, row.spaceId);
+    const archive = row.archiveKey ? await this.archives.open(row.archiveKey) : null;
+    if (!archive) {
+      // Its bytes are gone (an import queued before they moved to the store): it cannot go on.
+      await this.fail(row, 'The import could not be completed');
+      return;
+    }
     let plan: SpaceImportPlan;
-    let files: Map<string, Buffer>;
     let chains: number | null;
+    let files: Map<string, StagedSpaceFile>;
     try {
-      const read = await readSpaceArchive(row.archive ?? Buffer.alloc(0), {
+      const read = await readSpaceArchive(archive, {
         maxEntries: MAX_ENTRIES,
         maxEntryBytes: this.config.IMPORT_MAX_FILE_BYTES,
         maxTotalBytes: 4 * this.config.IMPORT_MAX_FILE_BYTES,
       });
       chains = await verifySpaceArchiveChains(read);
       plan = await planOf(read, this.pipe);
-      files = await this.mediaOf(row.archive ?? Buffer.alloc(0), plan);
+      files = await this.stagedMedia(archive, plan);
     } catch (error) {
       if (!(error instanceof ArchiveRejected)) throw error;
       await this.fail(row, error.message);
       return;
     }
+    const recorded = new Set<string>();
     let spaceId: string | null = null;
     try {
-      spaceId = await this.write(row, owner, plan, files);
+      spaceId = await this.write(row, owner, plan, files, recorded);
     } catch (error) {
+      await this.media.discardStaged([...files.values()].filter((file) => !recorded.has(file.id)));
       if (spaceId === null) spaceId = (await this.repository.byId(row.id))?.spaceId ?? null;
       if (spaceId) await this.removeSpace(owner, spaceId);
       if (attempt.last) await this.fail(row, 'The import could not be completed', error);
@@ -181,41 +203,51 @@ export class SpaceImportsService {
   }
 
   /**
-   * The bytes of the plan's files, each checked as an upload's are (its kind's limit, its sniffed
-   * type, an image decodable, an audio or video ffprobe reads), before the first write; a refusal
-   * names the file's record.
+   * The plan's files streamed from the archive into the store, each checked as an upload's are
+   * (its kind's limit, its sniffed type, an image decodable, an audio or video ffprobe reads and
+   * probed once), before the first row is written; a refusal names the file's record and removes
+   * every file staged so far (docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md).
    */
-  private async mediaOf(archive: Buffer, plan: SpaceImportPlan): Promise<Map<string, Buffer>> {
+  private async stagedMedia(
+    archive: StoredImportArchive,
+    plan: SpaceImportPlan,
+  ): Promise<Map<string, StagedSpaceFile>> {
+    const planned = new Map(plan.media.map((file) => [file.path, file]));
     const limits = new Map(plan.media.map((file) => [file.path, this.media.limitOf(file.mint.contentType)!]));
-    const bytes = await readArchiveMedia(archive, limits, {
-      maxEntries: MAX_ENTRIES,
-      maxTotalBytes: 2 * this.config.IMPORT_MAX_ARCHIVE_BYTES,
-    });
-    for (const file of plan.media) {
-      const where = `media.json/${file.index}`;
-      const body = bytes.get(file.path)!;
-      if (file.mint.contentLength !== undefined && body.length !== file.mint.contentLength) {
-        throw new ArchiveRejected(
-          `${where}: ${file.path} has ${body.length} bytes, not ${file.mint.contentLength}`,
-        );
-      }
-      try {
-        await this.media.checkSpaceFile(this.fileOf(file, body));
-      } catch (error) {
-        if (error instanceof MediaImportRefused) throw new ArchiveRejected(`${where}: ${error.message}`);
-        throw error;
-      }
+    const staged = new Map<string, StagedSpaceFile>();
+    try {
+      await streamArchiveMedia(
+        archive,
+        limits,
+        { maxEntries: MAX_ENTRIES, maxTotalBytes: 2 * this.config.IMPORT_MAX_ARCHIVE_BYTES },
+        async (path, body) => {
+          const file = planned.get(path)!;
+          const where = `media.json/${file.index}`;
+          let stored: StagedSpaceFile;
+          try {
+            stored = await this.media.stageSpaceFile({
+              body,
+              filename: file.mint.filename,
+              contentType: file.mint.contentType,
+              alt: file.mint.alt ?? null,
+            });
+          } catch (error) {
+            if (error instanceof MediaImportRefused) throw new ArchiveRejected(`${where}: ${error.message}`);
+            throw error;
+          }
+          staged.set(path, stored);
+          if (file.mint.contentLength !== undefined && stored.length !== file.mint.contentLength) {
+            throw new ArchiveRejected(
+              `${where}: ${file.path} has ${stored.length} bytes, not ${file.mint.contentLength}`,
+            );
+          }
+        },
+      );
+    } catch (error) {
+      await this.media.discardStaged([...staged.values()]);
+      throw error;
     }
-    return bytes;
-  }
-
-  private fileOf(file: SpaceImportPlan['media'][number], bytes: Buffer) {
-    return {
-      bytes,
-      filename: file.mint.filename,
-      contentType: file.mint.contentType,
-      alt: file.mint.alt ?? null,
-    };
+    return staged;
   }
 
   /** The plan's requests, in order, each through the route's own service as the owner. */
@@ -223,7 +255,8 @@ export class SpaceImportsService {
     row: SpaceImport,
     owner: RequestPrincipal,
     plan: SpaceImportPlan,
-    files: Map<string, Buffer>,
+    files: Map<string, StagedSpaceFile>,
+    recorded: Set<string>,
   ): Promise<string> {
     const created = await this.spaces.create(owner, plan.create);
     const spaceId = parseEntityId('space', created.id)!;
@@ -232,12 +265,10 @@ export class SpaceImportsService {
     // The files first, as uploads of the owner to the new space: the archive's ids map to new ones.
     const ids = new Map<string, string>();
     for (const file of plan.media) {
-      const id = await this.media.importSpaceFile(
-        spaceId,
-        owner.did,
-        this.fileOf(file, files.get(file.path)!),
-      );
-      ids.set(file.archiveId, formatEntityId('media', id));
+      const staged = files.get(file.path)!;
+      await this.media.recordStaged(spaceId, owner.did, staged);
+      recorded.add(staged.id);
+      ids.set(file.archiveId, formatEntityId('media', staged.id));
     }
     const mapped = (id: string | null | undefined) => (id ? ids.get(id)! : id);
     const rewritten = (body: string) =>
@@ -334,23 +365,37 @@ export class SpaceImportsService {
       },
       'space import failed',
     );
+    if (row.archiveKey) await this.archives.remove(row.archiveKey);
   }
 
-  /** The request's bytes, refused (413) past the cap whether announced or not. */
-  private async bodyOf(request: Request): Promise<Buffer> {
+  /**
+   * The request's body streamed into the store, refused (413) past the cap whether announced or
+   * not; nothing is stored for a refused or empty one.
+   */
+  private async storedBody(importId: string, request: Request): Promise<{ key: string; size: number }> {
     if (!request.is('application/zip')) throw invalidRequest('Send the archive as application/zip');
     const cap = this.config.IMPORT_MAX_ARCHIVE_BYTES;
     const tooLarge = () =>
       new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, `The archive is larger than ${cap} bytes`);
     if (Number(request.headers['content-length'] ?? 0) > cap) throw tooLarge();
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of request as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > cap) throw tooLarge();
-      chunks.push(chunk);
+    // The request is never destroyed by a refusal (its socket carries the answer): a stream of our own.
+    const body = new PassThrough();
+    request.once('close', () => {
+      if (!request.complete) body.destroy(new Error('The upload was interrupted before its end'));
+    });
+    request.pipe(body);
+    let stored: { key: string; size: number };
+    try {
+      stored = await this.archives.put(importId, body, cap);
+    } catch (error) {
+      request.unpipe(body);
+      if (error instanceof ImportArchiveTooLarge) throw tooLarge();
+      throw error;
     }
-    if (size === 0) throw invalidRequest('The archive is empty');
-    return Buffer.concat(chunks);
+    if (stored.size === 0) {
+      await this.archives.remove(stored.key);
+      throw invalidRequest('The archive is empty');
+    }
+    return stored;
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { newUuid } from '../../common/ids/entity-id';
@@ -14,6 +14,8 @@ import { ImageUndecodable, probeImage } from './images/image-probe';
 import { MediaStorage } from './storage/media-storage';
 import { AvProbeService } from './processing/av-probe.service';
 import { ToolFailed, ToolMissing } from './processing/ffmpeg-tools';
+import type { StoredMedia } from './processing/av-probe';
+import { sampleGate, sizeLimit, UploadNotDeclaredType, UploadTooLarge } from '../domain/upload-streams';
 import { ScratchTooSmall } from '../domain/scratch-budget';
 
 /** Bytes another module fetched that are not an image we keep (too large, not an image, undecodable). */
@@ -36,10 +38,22 @@ export interface ImportedImage {
 /**
  * A file of a space archive, to keep as an upload of the importer to the new space
  * (docs/decisions/0231-a-space-import-copies-its-media.md): the declared type and name are the
- * archive's, already checked as a mint's (MintMediaRequest); the bytes are checked here.
+ * archive's, already checked as a mint's (MintMediaRequest); the bytes, streamed from the archive,
+ * are checked here.
  */
-export interface ImportedSpaceFile {
-  bytes: Buffer;
+export interface SpaceFileToStage {
+  body: Readable;
+  filename: string;
+  contentType: string;
+  alt: string | null;
+}
+
+/** A space archive's file stored and checked, its row not written yet (`recordStaged` writes it). */
+export interface StagedSpaceFile {
+  id: string;
+  storageKey: string;
+  length: number;
+  facts: MediaFacts;
   filename: string;
   contentType: string;
   alt: string | null;
@@ -114,74 +128,123 @@ export class MediaImportsService {
   }
 
   /**
-   * Checks a space archive's file as an upload's bytes are checked (design.md §11 "Kinds and
-   * limits"): at most its kind's limit, the sniffed type the declared one, an image decodable
-   * within MEDIA_MAX_IMAGE_PIXELS, an audio or video one ffprobe and ffmpeg read (as the processing
-   * job would, from a temporary copy, no poster made; without ffprobe accepted, as the job makes
-   * such media ready without their facts). Stores nothing; answers what the bytes show;
-   * MediaImportRefused names the first rule broken.
+   * Streams a space archive's file into the store and checks it there as an upload's bytes are
+   * checked (design.md §11 "Kinds and limits"): at most its kind's limit (counted as the bytes come),
+   * the sniffed type the declared one, an image decodable within MEDIA_MAX_IMAGE_PIXELS, an audio or
+   * video one ffprobe and ffmpeg read, probed once as its processing job would (duration, waveform,
+   * poster `<id>/poster.jpg`; without ffprobe ready without its facts). No row is written
+   * (docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md); a refusal removes
+   * what was stored and throws MediaImportRefused naming the first rule broken.
    */
-  async checkSpaceFile(file: ImportedSpaceFile): Promise<MediaFacts> {
-    const kind = await this.checkedKind(file);
-    if (kind === 'image') return this.imageFacts(file);
-    if (kind === 'file') return {};
+  async stageSpaceFile(file: SpaceFileToStage): Promise<StagedSpaceFile> {
+    const kind = MEDIA_TYPES[file.contentType]?.kind;
+    if (!kind) throw new MediaImportRefused(`${file.contentType} is not a type this service keeps`);
+    const limit = this.limitOf(file.contentType)!;
+    const id = newUuid();
+    const storageKey = `${id}/original-${newUuid()}`;
+    let length = 0;
+    const check = async (sample: Buffer) => {
+      const found = await sniffedType(sample);
+      if (!bytesMatch(file.contentType, found)) throw new UploadNotDeclaredType(file.contentType, found);
+    };
+    const counted = new Transform({
+      transform(chunk: Buffer, _encoding, done) {
+        length += chunk.length;
+        done(null, chunk);
+      },
+    });
+    // The type is known before a byte reaches the store, as an upload's (upload-streams.ts).
+    const checked = pipeline(
+      file.body,
+      sizeLimit(limit),
+      sampleGate(check, SNIFF_SAMPLE_BYTES),
+      counted,
+      () => undefined,
+    );
     try {
-      return await this.avProbe.unstored(file.bytes, { kind, contentType: file.contentType });
+      await this.storage.put(storageKey, checked, { contentType: file.contentType });
     } catch (error) {
-      if (error instanceof ToolMissing) return {};
+      if (error instanceof UploadTooLarge) {
+        throw new MediaImportRefused(`more than ${limit} bytes, the limit of ${kind} uploads`);
+      }
+      if (error instanceof UploadNotDeclaredType) {
+        throw new MediaImportRefused(
+          `the bytes are ${error.found ?? 'of no known type'}, not ${file.contentType}`,
+        );
+      }
+      throw error;
+    }
+    try {
+      const media = { id, kind, contentType: file.contentType, storageKey, contentLength: length };
+      const facts = await this.stagedFacts(media);
+      return {
+        id,
+        storageKey,
+        length,
+        facts,
+        filename: file.filename,
+        contentType: file.contentType,
+        alt: file.alt,
+      };
+    } catch (error) {
+      await this.discardStaged([{ id, storageKey }]);
+      throw error;
+    }
+  }
+
+  /**
+   * Writes a staged file's row as an upload's PUT (or its processing) leaves it, `ready` with its
+   * facts, and the space's storage figure, in one transaction. Answers nothing: the id is the
+   * staged one.
+   */
+  async recordStaged(spaceId: string, uploaderDid: string, file: StagedSpaceFile): Promise<void> {
+    const media = this.readyRow({
+      id: file.id,
+      spaceId,
+      uploaderDid,
+      filename: file.filename,
+      contentType: file.contentType,
+      alt: file.alt,
+      storageKey: file.storageKey,
+      length: file.length,
+      facts: file.facts,
+    });
+    await this.dataSource.transaction(async (manager) => {
+      await this.repository.insert(media, manager);
+      await this.repository.addStoredBytes(spaceId, file.length, manager);
+    });
+  }
+
+  /** Removes staged files whose rows were never written: their bytes and posters. */
+  async discardStaged(files: readonly Pick<StagedSpaceFile, 'id' | 'storageKey'>[]): Promise<void> {
+    for (const file of files) {
+      await this.storage.delete(file.storageKey);
+      await this.storage.delete(`${file.id}/poster.jpg`);
+    }
+  }
+
+  /** A staged file's facts, read from the store: an image's, an audio or video's, none for a file. */
+  private async stagedFacts(
+    media: StoredMedia & { kind: MediaKind; storageKey: string },
+  ): Promise<MediaFacts> {
+    if (media.kind === 'file') return {};
+    if (media.kind === 'image') {
+      try {
+        return await probeImage(await this.storage.get(media.storageKey), this.config.MEDIA_MAX_IMAGE_PIXELS);
+      } catch (error) {
+        if (error instanceof ImageUndecodable) throw new MediaImportRefused(error.message);
+        throw error;
+      }
+    }
+    try {
+      return await this.storedAvFacts(media);
+    } catch (error) {
       // The verdicts that fail an upload's processing for good refuse the file here.
       if (error instanceof ToolFailed || error instanceof ScratchTooSmall) {
         throw new MediaImportRefused(error.message);
       }
       throw error;
     }
-  }
-
-  /**
-   * Stores a checked file as a `ready` upload of `uploaderDid` to the space, as an upload's PUT
-   * would leave it: its bytes in MediaStorage, its row and the space's storage figure in one
-   * transaction. Audio and video are probed once stored, as their processing job would (duration,
-   * waveform, poster `<id>/poster.jpg`, size, BlurHash), so the row is `ready` without the job
-   * (docs/decisions/0231-a-space-import-copies-its-media.md); a probe that fails now removes what
-   * was stored and throws. Answers the new media's uuid.
-   */
-  async importSpaceFile(spaceId: string, uploaderDid: string, file: ImportedSpaceFile): Promise<string> {
-    const kind = await this.checkedKind(file);
-    let facts: MediaFacts = kind === 'image' ? await this.imageFacts(file) : {};
-    const id = newUuid();
-    const storageKey = `${id}/original-${newUuid()}`;
-    await this.storage.put(storageKey, Readable.from([file.bytes]), { contentType: file.contentType });
-    try {
-      if (kind === 'audio' || kind === 'video') {
-        facts = await this.storedAvFacts({
-          id,
-          kind,
-          contentType: file.contentType,
-          storageKey,
-          contentLength: file.bytes.length,
-        });
-      }
-      const media = this.readyRow({
-        id,
-        spaceId,
-        uploaderDid,
-        filename: file.filename,
-        contentType: file.contentType,
-        alt: file.alt,
-        storageKey,
-        length: file.bytes.length,
-        facts,
-      });
-      await this.dataSource.transaction(async (manager) => {
-        await this.repository.insert(media, manager);
-        await this.repository.addStoredBytes(spaceId, file.bytes.length, manager);
-      });
-    } catch (error) {
-      await this.storage.delete(storageKey);
-      if (kind === 'audio' || kind === 'video') await this.storage.delete(`${id}/poster.jpg`);
-      throw error;
-    }
-    return id;
   }
 
   /** A stored audio or video's facts; without ffprobe none, as the processing job leaves them. */
@@ -192,30 +255,6 @@ export class MediaImportsService {
       if (!(error instanceof ToolMissing)) throw error;
       this.logger.warn(`imported media ${media.id} ready without audio/video facts: ${error.message}`);
       return {};
-    }
-  }
-
-  /** The kind of a space archive's file, once within its limit and sniffed as its declared type. */
-  private async checkedKind(file: ImportedSpaceFile): Promise<MediaKind> {
-    const kind = MEDIA_TYPES[file.contentType]?.kind;
-    if (!kind) throw new MediaImportRefused(`${file.contentType} is not a type this service keeps`);
-    const limit = this.limitOf(file.contentType)!;
-    if (file.bytes.length > limit) {
-      throw new MediaImportRefused(`${file.bytes.length} bytes, more than ${limit} for ${kind} uploads`);
-    }
-    const found = await sniffedType(file.bytes.subarray(0, SNIFF_SAMPLE_BYTES));
-    if (!bytesMatch(file.contentType, found)) {
-      throw new MediaImportRefused(`the bytes are ${found ?? 'of no known type'}, not ${file.contentType}`);
-    }
-    return kind;
-  }
-
-  private async imageFacts(file: ImportedSpaceFile): Promise<MediaFacts> {
-    try {
-      return await probeImage(Readable.from([file.bytes]), this.config.MEDIA_MAX_IMAGE_PIXELS);
-    } catch (error) {
-      if (error instanceof ImageUndecodable) throw new MediaImportRefused(error.message);
-      throw error;
     }
   }
 

@@ -23,6 +23,7 @@ import {
   withFfmpeg,
 } from '../media/support';
 import { spaceUpload } from '../../support/media-uploads';
+import { MediaStorage } from '../../../src/media/services/storage/media-storage';
 
 const MAX_FILE_BYTES = 65_536;
 const MAX_ARCHIVE_BYTES = 1_048_576;
@@ -106,6 +107,7 @@ describe('space imports (e2e)', () => {
         LOG_LEVEL: 'info',
         IMPORT_MAX_FILE_BYTES: String(MAX_FILE_BYTES),
         IMPORT_MAX_ARCHIVE_BYTES: String(MAX_ARCHIVE_BYTES),
+        IMPORT_RETRY_BACKOFF_MS: '100',
       },
     });
     owner = await person(source);
@@ -263,6 +265,18 @@ describe('space imports (e2e)', () => {
       code: 'E_PAYLOAD_TOO_LARGE',
       message: `The archive is larger than ${MAX_ARCHIVE_BYTES} bytes`,
     });
+    // Sent chunked, no length announced: refused as the bytes pass the cap, nothing left in the
+    // store (docs/decisions/0237).
+    const filesBefore = await storedFiles(target);
+    const call = request(target.http)
+      .post('/v1/spaces/imports')
+      .set(ownerThere.headers('POST', '/v1/spaces/imports'))
+      .set('Content-Type', 'application/zip');
+    for (let sent = 0; sent <= MAX_ARCHIVE_BYTES; sent += 65_536) call.write(Buffer.alloc(65_536));
+    const chunked = await call;
+    expectStatus(chunked, 413);
+    expect(chunked.body.message).toBe(`The archive is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+    expect(await storedFiles(target)).toEqual(filesBefore);
     const after = (await target.dataSource.query('SELECT count(*)::int AS n FROM imports')) as {
       n: number;
     }[];
@@ -544,11 +558,12 @@ describe('space imports (e2e)', () => {
         expect(blob.body).toEqual(chain.document);
       }
     }
-    // The archive is kept only until announced.
+    // The archive is kept only until announced (docs/decisions/0237): no key, no object.
     const kept = (await target.dataSource.query(
-      "SELECT count(*)::int AS n FROM imports WHERE state = 'done' AND archive IS NOT NULL",
+      "SELECT count(*)::int AS n FROM imports WHERE state = 'done' AND archive_key IS NOT NULL",
     )) as { n: number }[];
     expect(kept[0].n).toBe(0);
+    expect((await storedFiles(target)).filter((path) => path.startsWith('imports/'))).toEqual([]);
   });
 
   it('fails a tampered archive (invalid JSON, a path out of the archive, an oversized entry), storing nothing', async () => {
@@ -611,6 +626,7 @@ describe('space imports (e2e)', () => {
     });
     const before = await spaceCount(target);
     const mediaBefore = await mediaCount(target);
+    const filesBefore = await storedFiles(target);
     for (const [bytes, failure] of [
       [invalid, /^topics\.json does not match its schema: \/0 /],
       [notJson, /^pages\.json is not JSON$/],
@@ -641,14 +657,47 @@ describe('space imports (e2e)', () => {
     }
     expect(await spaceCount(target)).toBe(before);
     expect(await mediaCount(target)).toBe(mediaBefore);
+    // Neither the archives nor a file staged before the refusal stay in the store (docs/decisions/0237).
+    expect(await storedFiles(target)).toEqual(filesBefore);
     const stored = (await target.dataSource.query(
       'SELECT (SELECT count(*) FROM events)::int AS events, (SELECT count(*) FROM store_products)::int AS products',
     )) as { events: number; products: number }[];
     expect(stored[0]).toEqual({ events: 4, products: 2 });
     const kept = (await target.dataSource.query(
-      "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive IS NOT NULL",
+      "SELECT count(*)::int AS n FROM imports WHERE state = 'failed' AND archive_key IS NOT NULL",
     )) as { n: number }[];
     expect(kept[0].n).toBe(0);
+  });
+
+  it('a store fault mid-staging: the attempt removes what it staged, the retry imports the space whole', async () => {
+    // docs/decisions/0237: the files are staged in the store before any row; a fault that is not
+    // the archive's is retried, and leaves no file that no row names.
+    const storage = target.app.get(MediaStorage);
+    const put = storage.put.bind(storage);
+    let originals = 0;
+    const spy = jest.spyOn(storage, 'put').mockImplementation(async (key, body, options) => {
+      if (key.includes('/original-') && ++originals === 2) throw new Error('the store is unavailable');
+      return put(key, body, options);
+    });
+    try {
+      const started = await postArchive(target, ownerThere, archive);
+      expectStatus(started, 202);
+      const done = await settled(target, ownerThere, started.body.id as string);
+      expect(done.body).toMatchObject({ state: 'done' });
+      expect(originals).toBeGreaterThan(2);
+    } finally {
+      spy.mockRestore();
+    }
+    const rows = (await target.dataSource.query('SELECT id FROM media')) as { id: string }[];
+    const named = new Set(rows.map((row) => row.id));
+    // Media folders are their uuids (the store's `exports/` and `imports/` are the archives').
+    const folders = new Set(
+      (await storedFiles(target))
+        .map((path) => path.split('/')[0])
+        .filter((folder) => /^[0-9a-f]{8}-[0-9a-f]{4}-/.test(folder)),
+    );
+    expect(folders.size).toBeGreaterThan(0);
+    expect([...folders].filter((folder) => !named.has(folder))).toEqual([]);
   });
 
   it('fails an archive whose chains/ do not verify or do not hold its public posts, storing nothing; imports one without chains/', async () => {

@@ -1,8 +1,12 @@
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { ZipFile } from 'yazl';
 import {
   ArchiveRejected,
   isSafeEntryName,
   readSpaceArchive,
+  streamArchiveMedia,
+  type RangedArchive,
 } from '../../../src/exports/domain/archive-reader';
 
 const LIMITS = { maxEntries: 50, maxEntryBytes: 64 * 1024, maxTotalBytes: 256 * 1024 };
@@ -115,6 +119,75 @@ describe('space archive reader', () => {
     expect(
       await rejection(await zipOf(jsonEntries(validFiles())), { ...LIMITS, maxTotalBytes: 100 }),
     ).toMatch(/larger than 100 bytes together/);
+  });
+
+  it('reads a stored archive range by range as it reads one in memory', async () => {
+    // docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md
+    // A media entry larger than yauzl's read of the archive's end, skipped unread: never fetched.
+    const media = randomBytes(200_000);
+    const bytes = await zipOf({ ...jsonEntries(validFiles()), 'media/media_x/file.png': media });
+    const ranges: [number, number][] = [];
+    const stored: RangedArchive = {
+      size: bytes.length,
+      range: (start, end) => {
+        ranges.push([start, end]);
+        return Readable.from([bytes.subarray(start, end)]);
+      },
+    };
+    expect(await readSpaceArchive(stored, LIMITS)).toEqual(await readSpaceArchive(bytes, LIMITS));
+    expect(ranges.length).toBeGreaterThan(1);
+    expect(ranges.every(([start, end]) => end - start < media.length)).toBe(true);
+  });
+
+  it('hands the media files named to a consumer as streams, each bounded, the others unread', async () => {
+    const png = Buffer.alloc(3000, 1);
+    const pdf = Buffer.alloc(20, 2);
+    const bytes = await zipOf({
+      ...jsonEntries(validFiles()),
+      'media/a/photo.png': png,
+      'media/b/paper.pdf': pdf,
+      'media/c/other.bin': Buffer.alloc(5),
+    });
+    const taken = new Map<string, Buffer>();
+    const take = async (path: string, body: Readable) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+      taken.set(path, Buffer.concat(chunks));
+    };
+    const paths = new Map([
+      ['media/a/photo.png', 4096],
+      ['media/b/paper.pdf', 4096],
+    ]);
+    await streamArchiveMedia(bytes, paths, LIMITS, take);
+    expect(taken).toEqual(
+      new Map([
+        ['media/a/photo.png', png],
+        ['media/b/paper.pdf', pdf],
+      ]),
+    );
+
+    const refusal = (promise: Promise<void>) =>
+      promise.then(
+        () => null,
+        (error: Error) => error,
+      );
+    const tooLarge = await refusal(
+      streamArchiveMedia(bytes, new Map([['media/a/photo.png', 2999]]), LIMITS, take),
+    );
+    expect(tooLarge).toBeInstanceOf(ArchiveRejected);
+    expect(tooLarge?.message).toBe('media/a/photo.png is larger than 2999 bytes');
+    const missing = await refusal(
+      streamArchiveMedia(bytes, new Map([['media/d/gone.png', 10]]), LIMITS, take),
+    );
+    expect(missing?.message).toBe('media/d/gone.png is missing');
+    // A consumer's own fault (the store) is not the archive's: thrown as it is, so the job retries.
+    const storeDown = new Error('store down');
+    const fault = await refusal(
+      streamArchiveMedia(bytes, paths, LIMITS, async () => {
+        throw storeDown;
+      }),
+    );
+    expect(fault).toBe(storeDown);
   });
 
   it('refuses bytes that are not a zip', async () => {

@@ -127,29 +127,6 @@ describe('scratch space of media processing (0111-media-processing-containment)'
     expect(budget.inUse).toBe(0);
   });
 
-  it('writes bytes not stored yet (an import’s check) to a temporary file within the budget, removed after', async () => {
-    // docs/decisions/0231-a-space-import-copies-its-media.md
-    const budget = new ScratchBudget(10);
-    const input = new ProcessingInput(new RemoteStore(), budget, scratch);
-    const read = await input.withBytes(Buffer.from('0123456789'), async (path) => {
-      expect(budget.inUse).toBe(10);
-      expect(path.startsWith(scratch)).toBe(true);
-      return readFile(path, 'utf8');
-    });
-    expect(read).toBe('0123456789');
-    expect(await readdir(scratch)).toEqual([]);
-    expect(budget.inUse).toBe(0);
-    await expect(input.withBytes(Buffer.alloc(11), async () => 'used')).rejects.toBeInstanceOf(
-      ScratchTooSmall,
-    );
-    const full = new ProcessingInput(new RemoteStore(), budget, scratch, () => Promise.resolve(9));
-    await expect(full.withBytes(Buffer.alloc(10), async () => 'used')).rejects.toBeInstanceOf(
-      ScratchSpaceShort,
-    );
-    expect(await readdir(scratch)).toEqual([]);
-    expect(budget.inUse).toBe(0);
-  });
-
   it('a file larger than the whole budget is refused at once', async () => {
     await expect(new ScratchBudget(10).reserve(11)).rejects.toBeInstanceOf(ScratchTooSmall);
   });

@@ -3,7 +3,7 @@ import { AppConfig } from '../../../config/app-config';
 import { ScratchBudget } from '../../domain/scratch-budget';
 import type { MediaFacts } from '../../media.repository';
 import { MediaStorage } from '../storage/media-storage';
-import { AvProbe, ProbedMedia, StoredMedia } from './av-probe';
+import { AvProbe, StoredMedia } from './av-probe';
 import { FfmpegTools } from './ffmpeg-tools';
 import { ProcessingInput } from './processing-input';
 
@@ -38,10 +38,5 @@ export class AvProbeService {
   /** A stored media's facts, its poster stored as `<id>/poster.jpg`. */
   stored(media: StoredMedia): Promise<MediaFacts> {
     return this.probe.probe(media);
-  }
-
-  /** The facts of bytes not stored yet, from a temporary copy; no poster is made. */
-  unstored(bytes: Buffer, media: ProbedMedia): Promise<MediaFacts> {
-    return this.input.withBytes(bytes, (path) => this.probe.probeFile(path, media, null));
   }
 }

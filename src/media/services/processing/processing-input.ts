@@ -54,15 +54,6 @@ export class ProcessingInput {
     );
   }
 
-  /**
-   * Runs `use` on a temporary file of bytes not stored yet (a space import checks its archive's
-   * audio and video before the first write: docs/decisions/0231-a-space-import-copies-its-media.md),
-   * within the same budget and free-space check as a copy of a stored object.
-   */
-  withBytes<T>(bytes: Buffer, use: (path: string) => Promise<T>): Promise<T> {
-    return this.withCopy(bytes.length, (handle) => handle.writeFile(bytes), use);
-  }
-
   private async withCopy<T>(
     size: number,
     write: (handle: FileHandle) => Promise<void>,
