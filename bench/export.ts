@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -8,9 +8,11 @@ import { open as openZip, type Entry, type ZipFile } from 'yauzl';
 import { createDisposableDatabase } from '../src/infrastructure/database/disposable-database';
 import { PlatIdentity } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
+import { cpuMs, memory } from './process-usage';
 import { startService, stopProcess, type Target } from './processes';
 import { call } from './service-calls';
 import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
+import { measureImport } from './space-import';
 
 /**
  * A personal export of one person (issue 35 item 3; docs/decisions/0210 … 0213), or with
@@ -22,34 +24,33 @@ import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
  * `EXPORT_BENCH_FILE_MB` MiB each (default 16, at most MEDIA_MAX_FILE_BYTES), streamed from
  * random bytes. Then `POST /v1/exports`, polled every 250 ms until ready: the build's time, its
  * throughput, the service's peak resident memory (VmHWM) before and after and its CPU time; then
- * the download by the signed URL to a file, the zip opened with yauzl, its entries counted and
- * `posts.json` checked to hold every post. Exits 1 when the export fails or the archive is wrong.
+ * the download by the signed URL to a file, the zip opened with yauzl, its entries counted, its
+ * largest JSON file named (an import's IMPORT_MAX_FILE_BYTES) and `posts.json` checked to hold every post. Exits 1 when the export fails or the archive is wrong.
+ *
+ * With `EXPORT_BENCH_IMPORT=1` (space exports only) the downloaded archive is then imported by the
+ * same owner as a second space (item 5; docs/decisions/0220, 0221; bench/space-import.ts): the file
+ * streamed from disk to `POST /v1/spaces/imports`, polled every 250 ms until done or failed (within
+ * `EXPORT_BENCH_TIMEOUT_S`): the upload's time, request → done and its MiB/s, the service's peak and
+ * current RSS before and after, its CPU time, and the new space's public post listing walked to its
+ * end and checked against the source's. Exits 1, with the import's failure, when it fails or the
+ * counts differ. The service's IMPORT_MAX_ARCHIVE_BYTES is `EXPORT_BENCH_IMPORT_MAX_BYTES` (default
+ * 256 MiB, the config's ceiling today). The imported files are the owner's uploads too, but the
+ * import checks no quota and SERVICE_DEFAULTS' daily quota (1 TiB) is far above export plus import.
  *
  * Run: `DATABASE_URL=<admin url> npm run bench:export`; the full size:
- * `EXPORT_BENCH_POSTS=10000 EXPORT_BENCH_MEDIA_MB=1024 DATABASE_URL=… npm run bench:export`.
+ * `EXPORT_BENCH_POSTS=10000 EXPORT_BENCH_MEDIA_MB=1024 DATABASE_URL=… npm run bench:export`; with
+ * the import: `EXPORT_BENCH_KIND=space EXPORT_BENCH_IMPORT=1 DATABASE_URL=… npm run bench:export`.
  */
 
 const KIND = process.env.EXPORT_BENCH_KIND === 'space' ? 'space' : 'personal';
+const IMPORT = process.env.EXPORT_BENCH_IMPORT === '1';
+const IMPORT_MAX_BYTES = process.env.EXPORT_BENCH_IMPORT_MAX_BYTES ?? String(256 * 1024 * 1024);
 
 const POSTS = Number(process.env.EXPORT_BENCH_POSTS ?? 1000);
 const MEDIA_MB = Number(process.env.EXPORT_BENCH_MEDIA_MB ?? 64);
 const FILE_MB = Number(process.env.EXPORT_BENCH_FILE_MB ?? 16);
 const TIMEOUT_S = Number(process.env.EXPORT_BENCH_TIMEOUT_S ?? 1800);
 const MIB = 1024 * 1024;
-
-/** The process's peak and current resident memory (MiB), from /proc. */
-function memory(target: Target): { peak: number; now: number } {
-  const text = readFileSync(`/proc/${target.child.pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(text)?.[1] ?? 0) / 1024;
-  return { peak: field('VmHWM'), now: field('VmRSS') };
-}
-
-/** CPU time of the process (ms). */
-function cpuMs(target: Target): number {
-  const stat = readFileSync(`/proc/${target.child.pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 /** `size` random bytes, a MiB at a time (never held whole). */
 function randomBody(size: number): Readable {
@@ -98,18 +99,26 @@ function download(target: Target, path: string, file: string): Promise<number> {
   });
 }
 
-/** The archive's entry count, and the parsed `posts.json`. */
-async function readArchive(file: string): Promise<{ entries: number; posts: unknown[] }> {
+/**
+ * The archive's entry count, its largest JSON file (an import refuses one past
+ * IMPORT_MAX_FILE_BYTES, 16 MiB), and the parsed `posts.json`.
+ */
+async function readArchive(
+  file: string,
+): Promise<{ entries: number; largestJson: { name: string; bytes: number }; posts: unknown[] }> {
   const zip = await new Promise<ZipFile>((resolve, reject) =>
     openZip(file, { lazyEntries: true }, (error, opened) => (error ? reject(error) : resolve(opened))),
   );
   let entries = 0;
+  let largestJson = { name: '', bytes: 0 };
   let posts: unknown[] = [];
   await new Promise<void>((resolve, reject) => {
     zip.on('error', reject);
     zip.on('end', resolve);
     zip.on('entry', (entry: Entry) => {
       entries += 1;
+      if (entry.fileName.endsWith('.json') && entry.uncompressedSize > largestJson.bytes)
+        largestJson = { name: entry.fileName, bytes: entry.uncompressedSize };
       if (entry.fileName !== 'posts.json') return zip.readEntry();
       zip.openReadStream(entry, (error, stream) => {
         if (error) return reject(error);
@@ -124,12 +133,13 @@ async function readArchive(file: string): Promise<{ entries: number; posts: unkn
     zip.readEntry();
   });
   zip.close();
-  return { entries, posts };
+  return { entries, largestJson, posts };
 }
 
 async function main(): Promise<number> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('DATABASE_URL (a server this may create a database on) is required');
+  if (IMPORT && KIND !== 'space') throw new Error('EXPORT_BENCH_IMPORT=1 needs EXPORT_BENCH_KIND=space');
   const redisUrl = await findRedis();
   if (!redisUrl) throw new Error('no Redis answers (REDIS_URL or redis://127.0.0.1:6379)');
   mkdirSync(logDir, { recursive: true });
@@ -148,6 +158,7 @@ async function main(): Promise<number> {
         PLAT_ROLE: 'all',
         MEDIA_DIR: mediaDir,
         JOBS_REDIS_PREFIX: `plat:bench:${Date.now()}:jobs`,
+        ...(IMPORT ? { IMPORT_MAX_ARCHIVE_BYTES: IMPORT_MAX_BYTES } : {}),
       }),
       logFile: join(logDir, 'export-service.log'),
       readyTimeoutMs: 60_000,
@@ -238,7 +249,8 @@ async function main(): Promise<number> {
     const report = [
       `${KIND} export: posts ${POSTS}, media ${(uploaded / MIB).toFixed(0)} MiB in ${files} files`,
       `build (request → ready, polled every 250 ms): ${seconds.toFixed(1)} s, ${(size / MIB / seconds).toFixed(1)} MiB/s`,
-      `archive ${(size / MIB).toFixed(1)} MiB, ${archive.entries} entries`,
+      `archive ${(size / MIB).toFixed(1)} MiB, ${archive.entries} entries; largest JSON ` +
+        `${archive.largestJson.name} ${(archive.largestJson.bytes / MIB).toFixed(2)} MiB`,
       `download ${((downloaded - built) / 1000).toFixed(1)} s`,
       `service peak RSS ${before.memory.peak.toFixed(0)} MiB before, ${after.memory.peak.toFixed(0)} MiB after ` +
         `(RSS now ${after.memory.now.toFixed(0)} MiB); CPU ${((after.cpu - before.cpu) / 1000).toFixed(1)} s`,
@@ -249,7 +261,7 @@ async function main(): Promise<number> {
       status(`wrong archive: ${archive.posts.length} posts, ${archive.entries} entries`);
       return 1;
     }
-    return 0;
+    return IMPORT ? await measureImport(target, person, archiveFile, space.id, TIMEOUT_S) : 0;
   } finally {
     if (service) await stopProcess(service.child);
     await database.drop();
