@@ -33,8 +33,8 @@ import { measureImport } from './space-import';
  * `EXPORT_BENCH_TIMEOUT_S`): the upload's time, request → done and its MiB/s, the service's peak and
  * current RSS before and after, its CPU time, and the new space's public post listing walked to its
  * end and checked against the source's. Exits 1, with the import's failure, when it fails or the
- * counts differ. The service's IMPORT_MAX_ARCHIVE_BYTES is `EXPORT_BENCH_IMPORT_MAX_BYTES` (default
- * 256 MiB, the config's ceiling today). The imported files are the owner's uploads too, but the
+ * counts differ. The service's IMPORT_MAX_ARCHIVE_BYTES is `EXPORT_BENCH_IMPORT_MAX_BYTES` when set
+ * (else its default, 2 GiB). The imported files are the owner's uploads too, but the
  * import checks no quota and SERVICE_DEFAULTS' daily quota (1 TiB) is far above export plus import.
  *
  * Run: `DATABASE_URL=<admin url> npm run bench:export`; the full size:
@@ -44,7 +44,7 @@ import { measureImport } from './space-import';
 
 const KIND = process.env.EXPORT_BENCH_KIND === 'space' ? 'space' : 'personal';
 const IMPORT = process.env.EXPORT_BENCH_IMPORT === '1';
-const IMPORT_MAX_BYTES = process.env.EXPORT_BENCH_IMPORT_MAX_BYTES ?? String(256 * 1024 * 1024);
+const IMPORT_MAX_BYTES = process.env.EXPORT_BENCH_IMPORT_MAX_BYTES;
 
 const POSTS = Number(process.env.EXPORT_BENCH_POSTS ?? 1000);
 const MEDIA_MB = Number(process.env.EXPORT_BENCH_MEDIA_MB ?? 64);
@@ -158,7 +158,7 @@ async function main(): Promise<number> {
         PLAT_ROLE: 'all',
         MEDIA_DIR: mediaDir,
         JOBS_REDIS_PREFIX: `plat:bench:${Date.now()}:jobs`,
-        ...(IMPORT ? { IMPORT_MAX_ARCHIVE_BYTES: IMPORT_MAX_BYTES } : {}),
+        ...(IMPORT && IMPORT_MAX_BYTES ? { IMPORT_MAX_ARCHIVE_BYTES: IMPORT_MAX_BYTES } : {}),
       }),
       logFile: join(logDir, 'export-service.log'),
       readyTimeoutMs: 60_000,
