@@ -380,9 +380,11 @@ export class SpaceImportsService {
     if (Number(request.headers['content-length'] ?? 0) > cap) throw tooLarge();
     // The request is never destroyed by a refusal (its socket carries the answer): a stream of our own.
     const body = new PassThrough();
+    const interrupted = () => body.destroy(new Error('The upload was interrupted before its end'));
     request.once('close', () => {
-      if (!request.complete) body.destroy(new Error('The upload was interrupted before its end'));
+      if (!request.complete) interrupted();
     });
+    request.once('error', interrupted);
     request.pipe(body);
     let stored: { key: string; size: number };
     try {
