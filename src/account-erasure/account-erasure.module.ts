@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CommentErasureModule } from '../comments';
 import { ExportsModule } from '../exports';
+import { ImportsModule } from '../imports';
 import { IdempotencyModule } from '../infrastructure/idempotency/idempotency.module';
 import { JobsModule } from '../infrastructure/jobs/jobs.module';
 import { KeyProofModule } from '../key-proof';
@@ -33,6 +34,7 @@ import { AccountErasuresService } from './services/account-erasures.service';
     KeyProofModule,
     MediaRecordsModule,
     ExportsModule,
+    ImportsModule,
   ],
   providers: [AccountErasuresService, AccountErasureSubscriber],
   exports: [AccountErasuresService],

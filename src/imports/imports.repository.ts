@@ -35,6 +35,11 @@ export const IMPORTS_STATEMENTS = defineStatements('ImportsRepository', {
   announced: "SELECT owner_did, archive_key FROM imports WHERE id = $1 AND state = 'done'",
   /** Drops a done import's ($1) archive key once announced (the caller removes its object). */
   releaseArchive: "UPDATE imports SET archive_key = NULL WHERE id = $1 AND state = 'done'",
+  /**
+   * An account erasure ($1 the person): their imports, whatever their state, with the archive keys
+   * still held (removed after the erasure commits: docs/decisions/0237).
+   */
+  eraseOwner: 'DELETE FROM imports WHERE owner_did = $1 RETURNING archive_key',
 });
 
 interface SpaceImportRow {
@@ -122,5 +127,20 @@ export class ImportsRepository {
 
   async releaseArchive(id: string): Promise<void> {
     await this.dataSource.query(IMPORTS_STATEMENTS.releaseArchive, [id]);
+  }
+
+  /** Deletes the person's imports; answers how many, and the archive keys they held. */
+  async eraseOwner(
+    ownerDid: string,
+    runner: EntityManager,
+  ): Promise<{ count: number; archiveKeys: string[] }> {
+    const [rows] = (await runner.query(IMPORTS_STATEMENTS.eraseOwner, [ownerDid])) as [
+      { archive_key: string | null }[],
+      number,
+    ];
+    return {
+      count: rows.length,
+      archiveKeys: rows.flatMap((row) => (row.archive_key ? [row.archive_key] : [])),
+    };
   }
 }

@@ -6,6 +6,7 @@ import { ErasedRows } from '../../common/erasure/erased-rows';
 import { ApplicationErasureService } from '../../legacy-spaces';
 import { CommentErasureService } from '../../comments';
 import { ExportErasureService } from '../../exports';
+import { ImportErasureService } from '../../imports';
 import { IdempotencyStore } from '../../infrastructure/idempotency/idempotency-store';
 import { KeyProofErasureService } from '../../key-proof';
 import { MediaErasureService } from '../../media';
@@ -50,6 +51,7 @@ export class AccountErasuresService {
     private readonly idempotency: IdempotencyStore,
     private readonly media: MediaErasureService,
     private readonly exports: ExportErasureService,
+    private readonly imports: ImportErasureService,
   ) {}
 
   /** Erases every account whose erasure is due now, up to a batch; failures are counted and retried later. */
@@ -84,11 +86,18 @@ export class AccountErasuresService {
       rows.push(await this.keyProofs.erase(manager, did));
       rows.push(await this.idempotency.eraseOf(manager, did));
       rows.push(await this.exports.erase(manager, did, at));
+      const imports = await this.imports.erase(manager, did);
+      rows.push(imports.erased);
       rows.push(await this.accounts.eraseOwn(manager, account));
       // Last: the person's own references (avatar, attachments) are gone by now, so what still
       // names one of their uploads is a space's (0192-an-erasure-takes-the-persons-media-and-invites.md).
       rows.push(await this.media.erase(manager, did));
-      return { account, chained: posts.chained, tables: Object.assign({}, ...rows) as ErasedRows };
+      return {
+        account,
+        chained: posts.chained,
+        importArchives: imports.archiveKeys,
+        tables: Object.assign({}, ...rows) as ErasedRows,
+      };
     });
     if (!erased) return false;
     // The audit line (docs/decisions/0194-erasure-audit-lines-and-rate-limits.md): which account,
@@ -104,6 +113,7 @@ export class AccountErasuresService {
     );
     await this.posts.settle(erased.chained);
     await this.exports.settle();
+    await this.imports.settle(erased.importArchives);
     return true;
   }
 }

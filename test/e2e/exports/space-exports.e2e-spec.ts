@@ -16,7 +16,7 @@ import { pngBytes, spaceUpload } from '../../support/media-uploads';
 import { admit, makePublic, newSpace, person, promote } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { bootSpaces, expectNotFound, expectStatus, SpacesTestApp } from '../spaces/support';
-import { download, unzip } from './support';
+import { download, exportedSpace, unzip } from './support';
 
 const eventBody = (title: string, visibility: string) => ({
   title,
@@ -358,15 +358,7 @@ describe('space exports (e2e)', () => {
     await newPost(owner, publicId, { topic: news, body: 'above the fold<!--fold-->below it' });
     await newPost(owner, publicId, { topic: inside, body: 'members only' });
 
-    const started = await owner.post(`/v1/spaces/${publicId}/exports`);
-    expectStatus(started, 202);
-    const ready = await eventually(
-      () => owner.get(`/v1/spaces/${publicId}/exports/${started.body.id as string}`),
-      (response) => response.body.state === 'ready' || response.body.state === 'failed',
-      60_000,
-    );
-    expect(ready.body.state).toBe('ready');
-    const files = await unzip((await download(t, ready.body.url as string)).body as Buffer);
+    const files = await unzip(await exportedSpace(t, owner, publicId));
     const ajv = new Ajv2020({ strict: false, validateFormats: false });
     const read = <T>(file: string): T => {
       const data = JSON.parse(files.get(file)!.toString()) as unknown;

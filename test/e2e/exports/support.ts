@@ -1,6 +1,8 @@
 import request from 'supertest';
 import { fromBuffer, type Entry, type ZipFile } from 'yauzl';
+import type { Actor } from '../../support/actors';
 import type { TestApp } from '../../support/app';
+import { eventually } from '../../support/eventually';
 
 /** The archive's entries by path: their bytes. */
 export async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
@@ -39,4 +41,17 @@ export function download(t: TestApp, url: string) {
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => done(null, Buffer.concat(chunks)));
     });
+}
+
+/** The owner's export of a space (`POST /v1/spaces/{space}/exports`), built, then downloaded: its bytes. */
+export async function exportedSpace(t: TestApp, owner: Actor, spaceId: string): Promise<Buffer> {
+  const started = await owner.post(`/v1/spaces/${spaceId}/exports`);
+  expect(started.status).toBe(202);
+  const ready = await eventually(
+    () => owner.get(`/v1/spaces/${spaceId}/exports/${started.body.id as string}`),
+    (response) => response.body.state === 'ready' || response.body.state === 'failed',
+    60_000,
+  );
+  expect(ready.body.state).toBe('ready');
+  return (await download(t, ready.body.url as string)).body as Buffer;
 }

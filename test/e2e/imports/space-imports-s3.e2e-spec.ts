@@ -2,7 +2,7 @@ import request from 'supertest';
 import { eventually } from '../../support/eventually';
 import { pngBytes, spaceUpload } from '../../support/media-uploads';
 import { S3TestServer, startS3Server } from '../../support/s3-server';
-import { download } from '../exports/support';
+import { exportedSpace } from '../exports/support';
 import { makePublic, newSpace, person } from '../memberships/support';
 import { newPost, newTopic } from '../posts/support';
 import { bootSpaces, expectStatus, SpacesTestApp } from '../spaces/support';
@@ -40,15 +40,7 @@ describe('space imports in an S3 bucket (e2e)', () => {
     });
     await newPost(owner, spaceId, { topic, title: 'With a photo', body: 'Look.', attachments: [mediaId] });
     await makePublic(owner, spaceId, 'open');
-    const exported = await owner.post(`/v1/spaces/${spaceId}/exports`);
-    expectStatus(exported, 202);
-    const ready = await eventually(
-      () => owner.get(`/v1/spaces/${spaceId}/exports/${exported.body.id as string}`),
-      (response) => response.body.state === 'ready' || response.body.state === 'failed',
-      60_000,
-    );
-    expect(ready.body.state).toBe('ready');
-    const archive = (await download(t, ready.body.url as string)).body as Buffer;
+    const archive = await exportedSpace(t, owner, spaceId);
 
     const started = await request(t.http)
       .post('/v1/spaces/imports')

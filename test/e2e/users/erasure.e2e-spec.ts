@@ -1,3 +1,4 @@
+import request from 'supertest';
 import { AccountErasuresService } from '../../../src/account-erasure';
 import { Actor } from '../../support/actors';
 import { eventually } from '../../support/eventually';
@@ -126,6 +127,18 @@ describe('erasure on request (e2e)', () => {
         body: `Thanks [@alice](mention:${aliceIdentityId}).`,
       }),
       201,
+    );
+    // An import of hers that failed: its row names her (docs/decisions/0237).
+    const imported = await request(t.http)
+      .post('/v1/spaces/imports')
+      .set(alice.headers('POST', '/v1/spaces/imports'))
+      .set('Content-Type', 'application/zip')
+      .send(Buffer.from('not a zip'));
+    expectStatus(imported, 202);
+    await eventually(
+      () => alice.get(`/v1/spaces/imports/${imported.body.id as string}`),
+      (response) => response.body.state === 'failed',
+      30_000,
     );
     bannedSpaceId = (await newSpace(owner, 'Banned here')).id;
     expectStatus(await owner.post(`/spaces/${bannedSpaceId}/members/${alice.did}/bans`, {}), 200);
@@ -415,6 +428,8 @@ const ERASED_TABLES: Record<string, number> = {
   comment_upvotes: 0,
   // She asked for no export (test/e2e/exports shows an erasure taking them).
   exports: 0,
+  // Her failed import (docs/decisions/0237).
+  imports: 1,
   // Her comment, a tombstone now.
   comments: 1,
   group_memberships: 1,
