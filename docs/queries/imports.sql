@@ -88,3 +88,10 @@ SET
 WHERE
   id = $1
   AND state = 'done';
+
+-- ImportsRepository.eraseOwner (src/imports/imports.repository.ts)
+DELETE FROM imports
+WHERE
+  owner_did = $1
+RETURNING
+  archive_key;
