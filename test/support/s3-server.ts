@@ -1,4 +1,4 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, type Dirent } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -64,7 +64,7 @@ export async function startS3Server(bucket = 'plat-media-test'): Promise<S3TestS
     },
     objectKeys: async () => {
       const root = join(directory, bucket);
-      const entries = await readdir(root, { recursive: true, withFileTypes: true });
+      const entries = await listedWhileDeleting(root);
       return entries
         .filter((entry) => entry.isFile() && entry.name.endsWith(OBJECT_SUFFIX))
         .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1, -OBJECT_SUFFIX.length))
@@ -96,4 +96,18 @@ function answerFirstByteRanges(server: S3rver): void {
     }
     return object;
   };
+}
+
+/**
+ * The folder's entries, recursively. The server removes an object's emptied folders as it deletes
+ * it, so a folder read a moment ago may be gone by the time the walk enters it: read again.
+ */
+async function listedWhileDeleting(root: string): Promise<Dirent[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readdir(root, { recursive: true, withFileTypes: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 5) throw error;
+    }
+  }
 }

@@ -27,9 +27,8 @@ const POSTER_SIDE = 1280;
  * bytes (ProcessingInput), read as the container they sniff as and nothing else (demuxers.ts):
  * duration; for audio the waveform peaks and the embedded cover art as poster; for video the
  * displayed size and a frame as poster, with the poster's BlurHash. Throws ToolMissing without
- * ffprobe, ToolFailed for bytes the tools refuse. The processing job and a space import's copies
- * probe stored media (`probe`); an import's check probes bytes not stored yet (`probeFile`,
- * no poster: docs/decisions/0231-a-space-import-copies-its-media.md).
+ * ffprobe, ToolFailed for bytes the tools refuse. The processing job and a space import's staged
+ * files probe stored media alike (docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md).
  */
 export class AvProbe {
   constructor(
@@ -41,21 +40,14 @@ export class AvProbe {
 
   /** A stored media's facts, its poster stored beside it (`<id>/poster.jpg`): the job's and an import's. */
   async probe(media: StoredMedia): Promise<MediaFacts> {
-    return this.input.withFile(media.storageKey!, media.contentLength ?? 0, (path) =>
-      this.probeFile(path, media, `${media.id}/poster.jpg`),
-    );
-  }
-
-  /**
-   * The facts of a local file of the media's bytes. A poster is extracted and stored under
-   * `posterKey`; with none (bytes only checked, not kept) no picture is extracted at all.
-   */
-  async probeFile(path: string, media: ProbedMedia, posterKey: string | null): Promise<MediaFacts> {
-    const file = { path, demuxer: await this.demuxerFor(media, path) };
-    const probed = await this.tools.probe(file);
-    return media.kind === 'audio'
-      ? await this.audio(file, probed, posterKey)
-      : await this.video(file, probed, posterKey);
+    const posterKey = `${media.id}/poster.jpg`;
+    return this.input.withFile(media.storageKey!, media.contentLength ?? 0, async (path) => {
+      const file = { path, demuxer: await this.demuxerFor(media, path) };
+      const probed = await this.tools.probe(file);
+      return media.kind === 'audio'
+        ? await this.audio(file, probed, posterKey)
+        : await this.video(file, probed, posterKey);
+    });
   }
 
   /**
@@ -86,7 +78,7 @@ export class AvProbe {
     return demuxer;
   }
 
-  private async audio(file: ToolInput, probed: ProbedFile, posterKey: string | null): Promise<MediaFacts> {
+  private async audio(file: ToolInput, probed: ProbedFile, posterKey: string): Promise<MediaFacts> {
     const streams = probed.streams ?? [];
     if (!streams.some((stream) => stream.codec_type === 'audio')) throw new ToolFailed('no audio stream');
     const durationMs = durationOf(probed);
@@ -99,20 +91,18 @@ export class AvProbe {
     const cover = streams.find(
       (stream) => stream.codec_type === 'video' && stream.disposition?.attached_pic === 1,
     );
-    const art =
-      cover && posterKey ? await this.pictureOrNone(this.tools.frame(file, { stream: cover.index })) : null;
-    const poster = art && posterKey ? await this.poster(posterKey, art) : {};
+    const art = cover ? await this.pictureOrNone(this.tools.frame(file, { stream: cover.index })) : null;
+    const poster = art ? await this.poster(posterKey, art) : {};
     return { durationMs, waveformPeaks: peaks, posterKey: poster.posterKey ?? null };
   }
 
-  private async video(file: ToolInput, probed: ProbedFile, posterKey: string | null): Promise<MediaFacts> {
+  private async video(file: ToolInput, probed: ProbedFile, posterKey: string): Promise<MediaFacts> {
     const durationMs = durationOf(probed);
     const picture = (probed.streams ?? []).find(
       (stream) => stream.codec_type === 'video' && stream.disposition?.attached_pic !== 1,
     );
     if (!picture) return { durationMs };
     const [width, height] = displayedSize(picture);
-    if (!posterKey) return { durationMs, width, height };
     // A frame a second in (past a fade from black), or from the middle of a shorter video.
     const seconds = Math.min(1, (durationMs ?? 0) / 2000);
     const frame = await this.pictureOrNone(this.tools.frame(file, { seconds }));
