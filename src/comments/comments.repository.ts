@@ -153,11 +153,16 @@ export class CommentsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** A page of `authorDid`'s live comments, oldest first, after the (published_at, id) `after`. */
-  async exportPage(authorDid: string, after: [string, string] | null, limit: number): Promise<Comment[]> {
+  async exportPage(
+    authorDid: string,
+    after: [string, string] | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Comment[]> {
     const { exportPage } = COMMENTS_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<CommentRow[]>(exportPage.after, [authorDid, after[0], after[1], limit])
-      : await this.dataSource.query<CommentRow[]>(exportPage.first, [authorDid, limit]);
+      ? await runner.query<CommentRow[]>(exportPage.after, [authorDid, after[0], after[1], limit])
+      : await runner.query<CommentRow[]>(exportPage.first, [authorDid, limit]);
     return rows.map(commentOfRow);
   }
 
@@ -166,16 +171,12 @@ export class CommentsRepository {
     spaceId: string,
     after: [string, string] | null,
     limit: number,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<Comment[]> {
     const { exportPageOfSpace } = COMMENTS_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<CommentRow[]>(exportPageOfSpace.after, [
-          spaceId,
-          after[0],
-          after[1],
-          limit,
-        ])
-      : await this.dataSource.query<CommentRow[]>(exportPageOfSpace.first, [spaceId, limit]);
+      ? await runner.query<CommentRow[]>(exportPageOfSpace.after, [spaceId, after[0], after[1], limit])
+      : await runner.query<CommentRow[]>(exportPageOfSpace.first, [spaceId, limit]);
     return rows.map(commentOfRow);
   }
 
@@ -329,8 +330,12 @@ export class CommentsRepository {
   }
 
   /** Which of the comments the voter upvoted. */
-  async upvotedBy(voterDid: string, commentIds: string[]): Promise<Set<string>> {
-    const rows = await this.dataSource.query<{ comment_id: string }[]>(COMMENTS_STATEMENTS.upvotedBy, [
+  async upvotedBy(
+    voterDid: string,
+    commentIds: string[],
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Set<string>> {
+    const rows = await runner.query<{ comment_id: string }[]>(COMMENTS_STATEMENTS.upvotedBy, [
       voterDid,
       commentIds,
     ]);

@@ -197,19 +197,29 @@ export class MediaRepository {
   }
 
   /** A page of `uploaderDid`'s ready media, by (created_at, id) after `after`. */
-  async exportPage(uploaderDid: string, after: [string, string] | null, limit: number): Promise<Media[]> {
+  async exportPage(
+    uploaderDid: string,
+    after: [string, string] | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Media[]> {
     const { exportPage } = MEDIA_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<MediaRow[]>(exportPage.after, [uploaderDid, limit, after[0], after[1]])
-      : await this.dataSource.query<MediaRow[]>(exportPage.first, [uploaderDid, limit]);
+      ? await runner.query<MediaRow[]>(exportPage.after, [uploaderDid, limit, after[0], after[1]])
+      : await runner.query<MediaRow[]>(exportPage.first, [uploaderDid, limit]);
     return rows.map(mediaOfRow);
   }
 
-  async exportPageOfSpace(spaceId: string, after: [string, string] | null, limit: number): Promise<Media[]> {
+  async exportPageOfSpace(
+    spaceId: string,
+    after: [string, string] | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Media[]> {
     const { exportPageOfSpace } = MEDIA_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<MediaRow[]>(exportPageOfSpace.after, [spaceId, limit, after[0], after[1]])
-      : await this.dataSource.query<MediaRow[]>(exportPageOfSpace.first, [spaceId, limit]);
+      ? await runner.query<MediaRow[]>(exportPageOfSpace.after, [spaceId, limit, after[0], after[1]])
+      : await runner.query<MediaRow[]>(exportPageOfSpace.first, [spaceId, limit]);
     return rows.map(mediaOfRow);
   }
 
@@ -226,9 +236,9 @@ export class MediaRepository {
   }
 
   /** The `ready` media of these ids, in one statement; none for no ids. */
-  async readyByIds(ids: string[]): Promise<Media[]> {
+  async readyByIds(ids: string[], runner: EntityManager = this.dataSource.manager): Promise<Media[]> {
     if (ids.length === 0) return [];
-    const rows = await this.dataSource.query<MediaRow[]>(MEDIA_STATEMENTS.readyByIds, [ids]);
+    const rows = await runner.query<MediaRow[]>(MEDIA_STATEMENTS.readyByIds, [ids]);
     return rows.map(mediaOfRow);
   }
 

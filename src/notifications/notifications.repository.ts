@@ -277,11 +277,16 @@ export class NotificationsRepository {
   ) {}
 
   /** A page of the notifications to `did`, by (last_activity_at, id) after `after`. */
-  exportPage(did: string, after: [string, string] | null, limit: number): Promise<ExportedNotificationRow[]> {
+  exportPage(
+    did: string,
+    after: [string, string] | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<ExportedNotificationRow[]> {
     const { exportPage } = NOTIFICATIONS_STATEMENTS;
     return after
-      ? this.dataSource.query<ExportedNotificationRow[]>(exportPage.after, [did, limit, after[0], after[1]])
-      : this.dataSource.query<ExportedNotificationRow[]>(exportPage.first, [did, limit]);
+      ? runner.query<ExportedNotificationRow[]>(exportPage.after, [did, limit, after[0], after[1]])
+      : runner.query<ExportedNotificationRow[]>(exportPage.first, [did, limit]);
   }
 
   async eraseAbout(did: string, runner: EntityManager): Promise<ErasedRows> {

@@ -266,8 +266,12 @@ export class UsersRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The account whose `key` is `value`, or null. */
-  async account(key: AccountKey, value: string): Promise<User | null> {
-    const rows = await this.dataSource.query<UserRow[]>(ACCOUNT_BY[key], [value]);
+  async account(
+    key: AccountKey,
+    value: string,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<User | null> {
+    const rows = await runner.query<UserRow[]>(ACCOUNT_BY[key], [value]);
     return rows.length === 0 ? null : userFromRow(rows[0]);
   }
 
@@ -301,8 +305,8 @@ export class UsersRepository {
   }
 
   /** Author fields of the accounts among `dids` (distinct), deactivated ones flagged, in one statement. */
-  authorRows(dids: readonly string[]): Promise<AuthorRow[]> {
-    return this.dataSource.query<AuthorRow[]>(USERS_STATEMENTS.authorsByDid, [dids]);
+  authorRows(dids: readonly string[], runner: EntityManager = this.dataSource.manager): Promise<AuthorRow[]> {
+    return runner.query<AuthorRow[]>(USERS_STATEMENTS.authorsByDid, [dids]);
   }
 
   async publicDids(dids: readonly string[]): Promise<string[]> {

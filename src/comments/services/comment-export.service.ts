@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import {
   EXPORT_PAGE_ROWS,
   exportCursorOf,
@@ -26,16 +27,18 @@ export class CommentExportService {
     authorDid: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<CommentItem>> {
     const rows = await this.comments.exportPage(
       authorDid,
       after ? exportCursorValues(after) : null,
       limit + 1,
+      runner,
     );
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
     return {
-      items: await this.presenter.items(authorDid, shown),
+      items: await this.presenter.items(authorDid, shown, runner),
       after: rows.length > limit && last ? exportCursorOf(last.publishedAt, last.id) : null,
     };
   }
@@ -50,16 +53,18 @@ export class CommentExportService {
     viewerDid: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<CommentItem>> {
     const rows = await this.comments.exportPageOfSpace(
       spaceId,
       after ? exportCursorValues(after) : null,
       limit + 1,
+      runner,
     );
     const shown = rows.slice(0, limit);
     const last = shown[shown.length - 1];
     return {
-      items: await this.presenter.items(viewerDid, shown),
+      items: await this.presenter.items(viewerDid, shown, runner),
       after: rows.length > limit && last ? exportCursorOf(last.publishedAt, last.id) : null,
     };
   }

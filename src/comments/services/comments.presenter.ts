@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { MediaLookupService, MediaObject } from '../../media';
 import { AuthorDirectoryService, AuthorRecord } from '../../users';
@@ -18,23 +19,37 @@ export class CommentsPresenter {
     private readonly media: MediaLookupService,
   ) {}
 
-  /** The items of `rows`, as `viewerDid` sees them (null: nobody's upvotes are looked up). */
-  async items(viewerDid: string | null, rows: Comment[]): Promise<CommentItem[]> {
+  /**
+   * The items of `rows`, as `viewerDid` sees them (null: nobody's upvotes are looked up); every
+   * read through `runner` when given (an export's snapshot).
+   */
+  async items(viewerDid: string | null, rows: Comment[], runner?: EntityManager): Promise<CommentItem[]> {
     const live = rows.filter((row) => !row.deletedAt);
     const [authors, upvoted, media] = await Promise.all([
-      this.authors.authorsOf(rows.map((row) => row.authorDid)),
+      this.authors.authorsOf(
+        rows.map((row) => row.authorDid),
+        runner,
+      ),
       this.upvotedBy(
         viewerDid,
         rows.map((row) => row.id),
+        runner,
       ),
-      this.media.objects(live.flatMap((row) => row.attachmentIds)),
+      this.media.objects(
+        live.flatMap((row) => row.attachmentIds),
+        runner,
+      ),
     ]);
     return rows.map((row) => item(row, authors.get(row.authorDid) ?? { did: row.authorDid }, upvoted, media));
   }
 
-  private async upvotedBy(voterDid: string | null, commentIds: string[]): Promise<Set<string>> {
+  private async upvotedBy(
+    voterDid: string | null,
+    commentIds: string[],
+    runner?: EntityManager,
+  ): Promise<Set<string>> {
     if (voterDid === null || commentIds.length === 0) return new Set();
-    return this.comments.upvotedBy(voterDid, commentIds);
+    return this.comments.upvotedBy(voterDid, commentIds, runner);
   }
 }
 

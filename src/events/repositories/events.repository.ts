@@ -125,11 +125,16 @@ export class EventsRepository {
   }
 
   /** A page of the space's events by id, for the space's export. */
-  async exportPageOfSpace(spaceId: string, after: string | null, limit: number): Promise<CalendarEvent[]> {
+  async exportPageOfSpace(
+    spaceId: string,
+    after: string | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<CalendarEvent[]> {
     const { exportPageOfSpace } = EVENTS_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<EventRow[]>(exportPageOfSpace.after, [spaceId, limit, after])
-      : await this.dataSource.query<EventRow[]>(exportPageOfSpace.first, [spaceId, limit]);
+      ? await runner.query<EventRow[]>(exportPageOfSpace.after, [spaceId, limit, after])
+      : await runner.query<EventRow[]>(exportPageOfSpace.first, [spaceId, limit]);
     return rows.map(eventOfRow);
   }
 

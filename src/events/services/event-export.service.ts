@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { EXPORT_PAGE_ROWS, ExportPage, exportPageOf } from '../../common/export/export-page';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { eventFieldsAfterCover, eventFieldsBeforeCover } from '../domain/event-record-fields';
@@ -50,8 +51,9 @@ export class EventExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedEvent>> {
-    const rows = await this.events.exportPageOfSpace(spaceId, after, limit + 1);
+    const rows = await this.events.exportPageOfSpace(spaceId, after, limit + 1, runner);
     return exportPageOf(rows, limit, (row) => row.id, exportedEvent);
   }
 }

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { CommentExportService } from '../../comments';
 import { EventExportService } from '../../events';
 import { formatEntityId } from '../../common/ids/entity-id';
+import { readOnlySnapshot } from '../../infrastructure/database/read-only-snapshot';
 import type { ExportPage } from '../../common/export/export-page';
 import { ExportedMediaFile, MediaExportService } from '../../media';
 import { NotificationExportService } from '../../notifications';
@@ -29,11 +32,15 @@ export type { BuiltArchive } from './archive-writer';
  * streamed straight into the media store (docs/decisions/0211-export-archives-in-the-media-store.md):
  * every JSON array is written a keyset page at a time as the zip reads it, every file is piped from
  * the store when the zip reaches it, and the media listing is read a page ahead at most, so memory
- * holds a page, not the archive. Data comes only through the owners' exported services.
+ * holds a page, not the archive. Data comes only through the owners' exported services, every
+ * read of one build in one read-only REPEATABLE READ transaction, handed to them as their `runner`:
+ * the archive is one snapshot of the database
+ * (docs/decisions/0238-an-export-reads-one-snapshot.md).
  */
 @Injectable()
 export class ExportArchiveService {
   constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly users: UsersService,
     private readonly posts: PostExportService,
     private readonly comments: CommentExportService,
@@ -46,18 +53,29 @@ export class ExportArchiveService {
     private readonly store: StoreExportService,
   ) {}
 
-  /** The archive of an export: a space's when it names one, else its owner's personal one. */
+  /**
+   * The archive of an export: a space's when it names one, else its owner's personal one, read from
+   * one snapshot (docs/decisions/0238-an-export-reads-one-snapshot.md), whose transaction stays
+   * open while the zip streams into the store: a build holds one pooled connection throughout.
+   */
   build(row: Pick<Export, 'id' | 'ownerDid' | 'spaceId' | 'createdAt'>): Promise<BuiltArchive> {
-    return row.spaceId === null
-      ? this.buildPersonal(row.id, row.ownerDid, row.createdAt)
-      : this.buildSpace(row.id, row.spaceId, row.ownerDid, row.createdAt);
+    return readOnlySnapshot(this.dataSource, (snapshot) =>
+      row.spaceId === null
+        ? this.buildPersonal(row.id, row.ownerDid, row.createdAt, snapshot)
+        : this.buildSpace(row.id, row.spaceId, row.ownerDid, row.createdAt, snapshot),
+    );
   }
 
   private writer(exportId: string, at: Date): ArchiveWriter {
     return new ArchiveWriter((body) => this.media.putArchive(exportId, body), at);
   }
 
-  private async buildPersonal(exportId: string, did: string, at: Date): Promise<BuiltArchive> {
+  private async buildPersonal(
+    exportId: string,
+    did: string,
+    at: Date,
+    snapshot: EntityManager,
+  ): Promise<BuiltArchive> {
     const archive = this.writer(exportId, at);
     archive.header(ARCHIVE_README, ARCHIVE_SCHEMAS);
     archive.value('manifest.json', {
@@ -67,20 +85,27 @@ export class ExportArchiveService {
       exportId: formatEntityId('export', exportId),
       createdAt: at.toISOString(),
     });
-    archive.lazyValue('profile.json', () => this.users.ownProfileOf(did));
-    archive.array('posts.json', (after) => this.posts.pageOf(did, after));
-    archive.array('comments.json', (after) => this.comments.pageOf(did, after));
-    archive.array('memberships.json', (after) => this.memberships.exportPageOf(did, after));
-    archive.array('notifications.json', (after) => this.notifications.pageOf(did, after));
-    archive.array('media.json', async (after) => withPaths(await this.media.pageOf(did, after)));
+    archive.lazyValue('profile.json', () => this.users.ownProfileOf(did, snapshot));
+    archive.array('posts.json', (after) => this.posts.pageOf(did, after, undefined, snapshot));
+    archive.array('comments.json', (after) => this.comments.pageOf(did, after, undefined, snapshot));
+    archive.array('memberships.json', (after) =>
+      this.memberships.exportPageOf(did, after, undefined, snapshot),
+    );
+    archive.array('notifications.json', (after) =>
+      this.notifications.pageOf(did, after, undefined, snapshot),
+    );
+    archive.array('media.json', async (after) =>
+      withPaths(await this.media.pageOf(did, after, undefined, snapshot)),
+    );
     this.writeChains(
       archive,
+      snapshot,
       did,
-      async (after) => chainsOf(await this.posts.pageOf(did, after)),
-      async () => onePage(await this.users.profileContentIdOf(did)),
+      async (after) => chainsOf(await this.posts.pageOf(did, after, undefined, snapshot)),
+      async () => onePage(await this.users.profileContentIdOf(did, snapshot)),
     );
     // The files last.
-    await archive.files((after) => this.media.pageOf(did, after));
+    await archive.files((after) => this.media.pageOf(did, after, undefined, snapshot));
     return archive.end();
   }
 
@@ -95,8 +120,9 @@ export class ExportArchiveService {
     spaceId: string,
     ownerDid: string,
     at: Date,
+    snapshot: EntityManager,
   ): Promise<BuiltArchive> {
-    const space = await this.spaces.spaceOf(spaceId);
+    const space = await this.spaces.spaceOf(spaceId, snapshot);
     // A space deleted since the request: nothing to export (the job fails, the export with it).
     if (!space) throw new Error('The space is gone');
     const archive = this.writer(exportId, at);
@@ -110,24 +136,29 @@ export class ExportArchiveService {
       createdAt: at.toISOString(),
     });
     archive.value('space.json', space);
-    archive.array('topics.json', (after) => this.spaces.topicsPage(spaceId, after));
-    archive.array('pages.json', (after) => this.spaces.pagesPage(spaceId, after));
-    archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after));
-    archive.array('comments.json', (after) => this.comments.pageOfSpace(spaceId, ownerDid, after));
-    archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after));
-    archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after));
-    archive.array('products.json', (after) => this.store.productsPage(spaceId, after));
-    archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after));
-    archive.array('media.json', async (after) => withPaths(await this.media.pageOfSpace(spaceId, after)));
+    archive.array('topics.json', (after) => this.spaces.topicsPage(spaceId, after, undefined, snapshot));
+    archive.array('pages.json', (after) => this.spaces.pagesPage(spaceId, after, undefined, snapshot));
+    archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after, undefined, snapshot));
+    archive.array('comments.json', (after) =>
+      this.comments.pageOfSpace(spaceId, ownerDid, after, undefined, snapshot),
+    );
+    archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after, undefined, snapshot));
+    archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after, undefined, snapshot));
+    archive.array('products.json', (after) => this.store.productsPage(spaceId, after, undefined, snapshot));
+    archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after, undefined, snapshot));
+    archive.array('media.json', async (after) =>
+      withPaths(await this.media.pageOfSpace(spaceId, after, undefined, snapshot)),
+    );
     // The space's chains (docs/decisions/0235): its identity, its public posts' and its profile's.
     this.writeChains(
       archive,
+      snapshot,
       space.did,
-      async (after) => chainsOf(await this.posts.pageOfSpace(spaceId, after)),
-      async () => onePage(await this.spaces.profileContentIdOf(spaceId)),
+      async (after) => chainsOf(await this.posts.pageOfSpace(spaceId, after, undefined, snapshot)),
+      async () => onePage(await this.spaces.profileContentIdOf(spaceId, snapshot)),
     );
     // The files last (docs/decisions/0217-space-export-media.md).
-    await archive.files((after) => this.media.pageOfSpace(spaceId, after));
+    await archive.files((after) => this.media.pageOfSpace(spaceId, after, undefined, snapshot));
     return archive.end();
   }
 
@@ -137,8 +168,13 @@ export class ExportArchiveService {
    * service's origin identity signs for it), a page of ids at a time; then the identity chains of
    * every other signer, so that all of them verify offline.
    */
-  private writeChains(archive: ArchiveWriter, did: string, ...contentIds: PageSource<string>[]): void {
-    archive.lazyValue('chains/identity.json', () => this.chains.identityChainOf(did));
+  private writeChains(
+    archive: ArchiveWriter,
+    snapshot: EntityManager,
+    did: string,
+    ...contentIds: PageSource<string>[]
+  ): void {
+    archive.lazyValue('chains/identity.json', () => this.chains.identityChainOf(did, snapshot));
     const signers = new Set<string>();
     const noting = <T extends ExportedContentChain>(chains: T[]): T[] => {
       for (const chain of chains) for (const op of chain.operations) signers.add(signerOf(op.jwsToken));
@@ -147,19 +183,23 @@ export class ExportArchiveService {
     archive.array(
       'chains/content.json',
       async (after) => {
-        const page = await this.chains.contentChainsOf(did, after);
+        const page = await this.chains.contentChainsOf(did, after, undefined, snapshot);
         return { after: page.after, items: noting(page.items) };
       },
       ...contentIds.map((source): PageSource<unknown> => async (after) => {
         const page = await source(after);
-        return { after: page.after, items: noting(await this.chains.contentChainsByIds(did, page.items)) };
+        return {
+          after: page.after,
+          items: noting(await this.chains.contentChainsByIds(did, page.items, snapshot)),
+        };
       }),
     );
     // Read once content.json, written before it, has named them all.
     archive.array('chains/signers.json', async () => {
       signers.delete(did);
       const chains: ExportedIdentityChain[] = [];
-      for (const signer of [...signers].sort()) chains.push(await this.chains.identityChainOf(signer));
+      for (const signer of [...signers].sort())
+        chains.push(await this.chains.identityChainOf(signer, snapshot));
       return { after: null, items: chains };
     });
   }

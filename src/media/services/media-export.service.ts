@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { Readable } from 'node:stream';
 import { newUuid } from '../../common/ids/entity-id';
 import { formatEntityId } from '../../common/ids/entity-id';
@@ -51,11 +52,13 @@ export class MediaExportService {
     uploaderDid: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedMediaFile>> {
     const rows = await this.media.exportPage(
       uploaderDid,
       after ? exportCursorValues(after) : null,
       limit + 1,
+      runner,
     );
     return this.filesOf(rows, limit);
   }
@@ -68,11 +71,13 @@ export class MediaExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedMediaFile>> {
     const rows = await this.media.exportPageOfSpace(
       spaceId,
       after ? exportCursorValues(after) : null,
       limit + 1,
+      runner,
     );
     return this.filesOf(rows, limit);
   }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { formatEntityId, parseEntityId } from '../../common/ids/entity-id';
 import { invalidRequest, ValidationDetail } from '../../common/errors/api-error';
 import { MediaObject } from '../dto/media-object.dto';
@@ -107,16 +108,23 @@ export class MediaLookupService {
    * The Media objects of `ready` media by uuid (signed URLs for audio, video and files, all
    * signed until the same instant), in one query; ids of media that are not ready are missing.
    */
-  async objects(ids: Iterable<string | null | undefined>): Promise<Map<string, MediaObject>> {
+  async objects(
+    ids: Iterable<string | null | undefined>,
+    runner?: EntityManager,
+  ): Promise<Map<string, MediaObject>> {
     const objects = new Map<string, MediaObject>();
-    for (const media of await this.readyRows(ids)) objects.set(media.id, this.presenter.object(media));
+    for (const media of await this.readyRows(ids, runner))
+      objects.set(media.id, this.presenter.object(media));
     return objects;
   }
 
   /** The permanent public URLs of `ready` images by uuid, in one query. */
-  async imageUrls(ids: Iterable<string | null | undefined>): Promise<Map<string, string>> {
+  async imageUrls(
+    ids: Iterable<string | null | undefined>,
+    runner?: EntityManager,
+  ): Promise<Map<string, string>> {
     const urls = new Map<string, string>();
-    for (const media of await this.readyRows(ids)) {
+    for (const media of await this.readyRows(ids, runner)) {
       if (media.kind === 'image') urls.set(media.id, this.urls.cdn(media));
     }
     return urls;
@@ -163,8 +171,11 @@ export class MediaLookupService {
     return new Map(rows.map((media) => [formatEntityId('media', media.id), media]));
   }
 
-  private async readyRows(ids: Iterable<string | null | undefined>): Promise<Media[]> {
+  private async readyRows(
+    ids: Iterable<string | null | undefined>,
+    runner?: EntityManager,
+  ): Promise<Media[]> {
     const uuids = [...new Set([...ids].filter((id): id is string => !!id))];
-    return this.repository.readyByIds(uuids);
+    return this.repository.readyByIds(uuids, runner);
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { formatEntityId } from '../../common/ids/entity-id';
 import {
   EXPORT_PAGE_ROWS,
@@ -40,11 +41,13 @@ export class NotificationExportService {
     recipientDid: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedNotification>> {
     const rows = await this.notifications.exportPage(
       recipientDid,
       after ? exportCursorValues(after) : null,
       limit + 1,
+      runner,
     );
     return exportPageOf(rows, limit, (row) => exportCursorOf(row.last_activity_at, row.id), exported);
   }

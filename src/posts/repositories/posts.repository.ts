@@ -388,11 +388,12 @@ export class PostsRepository {
     authorDid: string,
     after: [string, string] | null,
     limit: number,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<ExportedPostRow[]> {
     const { exportPage } = POSTS_STATEMENTS;
     return after
-      ? this.dataSource.query<ExportedPostRow[]>(exportPage.after, [authorDid, limit, after[0], after[1]])
-      : this.dataSource.query<ExportedPostRow[]>(exportPage.first, [authorDid, limit]);
+      ? runner.query<ExportedPostRow[]>(exportPage.after, [authorDid, limit, after[0], after[1]])
+      : runner.query<ExportedPostRow[]>(exportPage.first, [authorDid, limit]);
   }
 
   /** A page of the space's live posts, oldest first, for the space's export. */
@@ -400,16 +401,12 @@ export class PostsRepository {
     spaceId: string,
     after: [string, string] | null,
     limit: number,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<ExportedPostRow[]> {
     const { exportPageOfSpace } = POSTS_STATEMENTS;
     return after
-      ? this.dataSource.query<ExportedPostRow[]>(exportPageOfSpace.after, [
-          spaceId,
-          limit,
-          after[0],
-          after[1],
-        ])
-      : this.dataSource.query<ExportedPostRow[]>(exportPageOfSpace.first, [spaceId, limit]);
+      ? runner.query<ExportedPostRow[]>(exportPageOfSpace.after, [spaceId, limit, after[0], after[1]])
+      : runner.query<ExportedPostRow[]>(exportPageOfSpace.first, [spaceId, limit]);
   }
 
   /** Withdraws an upvote; the post's count after. */

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { formatEntityId } from '../../common/ids/entity-id';
 import {
   EXPORT_PAGE_ROWS,
@@ -40,8 +41,14 @@ export class PostExportService {
     authorDid: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedPost>> {
-    const rows = await this.posts.exportPage(authorDid, after ? exportCursorValues(after) : null, limit + 1);
+    const rows = await this.posts.exportPage(
+      authorDid,
+      after ? exportCursorValues(after) : null,
+      limit + 1,
+      runner,
+    );
     return exportPageOf(rows, limit, (row) => exportCursorOf(row.published_at, row.id), exportedPost);
   }
 
@@ -53,11 +60,13 @@ export class PostExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedPost>> {
     const rows = await this.posts.exportPageOfSpace(
       spaceId,
       after ? exportCursorValues(after) : null,
       limit + 1,
+      runner,
     );
     return exportPageOf(rows, limit, (row) => exportCursorOf(row.published_at, row.id), exportedPost);
   }

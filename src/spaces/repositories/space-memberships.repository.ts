@@ -190,11 +190,16 @@ export class SpaceMembershipsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** A page of `memberDid`'s membership rows (any status) after the space id `after`. */
-  exportPage(memberDid: string, after: string | null, limit: number): Promise<ExportedMembershipRow[]> {
+  exportPage(
+    memberDid: string,
+    after: string | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<ExportedMembershipRow[]> {
     const { exportPage } = SPACE_MEMBERSHIPS_STATEMENTS;
     return after
-      ? this.dataSource.query<ExportedMembershipRow[]>(exportPage.after, [memberDid, limit, after])
-      : this.dataSource.query<ExportedMembershipRow[]>(exportPage.first, [memberDid, limit]);
+      ? runner.query<ExportedMembershipRow[]>(exportPage.after, [memberDid, limit, after])
+      : runner.query<ExportedMembershipRow[]>(exportPage.first, [memberDid, limit]);
   }
 
   /**
@@ -285,8 +290,12 @@ export class SpaceMembershipsRepository {
     return rows.length > 0;
   }
 
-  async membersPage(spaceId: string, seek: KeysetSeek): Promise<SpaceMembership[]> {
-    return this.page(SPACE_MEMBERSHIPS_STATEMENTS.membersPage, [spaceId], seek);
+  async membersPage(
+    spaceId: string,
+    seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<SpaceMembership[]> {
+    return this.page(SPACE_MEMBERSHIPS_STATEMENTS.membersPage, [spaceId], seek, runner);
   }
 
   async bansPage(spaceId: string, seek: KeysetSeek): Promise<SpaceMembership[]> {
@@ -333,8 +342,9 @@ export class SpaceMembershipsRepository {
     variants: { first: string; after: string; before: string },
     parameters: unknown[],
     seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<SpaceMembership[]> {
     const [sql, values] = keysetStatement(variants, parameters, seek);
-    return (await this.dataSource.query<MembershipRow[]>(sql, values)).map(membershipFromRow);
+    return (await runner.query<MembershipRow[]>(sql, values)).map(membershipFromRow);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { KeysetSeek } from '../../common/pagination/keyset';
 import { defineStatements } from '../../infrastructure/database/statements';
 import { SpacePage } from '../entities/space-page.entity';
@@ -92,8 +92,12 @@ export class SpacePagesRepository {
     return this.page(SPACE_PAGES_STATEMENTS.enabledPage, spaceId, seek);
   }
 
-  allPage(spaceId: string, seek: KeysetSeek): Promise<SpacePage[]> {
-    return this.page(SPACE_PAGES_STATEMENTS.allPage, spaceId, seek);
+  allPage(
+    spaceId: string,
+    seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<SpacePage[]> {
+    return this.page(SPACE_PAGES_STATEMENTS.allPage, spaceId, seek, runner);
   }
 
   /** The uuids among `userIds` of users with a public profile. */
@@ -106,8 +110,9 @@ export class SpacePagesRepository {
     variants: { first: string; after: string; before: string },
     spaceId: string,
     seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<SpacePage[]> {
     const [sql, parameters] = keysetStatement(variants, [spaceId], seek);
-    return (await this.dataSource.query<SpacePageRow[]>(sql, parameters)).map(spacePageFromRow);
+    return (await runner.query<SpacePageRow[]>(sql, parameters)).map(spacePageFromRow);
   }
 }

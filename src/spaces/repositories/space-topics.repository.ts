@@ -76,8 +76,12 @@ export class SpaceTopicsRepository {
     return this.page(SPACE_TOPICS_STATEMENTS.publicPage, spaceId, seek);
   }
 
-  allPage(spaceId: string, seek: KeysetSeek): Promise<SpaceTopic[]> {
-    return this.page(SPACE_TOPICS_STATEMENTS.allPage, spaceId, seek);
+  allPage(
+    spaceId: string,
+    seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<SpaceTopic[]> {
+    return this.page(SPACE_TOPICS_STATEMENTS.allPage, spaceId, seek, runner);
   }
 
   /** The uuids among `groupIds` that are groups of the space. */
@@ -93,8 +97,9 @@ export class SpaceTopicsRepository {
     variants: { first: string; after: string; before: string },
     spaceId: string,
     seek: KeysetSeek,
+    runner: EntityManager = this.dataSource.manager,
   ): Promise<SpaceTopic[]> {
     const [sql, parameters] = keysetStatement(variants, [spaceId], seek);
-    return (await this.dataSource.query<SpaceTopicRow[]>(sql, parameters)).map(spaceTopicFromRow);
+    return (await runner.query<SpaceTopicRow[]>(sql, parameters)).map(spaceTopicFromRow);
   }
 }

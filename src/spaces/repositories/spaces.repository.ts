@@ -239,8 +239,8 @@ export class SpacesRepository {
   }
 
   /** A live space by uuid through TypeORM (every column, deleted spaces skipped). */
-  findById(spaceId: string): Promise<Space | null> {
-    return this.dataSource.getRepository(Space).findOne({ where: { id: spaceId } });
+  findById(spaceId: string, runner: EntityManager = this.dataSource.manager): Promise<Space | null> {
+    return runner.getRepository(Space).findOne({ where: { id: spaceId } });
   }
 
   /** A space by uuid, deleted or not. */

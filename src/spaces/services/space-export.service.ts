@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { EXPORT_PAGE_ROWS, ExportPage, exportPageOf } from '../../common/export/export-page';
 import type { KeysetValue } from '../../common/pagination/cursor-codec';
 import type { KeysetSeek } from '../../common/pagination/keyset';
@@ -27,8 +28,8 @@ export class SpaceExportService {
   ) {}
 
   /** GET /spaces/{space} as its owner reads it (link previews aside); null once it is gone. */
-  async spaceOf(spaceId: string): Promise<SpaceRecord | null> {
-    const space = await this.spaces.findById(spaceId);
+  async spaceOf(spaceId: string, runner?: EntityManager): Promise<SpaceRecord | null> {
+    const space = await this.spaces.findById(spaceId, runner);
     return space ? toSpaceRecord(space, 'owner') : null;
   }
 
@@ -36,8 +37,8 @@ export class SpaceExportService {
    * The content id of the space's public profile chain; null when it has none (a private space):
    * the space export's `chains/` (docs/decisions/0235).
    */
-  async profileContentIdOf(spaceId: string): Promise<string | null> {
-    return (await this.spaces.findById(spaceId))?.profileContentId ?? null;
+  async profileContentIdOf(spaceId: string, runner?: EntityManager): Promise<string | null> {
+    return (await this.spaces.findById(spaceId, runner))?.profileContentId ?? null;
   }
 
   /** Live topics, whatever their access, by name. */
@@ -45,8 +46,9 @@ export class SpaceExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<TopicAdminRecord>> {
-    const rows = await this.topics.allPage(spaceId, seekOf(after, limit));
+    const rows = await this.topics.allPage(spaceId, seekOf(after, limit), runner);
     return exportPageOf(rows, limit, (row) => JSON.stringify([row.nameKey, row.id]), toTopicAdminRecord);
   }
 
@@ -55,8 +57,9 @@ export class SpaceExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<PageAdminRecord>> {
-    const rows = await this.pages.allPage(spaceId, seekOf(after, limit));
+    const rows = await this.pages.allPage(spaceId, seekOf(after, limit), runner);
     return exportPageOf(rows, limit, (row) => JSON.stringify([row.sortOrder, row.id]), toPageAdminRecord);
   }
 
@@ -65,8 +68,9 @@ export class SpaceExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<MemberRecord>> {
-    const rows = await this.memberships.membersPage(spaceId, seekOf(after, limit));
+    const rows = await this.memberships.membersPage(spaceId, seekOf(after, limit), runner);
     return exportPageOf(
       rows,
       limit,

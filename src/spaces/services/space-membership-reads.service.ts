@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { ProfileLinkDto, ResolvedLinkPage } from '../../common/dto/profile-link.dto';
 import { LinkPreviewsService } from '../../link-previews';
 import { formatEntityId } from '../../common/ids/entity-id';
@@ -73,8 +74,9 @@ export class SpaceMembershipReadsService {
     memberDid: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedMembership>> {
-    const rows = await this.memberships.exportPage(memberDid, after, limit + 1);
+    const rows = await this.memberships.exportPage(memberDid, after, limit + 1, runner);
     return exportPageOf(
       rows,
       limit,

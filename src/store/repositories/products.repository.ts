@@ -274,11 +274,16 @@ export class ProductsRepository {
   }
 
   /** A page of the space's live products by id, every column, for the space's export. */
-  async exportProductsPage(spaceId: string, after: string | null, limit: number): Promise<StoreProduct[]> {
+  async exportProductsPage(
+    spaceId: string,
+    after: string | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<StoreProduct[]> {
     const { exportProductsPage } = PRODUCTS_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<ExportedProductRow[]>(exportProductsPage.after, [spaceId, limit, after])
-      : await this.dataSource.query<ExportedProductRow[]>(exportProductsPage.first, [spaceId, limit]);
+      ? await runner.query<ExportedProductRow[]>(exportProductsPage.after, [spaceId, limit, after])
+      : await runner.query<ExportedProductRow[]>(exportProductsPage.first, [spaceId, limit]);
     return rows.map((row) =>
       Object.assign(productOfRow(row), {
         published: row.published,
@@ -290,12 +295,13 @@ export class ProductsRepository {
   }
 
   /** Every price of each product, archived ones included, in order: one query per page of products. */
-  async pricesOfProducts(productIds: readonly string[]): Promise<Map<string, StoreProductPrice[]>> {
+  async pricesOfProducts(
+    productIds: readonly string[],
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, StoreProductPrice[]>> {
     const byProduct = new Map<string, StoreProductPrice[]>(productIds.map((id) => [id, []]));
     if (productIds.length === 0) return byProduct;
-    const rows = await this.dataSource.query<PriceRow[]>(PRODUCTS_STATEMENTS.pricesOfProducts, [
-      [...productIds],
-    ]);
+    const rows = await runner.query<PriceRow[]>(PRODUCTS_STATEMENTS.pricesOfProducts, [[...productIds]]);
     for (const row of rows) byProduct.get(row.product_id)?.push(priceOfRow(row));
     return byProduct;
   }

@@ -93,19 +93,27 @@ export class ReleasesRepository {
   }
 
   /** A page of the space's live releases by id, for the space's export. */
-  async exportReleasesPage(spaceId: string, after: string | null, limit: number): Promise<StoreRelease[]> {
+  async exportReleasesPage(
+    spaceId: string,
+    after: string | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<StoreRelease[]> {
     const { exportReleasesPage } = RELEASES_STATEMENTS;
     const rows = after
-      ? await this.dataSource.query<ReleaseRow[]>(exportReleasesPage.after, [spaceId, limit, after])
-      : await this.dataSource.query<ReleaseRow[]>(exportReleasesPage.first, [spaceId, limit]);
+      ? await runner.query<ReleaseRow[]>(exportReleasesPage.after, [spaceId, limit, after])
+      : await runner.query<ReleaseRow[]>(exportReleasesPage.first, [spaceId, limit]);
     return rows.map(releaseOfRow);
   }
 
   /** Each release's product ids, in its order. */
-  async productIdsOfReleases(releaseIds: readonly string[]): Promise<Map<string, string[]>> {
+  async productIdsOfReleases(
+    releaseIds: readonly string[],
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<Map<string, string[]>> {
     const byRelease = new Map<string, string[]>(releaseIds.map((id) => [id, []]));
     if (releaseIds.length === 0) return byRelease;
-    const rows = await this.dataSource.query<{ release_id: string; product_id: string }[]>(
+    const rows = await runner.query<{ release_id: string; product_id: string }[]>(
       RELEASES_STATEMENTS.productIdsOfReleases,
       [[...releaseIds]],
     );

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { EXPORT_PAGE_ROWS, ExportPage } from '../../common/export/export-page';
 import { formatEntityId } from '../../common/ids/entity-id';
 import { ProductAdminRecord, ReleaseAdminRecord } from '../dto/store-records.dto';
@@ -30,10 +31,14 @@ export class StoreExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedProduct>> {
-    const rows = await this.products.exportProductsPage(spaceId, after, limit + 1);
+    const rows = await this.products.exportProductsPage(spaceId, after, limit + 1, runner);
     const shown = rows.slice(0, limit);
-    const prices = await this.products.pricesOfProducts(shown.map((row) => row.id));
+    const prices = await this.products.pricesOfProducts(
+      shown.map((row) => row.id),
+      runner,
+    );
     return {
       items: shown.map((product) => {
         // eslint-disable-next-line @typescript-eslint/no-unused-vars
@@ -48,10 +53,14 @@ export class StoreExportService {
     spaceId: string,
     after: string | null,
     limit = EXPORT_PAGE_ROWS,
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedRelease>> {
-    const rows = await this.releases.exportReleasesPage(spaceId, after, limit + 1);
+    const rows = await this.releases.exportReleasesPage(spaceId, after, limit + 1, runner);
     const shown = rows.slice(0, limit);
-    const lists = await this.releases.productIdsOfReleases(shown.map((row) => row.id));
+    const lists = await this.releases.productIdsOfReleases(
+      shown.map((row) => row.id),
+      runner,
+    );
     return {
       items: shown.map((release) => {
         // eslint-disable-next-line @typescript-eslint/no-unused-vars

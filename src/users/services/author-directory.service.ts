@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { MediaLookupService } from '../../media';
 import { authorRecordOf } from '../domain/author-record';
 import { AuthorRecord } from '../dto/author.dto';
@@ -22,15 +23,18 @@ export class AuthorDirectoryService {
    * (docs/decisions/0190-deactivation-follows-the-identity-chain.md): a post shows its author as
    * null, a comment as `{ did }`, a notification names nobody.
    */
-  async authorsOf(dids: readonly string[]): Promise<Map<string, AuthorRecord>> {
+  async authorsOf(dids: readonly string[], runner?: EntityManager): Promise<Map<string, AuthorRecord>> {
     const unique = [...new Set(dids)];
     const authors = new Map<string, AuthorRecord>(unique.map((did) => [did, { did }]));
     if (unique.length === 0) return authors;
-    const rows = await this.users.authorRows(unique);
+    const rows = await this.users.authorRows(unique, runner);
     const accounts = rows.filter((row) => !row.deactivated);
     for (const row of rows) if (row.deactivated) authors.delete(row.did);
     // Avatars in one more query, only when someone on the page has one.
-    const avatars = await this.media.imageUrls(accounts.map((account) => account.avatar_id));
+    const avatars = await this.media.imageUrls(
+      accounts.map((account) => account.avatar_id),
+      runner,
+    );
     for (const account of accounts) {
       authors.set(
         account.did,

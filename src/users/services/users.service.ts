@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { LinkPreviewsService, LinkPreviewView } from '../../link-previews';
 import { MediaLookupService } from '../../media';
 import { QueryFailedError } from 'typeorm';
@@ -116,13 +117,13 @@ export class UsersService {
    * The person's own profile with every field (email included), for their export (issue 35 item 3;
    * docs/decisions/0210-personal-export-archive-layout.md); the constant 404 without an account.
    */
-  async ownProfileOf(did: string): Promise<OwnProfileResponse> {
-    return this.toOwnProfile(await this.requireAccount(did), true);
+  async ownProfileOf(did: string, runner?: EntityManager): Promise<OwnProfileResponse> {
+    return this.toOwnProfile(await this.requireAccount(did, runner), true, undefined, runner);
   }
 
   /** The content id of the person's profile chain, or null (none published), for their export. */
-  async profileContentIdOf(did: string): Promise<string | null> {
-    return (await this.requireAccount(did)).profileContentId;
+  async profileContentIdOf(did: string, runner?: EntityManager): Promise<string | null> {
+    return (await this.requireAccount(did, runner)).profileContentId;
   }
 
   /** A public profile by handle (any case), identity id or DID; private and missing look the same. */
@@ -195,8 +196,8 @@ export class UsersService {
     return this.users.publicProfile('handle', reference.toLowerCase());
   }
 
-  private async requireAccount(did: string): Promise<User> {
-    const user = await this.users.account('did', did);
+  private async requireAccount(did: string, runner?: EntityManager): Promise<User> {
+    const user = await this.users.account('did', did, runner);
     if (!user) throw notFound();
     return user;
   }
@@ -262,10 +263,11 @@ export class UsersService {
   private async toPublicProfile(
     user: User,
     previews?: ReadonlyMap<string, LinkPreviewView>,
+    runner?: EntityManager,
   ): Promise<PublicProfileResponse> {
     const [protocol, avatars, resolved] = await Promise.all([
       this.protocolBlock(user),
-      this.media.imageUrls([user.avatarId]),
+      this.media.imageUrls([user.avatarId], runner),
       previews ?? this.previewsOf([user]),
     ]);
     return { ...this.profileFields(user, avatars, resolved), ...(protocol ? { protocol } : {}) };
@@ -299,9 +301,10 @@ export class UsersService {
     user: User,
     includeEmail: boolean,
     previews?: ReadonlyMap<string, LinkPreviewView>,
+    runner?: EntityManager,
   ): Promise<OwnProfileResponse> {
     return {
-      ...(await this.toPublicProfile(user, previews)),
+      ...(await this.toPublicProfile(user, previews, runner)),
       isPublic: user.isPublic,
       ...(includeEmail ? { email: user.email } : {}),
       createdAt: user.createdAt.toISOString(),

@@ -230,19 +230,28 @@ export class RelayChainsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** The chains of `contentIds` that `creatorDid` did not create, by content id. */
-  contentChainsByIds(contentIds: string[], creatorDid: string): Promise<CreatedContentChain[]> {
-    return this.dataSource.query<CreatedContentChain[]>(RELAY_CHAINS_STATEMENTS.contentChainsByIds, [
+  contentChainsByIds(
+    contentIds: string[],
+    creatorDid: string,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<CreatedContentChain[]> {
+    return runner.query<CreatedContentChain[]>(RELAY_CHAINS_STATEMENTS.contentChainsByIds, [
       contentIds,
       creatorDid,
     ]);
   }
 
   /** A page of the content chains `creatorDid` created, by content id after `after`. */
-  contentChainsOf(creatorDid: string, after: string | null, limit: number): Promise<CreatedContentChain[]> {
+  contentChainsOf(
+    creatorDid: string,
+    after: string | null,
+    limit: number,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<CreatedContentChain[]> {
     const { contentChainsOf } = RELAY_CHAINS_STATEMENTS;
     return after
-      ? this.dataSource.query<CreatedContentChain[]>(contentChainsOf.after, [creatorDid, limit, after])
-      : this.dataSource.query<CreatedContentChain[]>(contentChainsOf.first, [creatorDid, limit]);
+      ? runner.query<CreatedContentChain[]>(contentChainsOf.after, [creatorDid, limit, after])
+      : runner.query<CreatedContentChain[]>(contentChainsOf.first, [creatorDid, limit]);
   }
 
   // identity chains

@@ -114,13 +114,19 @@ export class RelayOperationsRepository {
       : this.dataSource.query(RELAY_OPERATIONS_STATEMENTS.chainLog.after, [kind, chainId, limit, afterSeq]);
   }
 
-  identityOperations(did: string): Promise<{ cid: string; jws: string }[]> {
-    return this.dataSource.query(RELAY_OPERATIONS_STATEMENTS.identityOperations, [did]);
+  identityOperations(
+    did: string,
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<{ cid: string; jws: string }[]> {
+    return runner.query(RELAY_OPERATIONS_STATEMENTS.identityOperations, [did]);
   }
 
   /** The operations of the chains `contentIds`, grouped by chain, each in ingestion order. */
-  contentOperationsOf(contentIds: string[]): Promise<{ chainId: string; cid: string; jws: string }[]> {
-    return this.dataSource.query(RELAY_OPERATIONS_STATEMENTS.contentOperationsOf, [contentIds]);
+  contentOperationsOf(
+    contentIds: string[],
+    runner: EntityManager = this.dataSource.manager,
+  ): Promise<{ chainId: string; cid: string; jws: string }[]> {
+    return runner.query(RELAY_OPERATIONS_STATEMENTS.contentOperationsOf, [contentIds]);
   }
 
   contentTips(contentId: string, runner: EntityManager): Promise<ContentTipRow[]> {

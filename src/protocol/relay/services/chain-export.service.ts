@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { EXPORT_PAGE_ROWS, ExportPage, exportPageOf } from '../../../common/export/export-page';
 import { RelayChainsRepository } from '../repositories/relay-chains.repository';
 import { RelayOperationsRepository } from '../repositories/relay-operations.repository';
@@ -44,8 +45,8 @@ export class ChainExportService {
   ) {}
 
   /** The identity chain of `did` (no operations when the relay holds none). */
-  async identityChainOf(did: string): Promise<ExportedIdentityChain> {
-    const rows = await this.operations.identityOperations(did);
+  async identityChainOf(did: string, runner?: EntityManager): Promise<ExportedIdentityChain> {
+    const rows = await this.operations.identityOperations(did, runner);
     return { did, operations: rows.map((row) => ({ cid: row.cid, jwsToken: row.jws })) };
   }
 
@@ -54,15 +55,16 @@ export class ChainExportService {
     did: string,
     after: string | null,
     limit = Math.floor(EXPORT_PAGE_ROWS / 5),
+    runner?: EntityManager,
   ): Promise<ExportPage<ExportedContentChain>> {
-    const chains = await this.chains.contentChainsOf(did, after, limit + 1);
+    const chains = await this.chains.contentChainsOf(did, after, limit + 1, runner);
     const page = exportPageOf(
       chains,
       limit,
       (chain) => chain.contentId,
       (chain): ExportedContentChain => ({ ...chain, operations: [] }),
     );
-    await this.withOperations(page.items);
+    await this.withOperations(page.items, runner);
     return page;
   }
 
@@ -70,20 +72,24 @@ export class ChainExportService {
    * The chains of `contentIds` (the person's posts and profile, which the service's origin identity
    * signs for them) that `did` did not create, each with its operations: two statements.
    */
-  async contentChainsByIds(did: string, contentIds: string[]): Promise<ExportedContentChain[]> {
+  async contentChainsByIds(
+    did: string,
+    contentIds: string[],
+    runner?: EntityManager,
+  ): Promise<ExportedContentChain[]> {
     if (contentIds.length === 0) return [];
-    const chains = (await this.chains.contentChainsByIds(contentIds, did)).map(
+    const chains = (await this.chains.contentChainsByIds(contentIds, did, runner)).map(
       (chain): ExportedContentChain => ({ ...chain, operations: [] }),
     );
-    await this.withOperations(chains);
+    await this.withOperations(chains, runner);
     return chains;
   }
 
   /** Fills in the chains' operations, one statement for all of them. */
-  private async withOperations(chains: ExportedContentChain[]): Promise<void> {
+  private async withOperations(chains: ExportedContentChain[], runner?: EntityManager): Promise<void> {
     const byId = new Map(chains.map((chain) => [chain.contentId, chain]));
     if (byId.size === 0) return;
-    for (const row of await this.operations.contentOperationsOf([...byId.keys()])) {
+    for (const row of await this.operations.contentOperationsOf([...byId.keys()], runner)) {
       byId.get(row.chainId)?.operations.push({ cid: row.cid, jwsToken: row.jws });
     }
   }
