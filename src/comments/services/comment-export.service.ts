@@ -26,8 +26,8 @@ export class CommentExportService {
   async pageOf(
     authorDid: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<CommentItem>> {
     const rows = await this.comments.exportPage(
       authorDid,
@@ -52,8 +52,8 @@ export class CommentExportService {
     spaceId: string,
     viewerDid: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<CommentItem>> {
     const rows = await this.comments.exportPageOfSpace(
       spaceId,

@@ -50,8 +50,8 @@ export class EventExportService {
   async pageOfSpace(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedEvent>> {
     const rows = await this.events.exportPageOfSpace(spaceId, after, limit + 1, runner);
     return exportPageOf(rows, limit, (row) => row.id, exportedEvent);

@@ -86,26 +86,20 @@ export class ExportArchiveService {
       createdAt: at.toISOString(),
     });
     archive.lazyValue('profile.json', () => this.users.ownProfileOf(did, snapshot));
-    archive.array('posts.json', (after) => this.posts.pageOf(did, after, undefined, snapshot));
-    archive.array('comments.json', (after) => this.comments.pageOf(did, after, undefined, snapshot));
-    archive.array('memberships.json', (after) =>
-      this.memberships.exportPageOf(did, after, undefined, snapshot),
-    );
-    archive.array('notifications.json', (after) =>
-      this.notifications.pageOf(did, after, undefined, snapshot),
-    );
-    archive.array('media.json', async (after) =>
-      withPaths(await this.media.pageOf(did, after, undefined, snapshot)),
-    );
+    archive.array('posts.json', (after) => this.posts.pageOf(did, after, snapshot));
+    archive.array('comments.json', (after) => this.comments.pageOf(did, after, snapshot));
+    archive.array('memberships.json', (after) => this.memberships.exportPageOf(did, after, snapshot));
+    archive.array('notifications.json', (after) => this.notifications.pageOf(did, after, snapshot));
+    archive.array('media.json', async (after) => withPaths(await this.media.pageOf(did, after, snapshot)));
     this.writeChains(
       archive,
       snapshot,
       did,
-      async (after) => chainsOf(await this.posts.pageOf(did, after, undefined, snapshot)),
+      async (after) => chainsOf(await this.posts.pageOf(did, after, snapshot)),
       async () => onePage(await this.users.profileContentIdOf(did, snapshot)),
     );
     // The files last.
-    await archive.files((after) => this.media.pageOf(did, after, undefined, snapshot));
+    await archive.files((after) => this.media.pageOf(did, after, snapshot));
     return archive.end();
   }
 
@@ -136,29 +130,27 @@ export class ExportArchiveService {
       createdAt: at.toISOString(),
     });
     archive.value('space.json', space);
-    archive.array('topics.json', (after) => this.spaces.topicsPage(spaceId, after, undefined, snapshot));
-    archive.array('pages.json', (after) => this.spaces.pagesPage(spaceId, after, undefined, snapshot));
-    archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after, undefined, snapshot));
-    archive.array('comments.json', (after) =>
-      this.comments.pageOfSpace(spaceId, ownerDid, after, undefined, snapshot),
-    );
-    archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after, undefined, snapshot));
-    archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after, undefined, snapshot));
-    archive.array('products.json', (after) => this.store.productsPage(spaceId, after, undefined, snapshot));
-    archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after, undefined, snapshot));
+    archive.array('topics.json', (after) => this.spaces.topicsPage(spaceId, after, snapshot));
+    archive.array('pages.json', (after) => this.spaces.pagesPage(spaceId, after, snapshot));
+    archive.array('posts.json', (after) => this.posts.pageOfSpace(spaceId, after, snapshot));
+    archive.array('comments.json', (after) => this.comments.pageOfSpace(spaceId, ownerDid, after, snapshot));
+    archive.array('members.json', (after) => this.spaces.membersPage(spaceId, after, snapshot));
+    archive.array('events.json', (after) => this.events.pageOfSpace(spaceId, after, snapshot));
+    archive.array('products.json', (after) => this.store.productsPage(spaceId, after, snapshot));
+    archive.array('releases.json', (after) => this.store.releasesPage(spaceId, after, snapshot));
     archive.array('media.json', async (after) =>
-      withPaths(await this.media.pageOfSpace(spaceId, after, undefined, snapshot)),
+      withPaths(await this.media.pageOfSpace(spaceId, after, snapshot)),
     );
     // The space's chains (docs/decisions/0235): its identity, its public posts' and its profile's.
     this.writeChains(
       archive,
       snapshot,
       space.did,
-      async (after) => chainsOf(await this.posts.pageOfSpace(spaceId, after, undefined, snapshot)),
+      async (after) => chainsOf(await this.posts.pageOfSpace(spaceId, after, snapshot)),
       async () => onePage(await this.spaces.profileContentIdOf(spaceId, snapshot)),
     );
     // The files last (docs/decisions/0217-space-export-media.md).
-    await archive.files((after) => this.media.pageOfSpace(spaceId, after, undefined, snapshot));
+    await archive.files((after) => this.media.pageOfSpace(spaceId, after, snapshot));
     return archive.end();
   }
 
@@ -183,7 +175,7 @@ export class ExportArchiveService {
     archive.array(
       'chains/content.json',
       async (after) => {
-        const page = await this.chains.contentChainsOf(did, after, undefined, snapshot);
+        const page = await this.chains.contentChainsOf(did, after, snapshot);
         return { after: page.after, items: noting(page.items) };
       },
       ...contentIds.map((source): PageSource<unknown> => async (after) => {

@@ -51,8 +51,8 @@ export class MediaExportService {
   async pageOf(
     uploaderDid: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedMediaFile>> {
     const rows = await this.media.exportPage(
       uploaderDid,
@@ -70,8 +70,8 @@ export class MediaExportService {
   async pageOfSpace(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedMediaFile>> {
     const rows = await this.media.exportPageOfSpace(
       spaceId,

@@ -40,8 +40,8 @@ export class NotificationExportService {
   async pageOf(
     recipientDid: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedNotification>> {
     const rows = await this.notifications.exportPage(
       recipientDid,

@@ -40,8 +40,8 @@ export class PostExportService {
   async pageOf(
     authorDid: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedPost>> {
     const rows = await this.posts.exportPage(
       authorDid,
@@ -59,8 +59,8 @@ export class PostExportService {
   async pageOfSpace(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedPost>> {
     const rows = await this.posts.exportPageOfSpace(
       spaceId,

@@ -45,8 +45,8 @@ export class SpaceExportService {
   async topicsPage(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<TopicAdminRecord>> {
     const rows = await this.topics.allPage(spaceId, seekOf(after, limit), runner);
     return exportPageOf(rows, limit, (row) => JSON.stringify([row.nameKey, row.id]), toTopicAdminRecord);
@@ -56,8 +56,8 @@ export class SpaceExportService {
   async pagesPage(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<PageAdminRecord>> {
     const rows = await this.pages.allPage(spaceId, seekOf(after, limit), runner);
     return exportPageOf(rows, limit, (row) => JSON.stringify([row.sortOrder, row.id]), toPageAdminRecord);
@@ -67,8 +67,8 @@ export class SpaceExportService {
   async membersPage(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<MemberRecord>> {
     const rows = await this.memberships.membersPage(spaceId, seekOf(after, limit), runner);
     return exportPageOf(

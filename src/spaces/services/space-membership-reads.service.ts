@@ -73,8 +73,8 @@ export class SpaceMembershipReadsService {
   async exportPageOf(
     memberDid: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedMembership>> {
     const rows = await this.memberships.exportPage(memberDid, after, limit + 1, runner);
     return exportPageOf(

@@ -30,8 +30,8 @@ export class StoreExportService {
   async productsPage(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedProduct>> {
     const rows = await this.products.exportProductsPage(spaceId, after, limit + 1, runner);
     const shown = rows.slice(0, limit);
@@ -52,8 +52,8 @@ export class StoreExportService {
   async releasesPage(
     spaceId: string,
     after: string | null,
-    limit = EXPORT_PAGE_ROWS,
     runner?: EntityManager,
+    limit = EXPORT_PAGE_ROWS,
   ): Promise<ExportPage<ExportedRelease>> {
     const rows = await this.releases.exportReleasesPage(spaceId, after, limit + 1, runner);
     const shown = rows.slice(0, limit);

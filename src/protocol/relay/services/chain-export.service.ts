@@ -54,8 +54,8 @@ export class ChainExportService {
   async contentChainsOf(
     did: string,
     after: string | null,
-    limit = Math.floor(EXPORT_PAGE_ROWS / 5),
     runner?: EntityManager,
+    limit = Math.floor(EXPORT_PAGE_ROWS / 5),
   ): Promise<ExportPage<ExportedContentChain>> {
     const chains = await this.chains.contentChainsOf(did, after, limit + 1, runner);
     const page = exportPageOf(
