@@ -159,6 +159,9 @@ async function main(): Promise<number> {
         MEDIA_DIR: mediaDir,
         JOBS_REDIS_PREFIX: `plat:bench:${Date.now()}:jobs`,
         ...(IMPORT && IMPORT_MAX_BYTES ? { IMPORT_MAX_ARCHIVE_BYTES: IMPORT_MAX_BYTES } : {}),
+        // The archive arrives as the Ingress hands it to a pod: within the ConfigMap's 60 s
+        // (docker/k8s/configmap.yaml), not the 10 s default a slow client would get.
+        ...(IMPORT ? { REQUEST_TIMEOUT_MS: '60000' } : {}),
       }),
       logFile: join(logDir, 'export-service.log'),
       readyTimeoutMs: 60_000,

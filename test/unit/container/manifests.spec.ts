@@ -210,6 +210,7 @@ describe('docker/k8s kustomization', () => {
         'v1 Service plat-api',
         'v1 Service plat-metrics',
         'networking.k8s.io/v1 Ingress plat-api',
+        'networking.k8s.io/v1 Ingress plat-api-imports',
         'networking.k8s.io/v1 NetworkPolicy plat-api',
         'networking.k8s.io/v1 NetworkPolicy plat-worker',
         'networking.k8s.io/v1 NetworkPolicy plat-migrate',
@@ -533,7 +534,7 @@ describe('Service', () => {
 });
 
 describe('Ingress (0110-manifests-two-tiers)', () => {
-  const ingress = () => only('Ingress');
+  const ingress = () => named('Ingress', APP);
   const annotation = (name: string) => ingress().metadata.annotations[`nginx.ingress.kubernetes.io/${name}`];
   const apiConfig = () => configOf(container());
 
@@ -563,6 +564,31 @@ describe('Ingress (0110-manifests-two-tiers)', () => {
     const requestSeconds = apiConfig().REQUEST_TIMEOUT_MS / 1000;
     expect(Number(annotation('proxy-read-timeout'))).toBeGreaterThan(requestSeconds);
     expect(Number(annotation('proxy-send-timeout'))).toBeGreaterThan(requestSeconds);
+  });
+
+  it('lets the largest import archive through on its one path, buffered as uploads are (0237)', () => {
+    const imports = named('Ingress', 'plat-api-imports');
+    const annotationOf = (name: string) =>
+      imports.metadata.annotations[`nginx.ingress.kubernetes.io/${name}`];
+    const [rule] = imports.spec.rules;
+    expect(rule.host).toBe(apiConfig().publicHost);
+    expect(imports.spec.tls[0].hosts).toContain(rule.host);
+    expect(rule.http.paths).toEqual([
+      {
+        path: '/v1/spaces/imports',
+        pathType: 'Exact',
+        backend: ingress().spec.rules[0].http.paths[0].backend,
+      },
+    ]);
+    expect(nginxSize(annotationOf('proxy-body-size'))).toBeGreaterThanOrEqual(
+      apiConfig().IMPORT_MAX_ARCHIVE_BYTES,
+    );
+    expect(annotationOf('proxy-request-buffering')).toBe('on');
+    const requestSeconds = apiConfig().REQUEST_TIMEOUT_MS / 1000;
+    expect(Number(annotationOf('proxy-read-timeout'))).toBeGreaterThan(requestSeconds);
+    expect(Number(annotationOf('proxy-send-timeout'))).toBeGreaterThan(requestSeconds);
+    // Every other path keeps the uploads' limit.
+    expect(nginxSize(annotation('proxy-body-size'))).toBeLessThan(apiConfig().IMPORT_MAX_ARCHIVE_BYTES);
   });
 });
 
