@@ -11,7 +11,6 @@ import {
 } from '../../src/protocol/core';
 import { RELAY_CHAINS_STATEMENTS } from '../../src/protocol/relay/repositories/relay-chains.repository';
 import { RELAY_ORIGIN_STATEMENTS } from '../../src/protocol/relay/repositories/relay-origin.repository';
-import { applyFold } from '../../src/posts/domain/post-text';
 
 /**
  * The content chain of a public post, bare (design.md §1, protocol CONTENT-MODEL.md `post/v1`):
@@ -52,23 +51,6 @@ async function loadOrigin(pool: Pool): Promise<Origin> {
   const { rows } = await pool.query<{ did: string; seed: Buffer }>(RELAY_ORIGIN_STATEMENTS.firstGenerated);
   if (!rows[0]) throw new Error('no origin key in the database (the app creates it on its first start)');
   return { did: rows[0].did, signer: createKeySigner(new Uint8Array(rows[0].seed)) };
-}
-
-/** The public projection of a post as a post/v1 document (PostContentChain's postDocument). */
-export function postDocument(post: {
-  title: string | null;
-  body: string;
-  publishedAt: Date;
-  authorDid: string;
-}): Record<string, unknown> {
-  return {
-    $schema: 'https://schemas.dfos.com/post/v1',
-    format: post.title ? 'long-post' : 'short-post',
-    publishedAt: post.publishedAt.toISOString(),
-    ...(post.title ? { title: post.title } : {}),
-    body: applyFold(post.body).body,
-    credits: [{ did: post.authorDid, role: 'author' }],
-  };
 }
 
 export interface NewChain {

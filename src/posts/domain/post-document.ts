@@ -36,7 +36,9 @@ export function postDocumentText(title: string | null, body: string): { title?: 
 }
 
 /** The public projection of a post as a post/v1 document. */
-export function postDocument(post: Post): Record<string, unknown> {
+export function postDocument(
+  post: Pick<Post, 'title' | 'body' | 'publishedAt' | 'authorDid'>,
+): Record<string, unknown> {
   const text = postDocumentText(post.title, post.body);
   return {
     $schema: POST_SCHEMA,
