@@ -10,7 +10,7 @@ import { PlatIdentity } from '../src/protocol/client';
 import { findRedis, logDir, root, status } from './fleet';
 import { cpuMs, memory } from './process-usage';
 import { startService, stopProcess, type Target } from './processes';
-import { call } from './service-calls';
+import { call, streamTo } from './service-calls';
 import { mergeEnv, SERVICE_DEFAULTS } from './service-env';
 import { measureImport } from './space-import';
 
@@ -62,26 +62,6 @@ function randomBody(size: number): Readable {
       left -= chunk.length;
       this.push(chunk);
     },
-  });
-}
-
-/** Streams `body` to a PUT of `path` on the service; rejects unless it answers 2xx. */
-function put(target: Target, path: string, headers: Record<string, string>, body: Readable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port: target.port, path, method: 'PUT', headers },
-      (response) => {
-        let answer = '';
-        response.on('data', (chunk: Buffer) => (answer += chunk.toString()));
-        response.on('end', () =>
-          (response.statusCode ?? 500) < 300
-            ? resolve()
-            : reject(new Error(`PUT ${path}: ${response.statusCode} ${answer}`)),
-        );
-      },
-    );
-    request.on('error', reject);
-    body.pipe(request);
   });
 }
 
@@ -211,8 +191,9 @@ async function main(): Promise<number> {
         contentLength: size,
       })) as { uploadUrl: string; uploadHeaders: Record<string, string> };
       const url = new URL(minted.uploadUrl);
-      await put(
+      await streamTo(
         target,
+        'PUT',
         url.pathname + url.search,
         { ...minted.uploadHeaders, 'Content-Length': String(size) },
         randomBody(size),

@@ -1,4 +1,5 @@
 import { Agent, request as httpRequest } from 'node:http';
+import type { Readable } from 'node:stream';
 import { PlatIdentity, signRequestProof } from '../src/protocol/client';
 import type { Target } from './processes';
 import { BENCH_PUBLIC_HOST } from './service-env';
@@ -54,4 +55,35 @@ export async function call(
 export function pct(samples: number[], q: number): string {
   const sorted = [...samples].sort((x, y) => x - y);
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)].toFixed(1);
+}
+
+/**
+ * Streams `body` to `method path` on a service process (an upload, an archive: never held whole);
+ * the answer's text, or a rejection unless it is 2xx.
+ */
+export function streamTo(
+  target: Target,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: Readable,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port: target.port, path, method, headers },
+      (response) => {
+        let answer = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (answer += chunk));
+        response.on('end', () =>
+          (response.statusCode ?? 500) < 300
+            ? resolve(answer)
+            : reject(new Error(`${method} ${path}: ${response.statusCode} ${answer}`)),
+        );
+      },
+    );
+    request.on('error', reject);
+    body.on('error', (error) => request.destroy(error));
+    body.pipe(request);
+  });
 }

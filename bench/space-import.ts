@@ -1,10 +1,9 @@
 import { createReadStream, statSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { PlatIdentity, signRequestProof } from '../src/protocol/client';
 import { status } from './fleet';
 import { cpuMs, memory } from './process-usage';
 import type { Target } from './processes';
-import { call } from './service-calls';
+import { call, streamTo } from './service-calls';
 import { BENCH_PUBLIC_HOST } from './service-env';
 
 const IMPORTS_PATH = '/v1/spaces/imports';
@@ -22,7 +21,7 @@ interface ImportRecord {
  * POSTs the archive file to /v1/spaces/imports as `owner`, streamed from disk (the bench's archive
  * may be a GiB: never held whole); the queued import's record. A 413 names IMPORT_MAX_ARCHIVE_BYTES.
  */
-function postArchive(target: Target, owner: PlatIdentity, file: string): Promise<ImportRecord> {
+async function postArchive(target: Target, owner: PlatIdentity, file: string): Promise<ImportRecord> {
   const headers = {
     'Content-Type': 'application/zip',
     'Content-Length': String(statSync(file).size),
@@ -34,25 +33,8 @@ function postArchive(target: Target, owner: PlatIdentity, file: string): Promise
       jti: true,
     }).authorization,
   };
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(
-      { host: '127.0.0.1', port: target.port, path: IMPORTS_PATH, method: 'POST', headers },
-      (response) => {
-        let answer = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (answer += chunk));
-        response.on('end', () =>
-          response.statusCode === 202
-            ? resolve(JSON.parse(answer) as ImportRecord)
-            : reject(new Error(`POST ${IMPORTS_PATH}: ${response.statusCode} ${answer}`)),
-        );
-      },
-    );
-    request.on('error', reject);
-    const body = createReadStream(file);
-    body.on('error', (error) => request.destroy(error));
-    body.pipe(request);
-  });
+  const answer = await streamTo(target, 'POST', IMPORTS_PATH, headers, createReadStream(file));
+  return JSON.parse(answer) as ImportRecord;
 }
 
 /** Polls the import every 250 ms until done or failed; rejects past `deadline` (performance.now()). */

@@ -10,6 +10,5 @@ export {
   ArchiveRejected,
   readSpaceArchive,
   streamArchiveMedia,
-  type RangedArchive,
   type ReadArchive,
 } from './domain/archive-reader';

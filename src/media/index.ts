@@ -14,3 +14,4 @@ export { mediaKindOf } from './domain/media-types';
 export { MediaErasureService, type MediaReferenceSource } from './services/media-erasure.service';
 export { ExportedMediaFile, ExportedMediaRecord, MediaExportService } from './services/media-export.service';
 export { StoredObjectMissing } from './services/storage/media-storage';
+export { requestBody } from './domain/upload-streams';

@@ -1,6 +1,7 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { Readable, Transform } from 'node:stream';
 import { fromBuffer, fromRandomAccessReader, RandomAccessReader, type Entry, type ZipFile } from 'yauzl';
+import type { StoredImportArchive } from '../../media';
 import { SPACE_ARCHIVE_SCHEMAS } from './archive-format';
 
 /**
@@ -65,16 +66,10 @@ export function isSafeEntryName(name: string): boolean {
  * upload in the media store, docs/decisions/0237-a-space-import-streams-its-archive-through-the-store.md),
  * so that an archive of any size is never held whole.
  */
-export type ArchiveSource = Buffer | RangedArchive;
-
-export interface RangedArchive {
-  size: number;
-  /** The bytes from `start` up to (not including) `end`. */
-  range(start: number, end: number): Readable;
-}
+export type ArchiveSource = Buffer | StoredImportArchive;
 
 class RangeReader extends RandomAccessReader {
-  constructor(private readonly source: RangedArchive) {
+  constructor(private readonly source: StoredImportArchive) {
     super();
   }
 
@@ -169,11 +164,11 @@ async function walkEntries(
     );
     let rejection: ArchiveRejected | null = null;
     const refuse = (found: ArchiveRejected) => (rejection ??= found);
-    inflating.on('error', (error: Error) =>
-      refuse(new ArchiveRejected(`${name} cannot be read: ${error.message}`)),
-    );
     const body = inflating.pipe(bounded(name, limit, totals, refuse));
-    inflating.on('error', (error: Error) => body.destroy(error));
+    inflating.on('error', (error: Error) => {
+      refuse(new ArchiveRejected(`${name} cannot be read: ${error.message}`));
+      body.destroy(error);
+    });
     try {
       await take(name, body);
     } catch (error) {

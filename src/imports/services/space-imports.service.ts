@@ -2,7 +2,6 @@ import { HttpStatus, Injectable, Logger, PipeTransform } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { PassThrough } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { RequestPrincipal } from '../../common/auth/request-authenticator';
 import { Clock } from '../../common/clock/clock';
@@ -16,6 +15,7 @@ import {
   ImportArchiveTooLarge,
   MediaImportRefused,
   MediaImportsService,
+  requestBody,
   type StagedSpaceFile,
   type StoredImportArchive,
 } from '../../media';
@@ -378,14 +378,7 @@ export class SpaceImportsService {
     const tooLarge = () =>
       new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, `The archive is larger than ${cap} bytes`);
     if (Number(request.headers['content-length'] ?? 0) > cap) throw tooLarge();
-    // The request is never destroyed by a refusal (its socket carries the answer): a stream of our own.
-    const body = new PassThrough();
-    const interrupted = () => body.destroy(new Error('The upload was interrupted before its end'));
-    request.once('close', () => {
-      if (!request.complete) interrupted();
-    });
-    request.once('error', interrupted);
-    request.pipe(body);
+    const body = requestBody(request);
     let stored: { key: string; size: number };
     try {
       stored = await this.archives.put(importId, body, cap);

@@ -1,4 +1,6 @@
-import { Transform, TransformCallback } from 'node:stream';
+import { PassThrough, Readable, Transform, TransformCallback } from 'node:stream';
+import { bytesMatch } from './media-types';
+import { SNIFF_SAMPLE_BYTES, sniffedType } from './sniffed-type';
 
 /** The upload went past its limit (the kind's, or the declared contentLength). */
 export class UploadTooLarge extends Error {
@@ -39,7 +41,7 @@ export function sizeLimit(limit: number): Transform {
  * Holds the first `sampleBytes` (or the whole body, when shorter) until `check` approves them,
  * then passes everything on: the type is known before a byte reaches storage.
  */
-export function sampleGate(check: (sample: Buffer) => Promise<void>, sampleBytes: number): Transform {
+function sampleGate(check: (sample: Buffer) => Promise<void>, sampleBytes: number): Transform {
   let held: Buffer[] = [];
   let heldBytes = 0;
   let approved = false;
@@ -65,4 +67,30 @@ export function sampleGate(check: (sample: Buffer) => Promise<void>, sampleBytes
       decide(this, done);
     },
   });
+}
+
+/**
+ * Passes bytes on once their first SNIFF_SAMPLE_BYTES sniff as the declared type (bytesMatch), else
+ * fails with UploadNotDeclaredType: the type is known before a byte reaches storage.
+ */
+export function declaredTypeGate(contentType: string): Transform {
+  return sampleGate(async (sample) => {
+    const found = await sniffedType(sample);
+    if (!bytesMatch(contentType, found)) throw new UploadNotDeclaredType(contentType, found);
+  }, SNIFF_SAMPLE_BYTES);
+}
+
+/**
+ * The request's body as a stream of our own that fails with UploadInterrupted when the client goes
+ * away before its end. A refusal destroys only this stream, never the request: its socket must
+ * still carry the answer.
+ */
+export function requestBody(request: Readable & { complete: boolean }): PassThrough {
+  const body = new PassThrough();
+  request.once('close', () => {
+    if (!request.complete) body.destroy(new UploadInterrupted());
+  });
+  request.once('error', () => body.destroy(new UploadInterrupted()));
+  request.pipe(body);
+  return body;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PassThrough, Readable, Transform } from 'node:stream';
+import { PassThrough, pipeline, Readable } from 'node:stream';
 import { newUuid } from '../../common/ids/entity-id';
+import { sizeLimit, UploadTooLarge } from '../domain/upload-streams';
 import { MediaStorage, StoredObject } from './storage/media-storage';
 
 /** Import archives live under this folder of the media store; no media key starts with it (theirs are uuids). */
@@ -16,6 +17,7 @@ export class ImportArchiveTooLarge extends Error {
 /** A stored archive, read range by range (yauzl's random access: the central directory, then each entry). */
 export interface StoredImportArchive {
   size: number;
+  /** The bytes from `start` up to (not including) `end`. */
   range(start: number, end: number): Readable;
 }
 
@@ -37,19 +39,12 @@ export class ImportArchivesService {
    */
   async put(importId: string, body: Readable, cap: number): Promise<{ key: string } & StoredObject> {
     const key = `${ARCHIVE_FOLDER}/${importId}/${newUuid()}.zip`;
-    let size = 0;
-    const capped = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        size += chunk.length;
-        done(size > cap ? new ImportArchiveTooLarge(cap) : null, chunk);
-      },
-    });
-    body.on('error', (error) => capped.destroy(error));
     try {
-      const stored = await this.storage.put(key, body.pipe(capped), { contentType: 'application/zip' });
+      const capped = pipeline(body, sizeLimit(cap), () => undefined);
+      const stored = await this.storage.put(key, capped, { contentType: 'application/zip' });
       return { key, ...stored };
     } catch (error) {
-      throw size > cap ? new ImportArchiveTooLarge(cap) : error;
+      throw error instanceof UploadTooLarge ? new ImportArchiveTooLarge(cap) : error;
     }
   }
 

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { pipeline, Readable, Transform } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../common/clock/clock';
 import { newUuid } from '../../common/ids/entity-id';
 import { AppConfig } from '../../config/app-config';
-import { bytesMatch, MEDIA_TYPES, MediaKind } from '../domain/media-types';
+import { MEDIA_TYPES, MediaKind } from '../domain/media-types';
 import { uploadLimit } from '../domain/upload-limits';
 import type { MediaFacts } from '../media.repository';
 import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
@@ -15,7 +15,7 @@ import { MediaStorage } from './storage/media-storage';
 import { AvProbeService } from './processing/av-probe.service';
 import { ToolFailed, ToolMissing } from './processing/ffmpeg-tools';
 import type { StoredMedia } from './processing/av-probe';
-import { sampleGate, sizeLimit, UploadNotDeclaredType, UploadTooLarge } from '../domain/upload-streams';
+import { declaredTypeGate, sizeLimit, UploadNotDeclaredType, UploadTooLarge } from '../domain/upload-streams';
 import { ScratchTooSmall } from '../domain/scratch-budget';
 
 /** Bytes another module fetched that are not an image we keep (too large, not an image, undecodable). */
@@ -142,27 +142,16 @@ export class MediaImportsService {
     const limit = this.limitOf(file.contentType)!;
     const id = newUuid();
     const storageKey = `${id}/original-${newUuid()}`;
-    let length = 0;
-    const check = async (sample: Buffer) => {
-      const found = await sniffedType(sample);
-      if (!bytesMatch(file.contentType, found)) throw new UploadNotDeclaredType(file.contentType, found);
-    };
-    const counted = new Transform({
-      transform(chunk: Buffer, _encoding, done) {
-        length += chunk.length;
-        done(null, chunk);
-      },
-    });
     // The type is known before a byte reaches the store, as an upload's (upload-streams.ts).
     const checked = pipeline(
       file.body,
       sizeLimit(limit),
-      sampleGate(check, SNIFF_SAMPLE_BYTES),
-      counted,
+      declaredTypeGate(file.contentType),
       () => undefined,
     );
+    let length: number;
     try {
-      await this.storage.put(storageKey, checked, { contentType: file.contentType });
+      ({ size: length } = await this.storage.put(storageKey, checked, { contentType: file.contentType }));
     } catch (error) {
       if (error instanceof UploadTooLarge) {
         throw new MediaImportRefused(`more than ${limit} bytes, the limit of ${kind} uploads`);

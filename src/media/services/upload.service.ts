@@ -1,7 +1,7 @@
 import { HttpStatus, Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { availableParallelism } from 'node:os';
-import { PassThrough, pipeline, Readable } from 'node:stream';
+import { pipeline, Readable } from 'node:stream';
 import pLimit from 'p-limit';
 import { ApiError, conflict, invalidRequest, notFound } from '../../common/errors/api-error';
 import { newUuid } from '../../common/ids/entity-id';
@@ -15,15 +15,16 @@ import { ImageUndecodable, probeImage } from './images/image-probe';
 import { AppConfig } from '../../config/app-config';
 import { writeContinueIfExpected } from '../../infrastructure/http/expect-continue';
 import { MediaProcessingService } from './processing/media-processing.service';
-import { bytesMatch, essenceOf } from '../domain/media-types';
+import { essenceOf } from '../domain/media-types';
 import { MediaUrlSignerService } from './media-url-signer.service';
 import { MediaStorage } from './storage/media-storage';
 import { UploadQuotaService } from './upload-quota.service';
 import { contentDisposition } from '../domain/content-disposition';
-import { SNIFF_SAMPLE_BYTES, sniffedType } from '../domain/sniffed-type';
+import { SNIFF_SAMPLE_BYTES } from '../domain/sniffed-type';
 import { SignedUrlQuery } from '../../common/signing/signed-url-query.dto';
 import {
-  sampleGate,
+  declaredTypeGate,
+  requestBody,
   sizeLimit,
   UploadInterrupted,
   UploadNotDeclaredType,
@@ -174,22 +175,14 @@ export class UploadService {
     }
   }
 
-  /**
-   * The request body through the size limit and the type check. The request itself is never
-   * destroyed by a refusal (its socket must carry the answer): it is piped into a stream of our own.
-   */
+  /** The request body (the request itself never destroyed) through the size limit and the type check. */
   private checkedBody(media: Media, request: Request, limit: number): Readable {
-    const source = new PassThrough();
-    request.once('close', () => {
-      if (!request.complete) source.destroy(new UploadInterrupted());
-    });
-    request.once('error', () => source.destroy(new UploadInterrupted()));
-    request.pipe(source);
-    const check = async (sample: Buffer) => {
-      const found = await sniffedType(sample);
-      if (!bytesMatch(media.contentType, found)) throw new UploadNotDeclaredType(media.contentType, found);
-    };
-    return pipeline(source, sizeLimit(limit), sampleGate(check, SNIFF_SAMPLE_BYTES), () => undefined);
+    return pipeline(
+      requestBody(request),
+      sizeLimit(limit),
+      declaredTypeGate(media.contentType),
+      () => undefined,
+    );
   }
 
   /**

@@ -6,8 +6,8 @@ import {
   isSafeEntryName,
   readSpaceArchive,
   streamArchiveMedia,
-  type RangedArchive,
 } from '../../../src/exports/domain/archive-reader';
+import type { StoredImportArchive } from '../../../src/media';
 
 const LIMITS = { maxEntries: 50, maxEntryBytes: 64 * 1024, maxTotalBytes: 256 * 1024 };
 const SPACE = 'space_0196f0a2c4d87e3f9b1a5c6d7e8f9012';
@@ -127,7 +127,7 @@ describe('space archive reader', () => {
     const media = randomBytes(200_000);
     const bytes = await zipOf({ ...jsonEntries(validFiles()), 'media/media_x/file.png': media });
     const ranges: [number, number][] = [];
-    const stored: RangedArchive = {
+    const stored: StoredImportArchive = {
       size: bytes.length,
       range: (start, end) => {
         ranges.push([start, end]);
